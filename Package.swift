@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "scrolld",
+    products: [
+        .executable(name: "scrolld", targets: ["scrolld"]),
+        .library(name: "ScrollModel", targets: ["ScrollModel"]),
+        .library(name: "ScrollLog", targets: ["ScrollLog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    ],
+    targets: [
+        // libinput and libudev, straight from Debian's -dev packages.
+        .systemLibrary(
+            name: "CLibinput",
+            pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]
+        ),
+        // The pure, deterministic model: geometry, coordinate spaces, preferences, containers,
+        // physics and the engine's virtual clock. No I/O, no wall clock, no Foundation.
+        .target(
+            name: "ScrollModel",
+            dependencies: [.product(name: "RealModule", package: "swift-numerics")]
+        ),
+        // Byte-level formats: event log v1 (reader and writer) and the state schema encoder.
+        // Pure Swift as well, so the fuzzers and benchmarks can build it on its own.
+        .target(
+            name: "ScrollLog",
+            dependencies: ["ScrollModel"]
+        ),
+        .executableTarget(
+            name: "scrolld",
+            dependencies: [
+                "ScrollModel",
+                "ScrollLog",
+                "CLibinput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(name: "ScrollModelTests", dependencies: ["ScrollModel"]),
+        .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
+        .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,213 @@
+extension ScrollContainer {
+    /// Applies one input event at its own time. Returns whether it concerned this container
+    /// (device events that end no gesture do not).
+    @discardableResult
+    public mutating func handle(_ event: ScrollEvent) -> Bool {
+        advance(to: event.time)
+        defer { layout() }
+        switch event.kind {
+        case .deviceAdded:
+            return false
+        case .deviceRemoved:
+            // A device that vanishes mid-gesture ends that gesture as a scroll stop.
+            if drag?.device == event.device {
+                release(at: event.time)
+                return true
+            }
+            if holdDevice == event.device {
+                endHold(at: event.time)
+                return true
+            }
+            return false
+        case let .wheel(v120, _):
+            wheel(v120, at: event.time)
+        case let .finger(delta), let .continuous(delta):
+            scroll(delta, device: event.device, at: event.time)
+        case .holdBegin:
+            beginHold(device: event.device, at: event.time)
+        case .holdEnd:
+            if holdDevice != nil { endHold(at: event.time) }
+        }
+        return true
+    }
+
+    // MARK: Wheel
+
+    @usableFromInline
+    mutating func wheel(_ v120: AxisValues, at time: Timestamp) {
+        let physics = configuration.physics
+        var moved = false
+        for axis in Axis.allCases where scrolls(axis) {
+            guard let clicks = v120[axis], clicks != 0 else { continue }
+            if !moved {
+                // The wheel takes over from a drag or hold in progress.
+                if drag != nil { drag = nil; velocity = .zero }
+                holdDevice = nil
+                moved = true
+            }
+            let range = self.range(axis)
+            let delta = clicks / 120 * physics.wheelStep(forLength: configuration.containerSize[axis])
+            switch physics.wheelAnimation {
+            case .none:
+                position[axis] = Math.clamp(position[axis] + delta, range)
+                velocity[axis] = 0
+                self[motion: axis] = nil
+            case .smooth:
+                let running = self[motion: axis]
+                let base: Double
+                if let running, running.purpose == .wheel, case .spring(let spring) = running.curve {
+                    base = spring.target
+                } else {
+                    base = position[axis]
+                }
+                let target = Math.clamp(base + delta, range)
+                let spring = Spring.criticallyDamped(stiffness: (2 * Double.pi / physics.wheelDuration) * (2 * Double.pi / physics.wheelDuration))
+                let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: spring)
+                self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .wheel)
+            }
+        }
+        guard moved else { return }
+        let deadline = time + Timestamp((physics.wheelIdle * 1_000_000).rounded())
+        wheel = WheelGesture(deadline: deadline, timerPending: true, origin: wheel?.origin ?? position)
+    }
+
+    // MARK: Finger and continuous
+
+    @usableFromInline
+    mutating func scroll(_ delta: AxisValues, device: Int, at time: Timestamp) {
+        let scale = configuration.physics.fingerScale
+        var step = Point.zero
+        var moving = false
+        for axis in Axis.allCases where scrolls(axis) {
+            guard let value = delta[axis], value != 0 else { continue }
+            step[axis] = value * scale
+            moving = true
+        }
+        if moving {
+            if drag == nil { beginDrag(device: device) }
+            tracker.add(step, at: time)
+            var raw = drag!.raw
+            for axis in Axis.allCases where scrolls(axis) {
+                raw[axis] += step[axis]
+                position[axis] = shown(raw: raw[axis], axis)
+            }
+            drag!.raw = raw
+            velocity = scaledVelocity()
+        } else if isStop(delta) && drag != nil {
+            tracker.add(.zero, at: time)
+            release(at: time)
+        }
+    }
+
+    /// A finger or continuous event whose present axes are all 0.
+    func isStop(_ delta: AxisValues) -> Bool {
+        (delta.x ?? 0) == 0 && (delta.y ?? 0) == 0 && (delta.x != nil || delta.y != nil)
+    }
+
+    @usableFromInline
+    mutating func beginDrag(device: Int) {
+        stopMotion()
+        wheel = nil
+        holdDevice = nil
+        tracker.reset()
+        var raw = position
+        for axis in Axis.allCases where scrolls(axis) {
+            raw[axis] = unshown(position[axis], axis)
+        }
+        drag = Drag(device: device, raw: raw, origin: position)
+    }
+
+    /// The shown offset for a raw drag position: itself inside the range, rubber-banded (or
+    /// limited, or clamped) beyond it.
+    func shown(raw r: Double, _ axis: Axis) -> Double {
+        let range = self.range(axis)
+        if r < range.lowerBound { return range.lowerBound - overshoot(range.lowerBound - r, axis) }
+        if r > range.upperBound { return range.upperBound + overshoot(r - range.upperBound, axis) }
+        return r
+    }
+
+    func overshoot(_ x: Double, _ axis: Axis) -> Double {
+        let physics = configuration.physics
+        guard physics.overscroll else { return 0 }
+        if let limit = physics.dragOvershootLimit { return min(x, limit) }
+        return RubberBand(coefficient: physics.rubberBand, dimension: configuration.containerSize[axis]).band(x)
+    }
+
+    /// The raw position a drag resumes from when it starts at a shown offset beyond an edge.
+    func unshown(_ y: Double, _ axis: Axis) -> Double {
+        let physics = configuration.physics
+        let range = self.range(axis)
+        let edge: Double, sign: Double
+        if y < range.lowerBound { edge = range.lowerBound; sign = -1 }
+        else if y > range.upperBound { edge = range.upperBound; sign = 1 }
+        else { return y }
+        let s = abs(y - edge)
+        guard physics.overscroll, physics.dragOvershootLimit == nil else { return y }
+        return edge + sign * RubberBand(coefficient: physics.rubberBand, dimension: configuration.containerSize[axis]).inverse(s)
+    }
+
+    /// DESIGN §5 "Release": bounce back if overscrolled, else fling if fast enough, else rest.
+    @usableFromInline
+    mutating func release(at time: Timestamp) {
+        guard let gesture = drag else { return }
+        let v = scaledVelocity()
+        drag = nil
+        velocity = .zero
+        let physics = configuration.physics
+        var endPoint = position
+        for axis in Axis.allCases where scrolls(axis) {
+            let range = self.range(axis)
+            let y = position[axis]
+            if y < range.lowerBound || y > range.upperBound {
+                let edge = Math.clamp(y, range)
+                let curve = SpringCurve(from: y, velocity: 0, target: edge, spring: .criticallyDamped(stiffness: physics.bounceStiffness))
+                self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)
+            } else if physics.momentum && abs(v[axis]) >= physics.minFlingVelocity {
+                let deceleration: Deceleration
+                let ending: DecelerationPath.Ending
+                switch physics.profile {
+                case .gtk:
+                    deceleration = .gtk(from: y, velocity: v[axis], friction: physics.friction)
+                    ending = .speed
+                case .ios, .none:
+                    deceleration = .ios(from: y, velocity: v[axis], rate: physics.decelerationRate)
+                    ending = .distance
+                }
+                endPoint[axis] = deceleration.restingPoint
+                velocity[axis] = v[axis]
+                if !aimsAtScrollTarget(axis) {
+                    let path = DecelerationPath(deceleration, ending: ending, range: range, physics: physics)
+                    self[motion: axis] = Trajectory(start: time, curve: .deceleration(path), purpose: .momentum)
+                }
+            }
+        }
+        aimAtScrollTarget(from: gesture.origin, endPoint: endPoint, at: time)
+        for axis in Axis.allCases where self[motion: axis] == nil { velocity[axis] = 0 }
+        settleIfIdle(at: time)
+    }
+
+    // MARK: Hold
+
+    @usableFromInline
+    mutating func beginHold(device: Int, at time: Timestamp) {
+        stopMotion()
+        drag = nil
+        wheel = nil
+        holdDevice = device
+    }
+
+    /// The fingers lift without scrolling: rest, or bounce back from beyond an edge.
+    @usableFromInline
+    mutating func endHold(at time: Timestamp) {
+        holdDevice = nil
+        let stiffness = configuration.physics.bounceStiffness
+        for axis in Axis.allCases where scrolls(axis) {
+            let range = self.range(axis)
+            let y = position[axis]
+            guard y < range.lowerBound || y > range.upperBound else { continue }
+            let curve = SpringCurve(from: y, velocity: 0, target: Math.clamp(y, range), spring: .criticallyDamped(stiffness: stiffness))
+            self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)
+        }
+        settleIfIdle(at: time)
+    }
+}

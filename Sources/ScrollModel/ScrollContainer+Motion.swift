@@ -1,0 +1,131 @@
+extension ScrollContainer {
+    subscript(motion axis: Axis) -> Trajectory? {
+        get { axis == .horizontal ? motionX : motionY }
+        set { if axis == .horizontal { motionX = newValue } else { motionY = newValue } }
+    }
+
+    /// Brings position and velocity to `time` along the running curves. Decides nothing.
+    @usableFromInline
+    mutating func advance(to time: Timestamp) {
+        if time > self.time { self.time = time }
+        if drag != nil {
+            velocity = scaledVelocity()
+            return
+        }
+        for axis in Axis.allCases {
+            guard let motion = self[motion: axis] else { continue }
+            var y = motion.position(at: self.time)
+            var v = motion.velocity(at: self.time)
+            if motion.purpose == .wheel {
+                // Wheels never overscroll, even when a retargeted spring would swing past an edge.
+                let range = self.range(axis)
+                if y < range.lowerBound || y > range.upperBound {
+                    y = Math.clamp(y, range)
+                    v = 0
+                }
+            }
+            position[axis] = y
+            velocity[axis] = v
+        }
+    }
+
+    func scaledVelocity() -> Point {
+        let v = tracker.velocity
+        return Point(x: scrolls(.horizontal) ? v.x : 0, y: scrolls(.vertical) ? v.y : 0)
+    }
+
+    /// A frame tick: the only moment a running motion may end (DESIGN §6).
+    public mutating func tick(at time: Timestamp) {
+        advance(to: time)
+        for axis in Axis.allCases {
+            guard let motion = self[motion: axis], let end = motion.finished(at: time, physics: configuration.physics)
+            else { continue }
+            position[axis] = end
+            velocity[axis] = 0
+            self[motion: axis] = nil
+        }
+        endWheelGestureIfDone()
+        settleIfIdle(at: time)
+        layout()
+    }
+
+    /// The one-shot wheel timer (`wheel_idle` after the last wheel event).
+    public mutating func fireTimer(at time: Timestamp) {
+        advance(to: time)
+        if wheel != nil, time >= wheel!.deadline { wheel!.timerPending = false }
+        endWheelGestureIfDone()
+        settleIfIdle(at: time)
+        layout()
+    }
+
+    /// A wheel gesture ends at the later of its motion settling and `wheel_idle` of silence.
+    @usableFromInline
+    mutating func endWheelGestureIfDone() {
+        guard let gesture = wheel, !gesture.timerPending,
+              motionX?.purpose != .wheel, motionY?.purpose != .wheel
+        else { return }
+        wheel = nil
+        aimAtScrollTarget(from: gesture.origin, endPoint: position, at: time)
+    }
+
+    /// Stops every running motion where it is now.
+    @usableFromInline
+    mutating func stopMotion() {
+        motionX = nil
+        motionY = nil
+        velocity = .zero
+    }
+
+    /// When the container comes to rest, a header caught half way snaps open or closed.
+    @usableFromInline
+    mutating func settleIfIdle(at time: Timestamp) {
+        guard phase == .idle else { return }
+        velocity = .zero
+        let axis = configuration.listAxis
+        guard let header = configuration.header, scrolls(axis) else { return }
+        let range = self.range(axis)
+        let y = position[axis]
+        guard let snap = header.snapTarget(atDistanceFromTop: y - range.lowerBound) else { return }
+        let target = Math.clamp(range.lowerBound + snap, range)
+        guard target != y else { return }
+        let curve = EaseOutCurve(from: y, to: target, duration: header.snapDuration(distance: target - y))
+        self[motion: axis] = Trajectory(start: time, curve: .ease(curve), purpose: .animation)
+    }
+
+    /// Whether gestures along `axis` end on a scroll target rather than where momentum takes them.
+    func aimsAtScrollTarget(_ axis: Axis) -> Bool {
+        guard scrolls(axis) else { return false }
+        switch configuration.scrollTarget {
+        case .none: return false
+        case .paging: return true
+        case .rows: return axis == configuration.listAxis && rowLayout != nil
+        }
+    }
+
+    /// With a scroll-target behaviour, the motion after a gesture aims at the page boundary or
+    /// row top nearest to where it would have come to rest, along the `smooth` spring.
+    @usableFromInline
+    mutating func aimAtScrollTarget(from origin: Point, endPoint: Point, at time: Timestamp) {
+        for axis in Axis.allCases where aimsAtScrollTarget(axis) && self[motion: axis] == nil {
+            let range = self.range(axis)
+            let target: Double
+            switch configuration.scrollTarget {
+            case .none:
+                continue
+            case .paging:
+                let page = configuration.containerSize[axis]
+                guard page > 0 else { continue }
+                let startPage = ((origin[axis] - range.lowerBound) / page).rounded()
+                let endPage = ((endPoint[axis] - range.lowerBound) / page).rounded()
+                let chosen = min(max(endPage, startPage - 1), startPage + 1)
+                target = Math.clamp(range.lowerBound + chosen * page, range)
+            case .rows:
+                guard axis == configuration.listAxis, let rows = rowLayout else { continue }
+                target = Math.clamp(rows.nearestRowTop(to: endPoint[axis]), range)
+            }
+            guard target != position[axis] || velocity[axis] != 0 else { continue }
+            let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: .smooth)
+            self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)
+        }
+    }
+}

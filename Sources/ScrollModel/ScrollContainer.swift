@@ -1,0 +1,173 @@
+/// One virtual scroll container, modelled on SwiftUI's `ScrollView`.
+///
+/// The container declares a named coordinate space of its own; its content is translated by
+/// the scroll position and reports its origin in that space through `ScrollContentOriginKey`;
+/// the published `contentOffset` is the negation of that reported origin. On top of the offset
+/// it derives the phase, the velocity, the collapsing header and the visible rows.
+///
+/// Time is whatever the caller says it is: every mutation takes the event or frame time, so
+/// the same calls in the same order produce the same states, bit for bit.
+public struct ScrollContainer: Sendable {
+    public let name: String
+    public internal(set) var configuration: ContainerConfiguration
+    /// The name of the container's own coordinate space.
+    public let coordinateSpaceName: String
+
+    // Layout: root → container (declares the named space) → content (translated by -position).
+    var tree: ViewTree
+    let containerNode: ViewTree.NodeID
+    let contentNode: ViewTree.NodeID
+    var rowLayout: RowLayout?
+    var offsetObserver = PreferenceChangeObserver<ScrollContentOriginKey>()
+    public internal(set) var contentSize: Size
+    /// The offset as the preference machinery last reported it.
+    public internal(set) var contentOffset: Point = .zero
+
+    // Model state.
+    /// The scroll position applied to the content; the observer reads it back as `contentOffset`.
+    var position: Point
+    var velocity: Point = .zero
+    var motionX: Trajectory?
+    var motionY: Trajectory?
+    var drag: Drag?
+    var tracker: VelocityTracker
+    var holdDevice: Int?
+    var wheel: WheelGesture?
+    /// The time of the last thing that happened to the container.
+    public internal(set) var time: Timestamp
+
+    @usableFromInline
+    struct Drag: Sendable {
+        var device: Int
+        /// The unconstrained position the finger has reached (`r`).
+        var raw: Point
+        /// Where the gesture started, for the paging target.
+        var origin: Point
+    }
+
+    @usableFromInline
+    struct WheelGesture: Sendable {
+        /// Wheel silence ends the gesture at `deadline`; false once that moment has passed.
+        var deadline: Timestamp
+        var timerPending: Bool
+        var origin: Point
+    }
+
+    public init(name: String, configuration: ContainerConfiguration = ContainerConfiguration(), at time: Timestamp = 0) {
+        self.name = name
+        self.configuration = configuration
+        self.time = time
+        coordinateSpaceName = "ScrollView(\(name))"
+        tracker = VelocityTracker(window: configuration.physics.velocityWindow)
+        var tree = ViewTree(rootSize: configuration.containerSize)
+        containerNode = tree.addChild(
+            to: tree.root,
+            frame: Rect(origin: .zero, size: configuration.containerSize),
+            coordinateSpace: coordinateSpaceName
+        )
+        contentNode = tree.addChild(to: containerNode, frame: .zero)
+        self.tree = tree
+        contentSize = .zero
+        position = .zero
+        resolveLayout()
+        position = Point(x: range(.horizontal).lowerBound, y: range(.vertical).lowerBound)
+        layout()
+    }
+
+    // MARK: Geometry
+
+    /// Sizes the content the way a `ScrollView` proposes to it: `nil` along scrolled axes (the
+    /// content's ideal size: its rows and header, else 10), the container's size across them.
+    @usableFromInline
+    mutating func resolveLayout() {
+        let axis = configuration.listAxis
+        let headerHeight = configuration.header?.maxHeight
+        rowLayout = configuration.rows.map { RowLayout($0, defaultTop: headerHeight ?? 0) }
+        if let size = configuration.contentSize {
+            contentSize = Size(clamping: size.width, size.height)
+        } else {
+            var proposal = ProposedViewSize.scrollContent(containerSize: configuration.containerSize, axes: configuration.axes)
+            if proposal[axis] == nil {
+                proposal[axis] = rowLayout.map { $0.top + $0.totalHeight } ?? headerHeight
+            }
+            contentSize = proposal.replacingUnspecifiedDimensions()
+        }
+        tree.setSize(configuration.containerSize, of: tree.root)
+        tree.setSize(configuration.containerSize, of: containerNode)
+        tree.setSize(contentSize, of: contentNode)
+    }
+
+    public var geometry: ScrollGeometry {
+        ScrollGeometry(
+            contentOffset: contentOffset,
+            contentSize: contentSize,
+            containerSize: configuration.containerSize,
+            contentInsets: configuration.contentInsets
+        )
+    }
+
+    /// The resting range `[lo, hi]` along `axis`.
+    public func range(_ axis: Axis) -> ClosedRange<Double> {
+        let insets = configuration.contentInsets
+        let lo = -insets.leadingEdge(axis)
+        let hi = max(contentSize[axis] - configuration.containerSize[axis] + insets.trailingEdge(axis), lo)
+        return lo...hi
+    }
+
+    func scrolls(_ axis: Axis) -> Bool { configuration.axes.contains(axis) }
+
+    /// Moves the content to the current position and reads the offset back through the
+    /// coordinate space and the preference, as a SwiftUI content-offset observer does.
+    @usableFromInline
+    mutating func layout() {
+        tree.setOrigin(-position, of: contentNode)
+        let space = CoordinateSpace.named(coordinateSpaceName)
+        let content = contentNode
+        let origin = tree.preference(ScrollContentOriginKey.self) { proxy in
+            proxy.node == content ? proxy.frame(in: space).origin : nil
+        }
+        offsetObserver.update(origin) { origin in
+            contentOffset = -(origin ?? .zero)
+        }
+    }
+
+    // MARK: Reading
+
+    public var phase: ScrollPhase {
+        if holdDevice != nil { return .tracking }
+        if drag != nil || wheel != nil { return .interacting }
+        if motionX?.purpose == .animation || motionY?.purpose == .animation { return .animating }
+        if motionX != nil || motionY != nil { return .decelerating }
+        return .idle
+    }
+
+    /// Whether anything runs by itself and so needs frames.
+    public var isMoving: Bool { motionX != nil || motionY != nil }
+
+    /// When the one-shot wheel timer must fire, if it is armed.
+    public var timerDeadline: Timestamp? {
+        guard let wheel, wheel.timerPending else { return nil }
+        return wheel.deadline
+    }
+
+    /// The published state at the container's current time.
+    public var state: ScrollState {
+        let geometry = self.geometry
+        let axis = configuration.listAxis
+        let header = configuration.header.map { header in
+            header.state(atDistanceFromTop: geometry.contentOffset[axis] - range(axis).lowerBound)
+        }
+        let rows = rowLayout.map { rows in
+            rows.visibleRows(offset: geometry.contentOffset[axis], length: geometry.containerSize[axis])
+        }
+        return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows)
+    }
+
+    /// The state at `time`, evaluated from the running curves' closed forms. Nothing is decided
+    /// here (no motion ends): that happens only on frame ticks.
+    public mutating func state(at time: Timestamp) -> ScrollState {
+        advance(to: time)
+        layout()
+        return state
+    }
+}

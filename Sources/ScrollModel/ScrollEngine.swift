@@ -1,0 +1,162 @@
+/// Routes input to containers and runs their frames and timers on a virtual clock.
+///
+/// The engine owns time but never reads a clock: the caller hands it events (which carry their
+/// libinput timestamps) and asks it to `advance(to:)` a moment. A live daemon advances to the
+/// wall clock when the next deadline's timer fires; replay advances to each event's time. Both
+/// therefore compute exactly the same states.
+public struct ScrollEngine: Sendable {
+    public enum Cause: Hashable, Sendable {
+        case input
+        case frame
+        case timer
+    }
+
+    /// A state the engine publishes, and why.
+    public struct Update: Sendable {
+        public var container: Int
+        public var state: ScrollState
+        public var cause: Cause
+    }
+
+    public struct Slot: Sendable {
+        public internal(set) var container: ScrollContainer
+        public internal(set) var frames: FrameClock?
+        public var isPaused = false
+    }
+
+    public var frameRate: Double
+    public internal(set) var slots: [Slot] = []
+    /// Device names by id, from `deviceAdded`, for containers bound to devices.
+    public internal(set) var devices: [Int: String] = [:]
+    public private(set) var now: Timestamp = .min
+
+    public init(frameRate: Double = 120) {
+        self.frameRate = frameRate > 0 ? frameRate : 120
+    }
+
+    // MARK: Containers
+
+    @discardableResult
+    public mutating func add(_ container: ScrollContainer) -> Int {
+        slots.append(Slot(container: container))
+        return slots.count - 1
+    }
+
+    public func index(of name: String) -> Int? {
+        slots.firstIndex { $0.container.name == name }
+    }
+
+    public subscript(index: Int) -> ScrollContainer { slots[index].container }
+
+    public mutating func setPaused(_ paused: Bool, container index: Int) {
+        slots[index].isPaused = paused
+    }
+
+    /// Runs `body` on a container at `time` (a programmatic scroll, a configure), keeping its
+    /// frame grid in step, and returns the state to publish.
+    public mutating func update(
+        container index: Int,
+        at time: Timestamp,
+        _ body: (inout ScrollContainer) -> Void
+    ) -> ScrollState {
+        body(&slots[index].container)
+        syncFrames(index, at: time)
+        return slots[index].container.state
+    }
+
+    // MARK: Time
+
+    /// The earliest frame tick or timer of any container; nil when nothing moves and no timer
+    /// is armed, which is when a daemon should sleep in the kernel.
+    public var nextDeadline: Timestamp? {
+        var next: Timestamp?
+        for slot in slots {
+            if let d = deadline(slot), next == nil || d < next! { next = d }
+        }
+        return next
+    }
+
+    func deadline(_ slot: Slot) -> Timestamp? {
+        let frame = slot.frames?.nextTick
+        let timer = slot.container.timerDeadline
+        switch (frame, timer) {
+        case let (f?, t?): return min(f, t)
+        case let (f?, nil): return f
+        case let (nil, t?): return t
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Runs every frame tick and timer due at or before `time`, in time order, publishing one
+    /// state per container and instant.
+    public mutating func advance(to time: Timestamp, _ emit: (Update) -> Void) {
+        while true {
+            var best = -1
+            var bestTime = Timestamp.max
+            for index in slots.indices {
+                if let d = deadline(slots[index]), d <= time, d < bestTime {
+                    best = index
+                    bestTime = d
+                }
+            }
+            guard best >= 0 else { break }
+            now = max(now, bestTime)
+            var cause = Cause.timer
+            if let frames = slots[best].frames, frames.nextTick == bestTime {
+                slots[best].container.tick(at: bestTime)
+                slots[best].frames!.advance()
+                cause = .frame
+            }
+            if let timer = slots[best].container.timerDeadline, timer <= bestTime {
+                slots[best].container.fireTimer(at: bestTime)
+            }
+            syncFrames(best, at: bestTime)
+            emit(Update(container: best, state: slots[best].container.state, cause: cause))
+        }
+        now = max(now, time)
+    }
+
+    /// Applies an event at its time, after every deadline before it, and publishes the state of
+    /// each container it concerned.
+    public mutating func handle(_ event: ScrollEvent, _ emit: (Update) -> Void) {
+        advance(to: event.time, emit)
+        switch event.kind {
+        case let .deviceAdded(name, _):
+            devices[event.device] = name
+            return
+        case .deviceRemoved:
+            for index in slots.indices where slots[index].container.handle(event) {
+                syncFrames(index, at: event.time)
+                emit(Update(container: index, state: slots[index].container.state, cause: .input))
+            }
+            devices[event.device] = nil
+        default:
+            for index in slots.indices where routes(event, to: slots[index]) {
+                slots[index].container.handle(event)
+                syncFrames(index, at: event.time)
+                emit(Update(container: index, state: slots[index].container.state, cause: .input))
+            }
+        }
+    }
+
+    func routes(_ event: ScrollEvent, to slot: Slot) -> Bool {
+        guard !slot.isPaused else { return false }
+        let bound = slot.container.configuration.devices
+        guard !bound.isEmpty else { return true }
+        guard let name = devices[event.device] else { return false }
+        return bound.contains(name)
+    }
+
+    /// Starts a frame grid when a container begins to move and drops it when it stops.
+    @usableFromInline
+    mutating func syncFrames(_ index: Int, at time: Timestamp) {
+        if slots[index].container.isMoving {
+            if slots[index].frames == nil { slots[index].frames = FrameClock(anchor: time, rate: frameRate) }
+        } else {
+            slots[index].frames = nil
+        }
+    }
+
+    /// Whether nothing moves and no timer is armed anywhere.
+    public var isIdle: Bool { nextDeadline == nil }
+}

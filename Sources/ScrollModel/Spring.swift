@@ -1,0 +1,93 @@
+/// A SwiftUI spring, `Spring(duration:bounce:)`: mass 1, `stiffness = (2π/T)²`, damping ratio
+/// `ζ = 1 − b` (b ≥ 0) or `1/(1 + b)` (b < 0), `damping = 4πζ/T`.
+public struct Spring: Hashable, Sendable {
+    public var stiffness: Double
+    public var damping: Double
+
+    public init(stiffness: Double, damping: Double) {
+        self.stiffness = stiffness
+        self.damping = damping
+    }
+
+    public init(duration: Double, bounce: Double = 0) {
+        let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        stiffness = (2 * Double.pi / duration) * (2 * Double.pi / duration)
+        damping = 4 * Double.pi * zeta / duration
+    }
+
+    /// A critically damped spring of the given stiffness (the bounce, the wheel).
+    public static func criticallyDamped(stiffness: Double) -> Spring {
+        Spring(stiffness: stiffness, damping: 2 * stiffness.squareRoot())
+    }
+
+    public static let smooth = Spring(duration: 0.5, bounce: 0)
+    public static let snappy = Spring(duration: 0.5, bounce: 0.15)
+    public static let bouncy = Spring(duration: 0.5, bounce: 0.3)
+
+    /// Undamped angular frequency `ω0 = √k`.
+    public var angularFrequency: Double { stiffness.squareRoot() }
+    /// `ζ = c / (2 ω0)`.
+    public var dampingRatio: Double { damping / (2 * angularFrequency) }
+}
+
+/// The closed-form motion of a mass on `spring` toward `target`, from displacement
+/// `y0 − target` and velocity `v0` at τ = 0, in each damping regime.
+public struct SpringCurve: Hashable, Sendable {
+    public let target: Double
+    @usableFromInline let regime: Regime
+
+    @usableFromInline
+    enum Regime: Hashable, Sendable {
+        /// `x = e^(−ωτ)(c1 + c2 τ)`, `c1 = x0`, `c2 = v0 + ω c1`.
+        case critical(omega: Double, c1: Double, c2: Double)
+        /// `x = e^(−ζω0 τ)(c1 cos ωd τ + c2 sin ωd τ)`.
+        case under(decay: Double, omegaD: Double, c1: Double, c2: Double)
+        /// `x = A e^(r1 τ) + B e^(r2 τ)`.
+        case over(r1: Double, r2: Double, a: Double, b: Double)
+    }
+
+    public init(from y0: Double, velocity v0: Double, target: Double, spring: Spring) {
+        self.target = target
+        let x0 = y0 - target
+        let omega0 = spring.angularFrequency
+        let zeta = spring.dampingRatio
+        if abs(zeta - 1) < 1e-9 {
+            regime = .critical(omega: omega0, c1: x0, c2: v0 + omega0 * x0)
+        } else if zeta < 1 {
+            let decay = zeta * omega0
+            let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
+            regime = .under(decay: decay, omegaD: omegaD, c1: x0, c2: (v0 + decay * x0) / omegaD)
+        } else {
+            let root = (zeta * zeta - 1).squareRoot()
+            let r1 = -omega0 * (zeta - root)
+            let r2 = -omega0 * (zeta + root)
+            let a = (v0 - r2 * x0) / (r1 - r2)
+            regime = .over(r1: r1, r2: r2, a: a, b: x0 - a)
+        }
+    }
+
+    @inlinable
+    public func position(at tau: Double) -> Double {
+        switch regime {
+        case let .critical(omega, c1, c2):
+            return target + Math.exp(-omega * tau) * (c1 + c2 * tau)
+        case let .under(decay, omegaD, c1, c2):
+            return target + Math.exp(-decay * tau) * (c1 * Math.cos(omegaD * tau) + c2 * Math.sin(omegaD * tau))
+        case let .over(r1, r2, a, b):
+            return target + a * Math.exp(r1 * tau) + b * Math.exp(r2 * tau)
+        }
+    }
+
+    @inlinable
+    public func velocity(at tau: Double) -> Double {
+        switch regime {
+        case let .critical(omega, c1, c2):
+            return Math.exp(-omega * tau) * (c2 - omega * (c1 + c2 * tau))
+        case let .under(decay, omegaD, c1, c2):
+            let c = Math.cos(omegaD * tau), s = Math.sin(omegaD * tau)
+            return Math.exp(-decay * tau) * ((c2 * omegaD - decay * c1) * c - (c1 * omegaD + decay * c2) * s)
+        case let .over(r1, r2, a, b):
+            return a * r1 * Math.exp(r1 * tau) + b * r2 * Math.exp(r2 * tau)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+/// One axis' motion that runs by itself: a closed-form curve anchored at its start time.
+///
+/// Evaluating a trajectory at any time decides nothing; whether it has ended is asked only on
+/// frame ticks (`finished(at:)`), so sampling at arbitrary times never changes the outcome.
+public struct Trajectory: Hashable, Sendable {
+    public enum Purpose: Hashable, Sendable {
+        /// A smooth wheel step (phase `interacting`); never leaves the resting range.
+        case wheel
+        /// Deceleration, bounce, or a scroll-target snap after a release (`decelerating`).
+        case momentum
+        /// `scrollTo` / `scrollBy` or a header snap (`animating`).
+        case animation
+    }
+
+    public enum Curve: Hashable, Sendable {
+        case spring(SpringCurve)
+        case deceleration(DecelerationPath)
+        case ease(EaseOutCurve)
+    }
+
+    public var start: Timestamp
+    public var curve: Curve
+    public var purpose: Purpose
+
+    public init(start: Timestamp, curve: Curve, purpose: Purpose) {
+        self.start = start
+        self.curve = curve
+        self.purpose = purpose
+    }
+
+    func tau(_ time: Timestamp) -> Double { Double(time - start) / 1_000_000 }
+
+    public func position(at time: Timestamp) -> Double {
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring): return spring.position(at: tau)
+        case .deceleration(let path): return path.position(at: tau)
+        case .ease(let ease): return ease.position(at: tau)
+        }
+    }
+
+    public func velocity(at time: Timestamp) -> Double {
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring): return spring.velocity(at: tau)
+        case .deceleration(let path): return path.velocity(at: tau)
+        case .ease(let ease): return ease.velocity(at: tau)
+        }
+    }
+
+    /// On a frame tick: the exact resting position when the motion ends at `time`, else nil.
+    public func finished(at time: Timestamp, physics: ScrollPhysics) -> Double? {
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring):
+            return spring.hasSettled(at: tau, physics: physics) ? spring.target : nil
+        case .deceleration(let path):
+            return path.finished(at: tau, physics: physics)
+        case .ease(let ease):
+            return tau >= ease.duration ? ease.target : nil
+        }
+    }
+}
+
+extension SpringCurve {
+    /// DESIGN §5 "Settle": within `settleDistance` of the target and slower than `settleVelocity`.
+    public func hasSettled(at tau: Double, physics: ScrollPhysics) -> Bool {
+        abs(position(at: tau) - target) < physics.settleDistance && abs(velocity(at: tau)) < physics.settleVelocity
+    }
+}
+
+/// Momentum after a release: a deceleration that, if its end point lies beyond an edge, hands
+/// over at the crossing time `τe` to a bounce from the edge with the crossing velocity (or stops
+/// at the edge without overscroll).
+public struct DecelerationPath: Hashable, Sendable {
+    public enum Ending: Hashable, Sendable {
+        /// iOS: within `decelerationEndDistance` of the end point.
+        case distance
+        /// GTK: slower than `stopVelocity`.
+        case speed
+    }
+
+    public let deceleration: Deceleration
+    public let ending: Ending
+    public let edge: Double?
+    public let crossing: Double?
+    /// The spring after the crossing; nil stops at the edge.
+    public let bounce: SpringCurve?
+    /// GTK limits how far a fling overshoots.
+    public let overshootLimit: Double?
+
+    public init(_ deceleration: Deceleration, ending: Ending, range: ClosedRange<Double>, physics: ScrollPhysics) {
+        self.deceleration = deceleration
+        self.ending = ending
+        overshootLimit = physics.flingOvershootLimit
+        let end = deceleration.restingPoint
+        let edge: Double? = end > range.upperBound ? range.upperBound : end < range.lowerBound ? range.lowerBound : nil
+        if let edge, let crossing = deceleration.crossingTime(of: edge) {
+            self.edge = edge
+            self.crossing = crossing
+            if physics.overscroll {
+                bounce = SpringCurve(
+                    from: edge,
+                    velocity: deceleration.velocity(at: crossing),
+                    target: edge,
+                    spring: .criticallyDamped(stiffness: physics.bounceStiffness)
+                )
+            } else {
+                bounce = nil
+            }
+        } else {
+            self.edge = nil
+            self.crossing = nil
+            bounce = nil
+        }
+    }
+
+    public func position(at tau: Double) -> Double {
+        guard let crossing, let edge, tau >= crossing else { return deceleration.position(at: tau) }
+        guard let bounce else { return edge }
+        let y = bounce.position(at: tau - crossing)
+        guard let limit = overshootLimit else { return y }
+        return Math.clamp(y, (edge - limit)...(edge + limit))
+    }
+
+    public func velocity(at tau: Double) -> Double {
+        guard let crossing, tau >= crossing else { return deceleration.velocity(at: tau) }
+        return bounce?.velocity(at: tau - crossing) ?? 0
+    }
+
+    public func finished(at tau: Double, physics: ScrollPhysics) -> Double? {
+        if let crossing, let edge {
+            guard tau >= crossing else { return nil }
+            guard let bounce else { return edge }
+            return bounce.hasSettled(at: tau - crossing, physics: physics) ? edge : nil
+        }
+        let end = deceleration.restingPoint
+        switch ending {
+        case .distance:
+            return abs(end - deceleration.position(at: tau)) < physics.decelerationEndDistance ? end : nil
+        case .speed:
+            return abs(deceleration.velocity(at: tau)) < physics.stopVelocity ? end : nil
+        }
+    }
+}
