@@ -1,0 +1,62 @@
+import ScrollModel
+import Testing
+
+/// Compares to the printed precision of the expected figure (3 decimals unless told).
+func expectClose(
+    _ actual: Double, _ expected: Double, tolerance: Double = 0.0005,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(abs(actual - expected) <= tolerance, "\(actual) is not \(expected) ± \(tolerance)", sourceLocation: sourceLocation)
+}
+
+extension ScrollEvent {
+    static func wheel(_ t: Timestamp, y: Double? = nil, x: Double? = nil, dev: Int = 1) -> ScrollEvent {
+        ScrollEvent(time: t, device: dev, kind: .wheel(v120: AxisValues(x: x, y: y), degrees: nil))
+    }
+
+    static func finger(_ t: Timestamp, y: Double? = nil, x: Double? = nil, dev: Int = 2) -> ScrollEvent {
+        ScrollEvent(time: t, device: dev, kind: .finger(AxisValues(x: x, y: y)))
+    }
+
+    static func stop(_ t: Timestamp, dev: Int = 2) -> ScrollEvent {
+        ScrollEvent(time: t, device: dev, kind: .finger(AxisValues(x: 0, y: 0)))
+    }
+}
+
+/// A container under an engine, with every published state collected.
+struct Harness {
+    var engine = ScrollEngine()
+    var published: [ScrollEngine.Update] = []
+
+    init(_ configuration: ContainerConfiguration = ContainerConfiguration()) {
+        engine.add(ScrollContainer(name: "main", configuration: configuration))
+    }
+
+    var container: ScrollContainer { engine[0] }
+    var state: ScrollState { engine[0].state }
+
+    mutating func send(_ events: ScrollEvent...) {
+        for event in events {
+            var out: [ScrollEngine.Update] = []
+            engine.handle(event) { out.append($0) }
+            published += out
+        }
+    }
+
+    mutating func run(until time: Timestamp) {
+        var out: [ScrollEngine.Update] = []
+        engine.advance(to: time) { out.append($0) }
+        published += out
+    }
+
+    /// Runs until nothing moves and no timer is armed (bounded, so a bug cannot hang a test).
+    mutating func settle(limit: Timestamp = 60_000_000) {
+        while let next = engine.nextDeadline, next <= limit { run(until: next) }
+    }
+
+    mutating func sample(at time: Timestamp) -> ScrollState {
+        run(until: time)
+        var container = engine[0]
+        return container.state(at: time)
+    }
+}
