@@ -32,11 +32,17 @@ let package = Package(
             name: "ScrollLog",
             dependencies: ["ScrollModel"]
         ),
+        // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
+        .target(
+            name: "ScrollConfig",
+            dependencies: ["ScrollModel"]
+        ),
         .executableTarget(
             name: "scrolld",
             dependencies: [
                 "ScrollModel",
                 "ScrollLog",
+                "ScrollConfig",
                 "CLibinput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -44,6 +50,7 @@ let package = Package(
         ),
         .testTarget(name: "ScrollModelTests", dependencies: ["ScrollModel"]),
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
+        .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -160,3 +160,12 @@ public struct ScrollEngine: Sendable {
     /// Whether nothing moves and no timer is armed anywhere.
     public var isIdle: Bool { nextDeadline == nil }
 }
+
+extension ScrollEngine {
+    /// A container's state at `time` from the closed forms of its running motions, after every
+    /// frame and timer due by then. Sampling decides nothing that frames would not.
+    public mutating func sample(container index: Int, at time: Timestamp) -> ScrollState {
+        advance(to: time) { _ in }
+        return slots[index].container.state(at: time)
+    }
+}

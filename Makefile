@@ -1,0 +1,34 @@
+# scrolld — build, run and test. Every target installs what it needs on a fresh Debian machine
+# with Swift: the apt packages below are installed when missing (as root, or through sudo).
+
+SWIFT ?= swift
+APT_PACKAGES := libinput-dev libudev-dev pkg-config
+BUILD_FLAGS ?=
+BIN := .build/debug/scrolld
+
+.PHONY: all deps build run test clean
+
+all: build
+
+# Installs the C libraries' -dev packages when any is missing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS)
+
+# The main job: replay the bundled demo session and print every state.
+run: build
+	$(BIN) replay examples/demo.scrolllog
+
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+clean:
+	rm -rf .build

@@ -1,0 +1,116 @@
+import ScrollModel
+
+/// Typed reads of a value for a key, each failing with an error that names the key and what it
+/// expected.
+extension ConfigValue {
+    func fail(_ key: String, _ expected: String) -> ConfigurationError {
+        ConfigurationError(key: key, message: "expected \(expected), got \(typeName) \(description)")
+    }
+
+    func string(_ key: String) throws(ConfigurationError) -> String {
+        guard case .string(let s) = self else { throw fail(key, "a string") }
+        return s
+    }
+
+    func bool(_ key: String) throws(ConfigurationError) -> Bool {
+        guard case .bool(let b) = self else { throw fail(key, "true or false") }
+        return b
+    }
+
+    func number(_ key: String) throws(ConfigurationError) -> Double {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .double(let d) where d.isFinite: return d
+        default: throw fail(key, "a number")
+        }
+    }
+
+    func positive(_ key: String) throws(ConfigurationError) -> Double {
+        let n = try number(key)
+        guard n > 0 else { throw ConfigurationError(key: key, message: "must be greater than 0, got \(description)") }
+        return n
+    }
+
+    func nonNegative(_ key: String) throws(ConfigurationError) -> Double {
+        let n = try number(key)
+        guard n >= 0 else { throw ConfigurationError(key: key, message: "must not be negative, got \(description)") }
+        return n
+    }
+
+    func array(_ key: String) throws(ConfigurationError) -> [ConfigValue] {
+        guard case .array(let a) = self else { throw fail(key, "an array") }
+        return a
+    }
+
+    func strings(_ key: String) throws(ConfigurationError) -> [String] {
+        var result: [String] = []
+        for item in try array(key) { result.append(try item.string(key)) }
+        return result
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(ConfigurationError) -> T where T.RawValue == String {
+        let names = T.allCases.map(\.rawValue)
+        guard case .string(let s) = self, let value = T(rawValue: s) else {
+            throw fail(key, "one of " + names.joined(separator: ", "))
+        }
+        return value
+    }
+
+    /// `"800x600"`, `[800, 600]` or `{ width = 800, height = 600 }`.
+    func size(_ key: String) throws(ConfigurationError) -> Size {
+        let numbers: [Double]
+        switch self {
+        case .string(let s):
+            let parts = s.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else { throw fail(key, "WIDTHxHEIGHT") }
+            numbers = [w, h]
+        case .array(let items):
+            numbers = try items.map { (item: ConfigValue) throws(ConfigurationError) in try item.number(key) }
+        case .table(let fields):
+            numbers = try ["width", "height"].map { (name: String) throws(ConfigurationError) in
+                guard let field = fields.first(where: { $0.0 == name }) else { throw fail(key, "a table with width and height") }
+                return try field.1.number("\(key).\(name)")
+            }
+        default:
+            throw fail(key, "WIDTHxHEIGHT")
+        }
+        guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 && $0.isFinite }) else {
+            throw ConfigurationError(key: key, message: "expected two non-negative numbers (width, height), got \(description)")
+        }
+        return Size(width: numbers[0], height: numbers[1])
+    }
+
+    /// `"TOP,LEADING,BOTTOM,TRAILING"`, an array of four, or a table with those names.
+    func insets(_ key: String) throws(ConfigurationError) -> EdgeInsets {
+        let names = ["top", "leading", "bottom", "trailing"]
+        let numbers: [Double]
+        switch self {
+        case .string(let s):
+            let parts = s.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces) }
+            guard parts.count == 4, parts.allSatisfy({ $0 != nil }) else { throw fail(key, "TOP,LEADING,BOTTOM,TRAILING") }
+            numbers = parts.map { $0! }
+        case .array(let items):
+            numbers = try items.map { (item: ConfigValue) throws(ConfigurationError) in try item.number(key) }
+        case .table(let fields):
+            for field in fields where !names.contains(field.0) {
+                throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown inset (top, leading, bottom, trailing)")
+            }
+            numbers = try names.map { (name: String) throws(ConfigurationError) in
+                try fields.first(where: { $0.0 == name })?.1.number("\(key).\(name)") ?? 0
+            }
+        default:
+            throw fail(key, "TOP,LEADING,BOTTOM,TRAILING")
+        }
+        guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { throw fail(key, "four numbers") }
+        return EdgeInsets(top: numbers[0], leading: numbers[1], bottom: numbers[2], trailing: numbers[3])
+    }
+
+    func axes(_ key: String) throws(ConfigurationError) -> Axis.Set {
+        switch self {
+        case .string("vertical"): return .vertical
+        case .string("horizontal"): return .horizontal
+        case .string("both"): return .both
+        default: throw fail(key, "vertical, horizontal or both")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import ScrollModel
+
+/// The whole configuration of DESIGN §8: daemon settings, global physics, and containers.
+///
+/// Values are kept as assignments until `resolve` so that a `profile` chosen anywhere sets the
+/// defaults first and every explicitly set constant then wins over it, whatever their order.
+public struct Configuration: Sendable {
+    public var daemon = DaemonSettings()
+    /// `[physics]` assignments, in order.
+    public internal(set) var physics: [(key: String, value: ConfigValue)] = []
+    public internal(set) var containers: [ContainerSettings] = [ContainerSettings(name: "main")]
+
+    public init() {}
+
+    /// The built-in defaults: one container `main`, 800×600, content 800×20000, vertical.
+    public static let defaults = Configuration()
+
+    public func container(named name: String) -> ContainerSettings? {
+        containers.first { $0.name == name }
+    }
+
+    /// Assigns `value` to a dotted key such as `physics.wheel_animation`,
+    /// `containers.main.header.min_height` or `daemon.frame_rate`.
+    public mutating func set(_ key: String, _ value: ConfigValue) throws(ConfigurationError) {
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else {
+            throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, physics.*, containers.NAME.*)")
+        }
+        switch parts[0] {
+        case "daemon" where parts.count == 2:
+            try daemon.set(parts[1], value, key: key)
+        case "physics" where parts.count == 2:
+            try ScrollPhysics.validate(parts[1], value, key: key)
+            physics.removeAll { $0.key == parts[1] }
+            physics.append((parts[1], value))
+        case "containers" where parts.count >= 3:
+            let name = parts[1]
+            if !containers.contains(where: { $0.name == name }) { containers.append(ContainerSettings(name: name)) }
+            let index = containers.firstIndex { $0.name == name }!
+            try containers[index].set(Array(parts[2...]), value, key: key)
+        default:
+            throw ConfigurationError(key: key, message: "unknown key (sections: daemon, physics, containers.NAME)")
+        }
+    }
+
+    /// Removes a container's settings (a configuration without `main` is allowed).
+    public mutating func removeContainer(named name: String) {
+        containers.removeAll { $0.name == name }
+    }
+
+    /// The physics for a container: its profile's defaults, the global constants, then its own.
+    public func resolvePhysics(for container: ContainerSettings? = nil) throws(ConfigurationError) -> ScrollPhysics {
+        let assignments = physics + (container?.physics ?? [])
+        var profile = ScrollPhysics.Profile.ios
+        for (key, value) in assignments where key == "profile" {
+            profile = try ScrollPhysics.profile(value, key: "physics.profile")
+        }
+        var result = ScrollPhysics(profile: profile)
+        for (key, value) in assignments where key != "profile" {
+            try result.set(key, value, key: "physics.\(key)")
+        }
+        return result
+    }
+
+    /// The model's configuration of one container.
+    public func resolve(container name: String) throws(ConfigurationError) -> ContainerConfiguration {
+        guard let settings = container(named: name) else {
+            throw ConfigurationError(key: "containers.\(name)", message: "no such container")
+        }
+        return try settings.resolve(physics: resolvePhysics(for: settings))
+    }
+}

@@ -1,0 +1,129 @@
+import ScrollModel
+
+/// `[containers.NAME]` as written, resolved into a `ContainerConfiguration` on demand.
+public struct ContainerSettings: Sendable {
+    public let name: String
+    public var containerSize = Size(width: 800, height: 600)
+    /// nil: 800×20000 for plain content, the ideal size when rows or a header define it.
+    public var contentSize: Size?
+    public var insets = EdgeInsets.zero
+    public var axes = Axis.Set.vertical
+    public var scrollTarget = ScrollTargetBehavior.none
+    public var devices: [String] = []
+    public var header: [String: ConfigValue]?
+    public var rows: [String: ConfigValue]?
+    public var physics: [(key: String, value: ConfigValue)] = []
+
+    public static let defaultContentSize = Size(width: 800, height: 20000)
+
+    public init(name: String) {
+        self.name = name
+    }
+
+    static let headerKeys = ["min_height", "max_height", "stretch", "snap"]
+    static let rowKeys = ["count", "height", "heights", "top", "threshold"]
+
+    mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
+        switch (path.count, path[0]) {
+        case (1, "containerSize"), (1, "container_size"): containerSize = try value.size(key)
+        case (1, "contentSize"), (1, "content_size"): contentSize = try value.size(key)
+        case (1, "insets"), (1, "contentInsets"), (1, "content_insets"): insets = try value.insets(key)
+        case (1, "axes"): axes = try value.axes(key)
+        case (1, "scroll_target"): scrollTarget = try value.choice(key, ScrollTargetBehavior.self)
+        case (1, "devices"): devices = try value.strings(key)
+        case (1, "header"), (1, "rows"), (1, "physics"):
+            guard case .table(let fields) = value else { throw value.fail(key, "a table") }
+            for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
+        case (2, "header"):
+            guard Self.headerKeys.contains(path[1]) else {
+                throw ConfigurationError(key: key, message: "unknown header key (\(Self.headerKeys.joined(separator: ", ")))")
+            }
+            if path[1] == "stretch" || path[1] == "snap" { _ = try value.bool(key) } else { _ = try value.nonNegative(key) }
+            header = (header ?? [:]).merging([path[1]: value]) { $1 }
+        case (2, "rows"):
+            guard Self.rowKeys.contains(path[1]) else {
+                throw ConfigurationError(key: key, message: "unknown rows key (\(Self.rowKeys.joined(separator: ", ")))")
+            }
+            try Self.checkRow(path[1], value, key: key)
+            rows = (rows ?? [:]).merging([path[1]: value]) { $1 }
+        case (2, "physics"):
+            try ScrollPhysics.validate(path[1], value, key: key)
+            physics.removeAll { $0.key == path[1] }
+            physics.append((path[1], value))
+        default:
+            throw ConfigurationError(
+                key: key,
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, devices, header.*, rows.*, physics.*)"
+            )
+        }
+    }
+
+    static func checkRow(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+        switch name {
+        case "count":
+            guard case .integer(let n) = value, n >= 0, n <= 10_000_000 else {
+                throw ConfigurationError(key: key, message: "expected a row count between 0 and 10000000, got \(value.description)")
+            }
+        case "heights":
+            for item in try value.array(key) { _ = try item.nonNegative(key) }
+        case "threshold":
+            let t = try value.number(key)
+            guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.description)") }
+        default:
+            _ = try value.nonNegative(key)
+        }
+    }
+
+    func resolve(physics: ScrollPhysics) throws(ConfigurationError) -> ContainerConfiguration {
+        let prefix = "containers.\(name)"
+        var header: HeaderConfiguration?
+        if let fields = self.header {
+            guard let max = fields["max_height"] else {
+                throw ConfigurationError(key: "\(prefix).header.max_height", message: "a header needs max_height")
+            }
+            let maxHeight = try max.number("\(prefix).header.max_height")
+            let minHeight = try fields["min_height"]?.number("\(prefix).header.min_height") ?? 0
+            guard minHeight <= maxHeight else {
+                throw ConfigurationError(key: "\(prefix).header.min_height", message: "must not exceed max_height (\(minHeight) > \(maxHeight))")
+            }
+            header = HeaderConfiguration(
+                minHeight: minHeight,
+                maxHeight: maxHeight,
+                stretch: try fields["stretch"]?.bool("\(prefix).header.stretch") ?? true,
+                snap: try fields["snap"]?.bool("\(prefix).header.snap") ?? true
+            )
+        }
+        var rows: RowsConfiguration?
+        if let fields = self.rows {
+            let heights: RowsConfiguration.RowHeights
+            if let list = fields["heights"] {
+                heights = .explicit(try list.array("\(prefix).rows.heights").map { (v: ConfigValue) throws(ConfigurationError) in try v.number("\(prefix).rows.heights") })
+            } else {
+                guard let count = fields["count"], let height = fields["height"] else {
+                    throw ConfigurationError(key: "\(prefix).rows", message: "rows need count and height, or heights")
+                }
+                guard case .integer(let n) = count else { throw count.fail("\(prefix).rows.count", "an integer") }
+                heights = .uniform(count: n, height: try height.number("\(prefix).rows.height"))
+            }
+            rows = RowsConfiguration(
+                heights: heights,
+                top: try fields["top"]?.number("\(prefix).rows.top"),
+                threshold: try fields["threshold"]?.number("\(prefix).rows.threshold") ?? 0.5
+            )
+        }
+        // The content takes its ideal size when rows or a header define one; plain content keeps
+        // the built-in 800×20000 (DESIGN §8) unless a size is configured.
+        let content = contentSize ?? ((rows != nil || header != nil) ? nil : Self.defaultContentSize)
+        return ContainerConfiguration(
+            containerSize: containerSize,
+            contentSize: content,
+            contentInsets: insets,
+            axes: axes,
+            header: header,
+            rows: rows,
+            physics: physics,
+            scrollTarget: scrollTarget,
+            devices: devices
+        )
+    }
+}

@@ -1,0 +1,38 @@
+/// `[daemon]`: where the daemon listens, which input it reads, and how often it draws frames.
+public struct DaemonSettings: Hashable, Sendable {
+    /// The socket path; nil: `$XDG_RUNTIME_DIR/scrolld/scrolld.sock`.
+    public var socket: String?
+    /// The udev seat; nil: `$XDG_SEAT`, else `seat0`.
+    public var seat: String?
+    /// Explicit device paths (libinput's path backend); empty: the seat.
+    public var devices: [String] = []
+    /// Device names never used.
+    public var ignore: [String] = []
+    public var frameRate: Double = 120
+    /// Uids besides the daemon's own that may connect.
+    public var allowUIDs: [UInt32] = []
+
+    public init() {}
+
+    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+        switch name {
+        case "socket": socket = try value.string(key)
+        case "seat": seat = try value.string(key)
+        case "devices": devices = try value.strings(key)
+        case "ignore": ignore = try value.strings(key)
+        case "frame_rate":
+            let rate = try value.number(key)
+            guard rate >= 1, rate <= 1000 else { throw ConfigurationError(key: key, message: "must be between 1 and 1000 Hz, got \(value.description)") }
+            frameRate = rate
+        case "allow_uids":
+            allowUIDs = try value.array(key).map { (item: ConfigValue) throws(ConfigurationError) -> UInt32 in
+                guard case .integer(let uid) = item, uid >= 0, uid <= Int(UInt32.max) else {
+                    throw ConfigurationError(key: key, message: "expected uids (non-negative integers), got \(item.description)")
+                }
+                return UInt32(uid)
+            }
+        default:
+            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids)")
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import ScrollModel
+
+/// `[physics]` keys: every constant of DESIGN §5 under its snake_case name.
+extension ScrollPhysics {
+    /// The keys `[physics]` accepts, in the order the shipped config documents them.
+    public static let keys = [
+        "profile", "wheel_step", "wheel_animation", "wheel_duration", "wheel_idle", "finger_scale",
+        "rubber_band", "overscroll", "momentum", "min_fling_velocity", "velocity_window",
+        "deceleration_rate", "deceleration_end_distance", "bounce_stiffness", "settle_distance",
+        "settle_velocity", "friction", "stop_velocity", "drag_overshoot_limit", "fling_overshoot_limit",
+    ]
+
+    static func profile(_ value: ConfigValue, key: String) throws(ConfigurationError) -> Profile {
+        try value.choice(key, Profile.self)
+    }
+
+    /// Checks a value against its key without applying it, so a bad `--set` or file fails at
+    /// once, with its own key and line.
+    static func validate(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+        var scratch = ScrollPhysics()
+        if name == "profile" {
+            _ = try profile(value, key: key)
+        } else {
+            try scratch.set(name, value, key: key)
+        }
+    }
+
+    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+        switch name {
+        case "wheel_step":
+            if case .string("auto") = value { wheelStep = .auto } else {
+                guard let n = try? value.positive(key) else { throw value.fail(key, "\"auto\" or a number of px per detent") }
+                wheelStep = .points(n)
+            }
+        case "wheel_animation": wheelAnimation = try value.choice(key, WheelAnimation.self)
+        case "wheel_duration": wheelDuration = try value.positive(key)
+        case "wheel_idle": wheelIdle = try value.nonNegative(key)
+        case "finger_scale": fingerScale = try value.number(key)
+        case "rubber_band": rubberBand = try value.nonNegative(key)
+        case "overscroll": overscroll = try value.bool(key)
+        case "momentum": momentum = try value.bool(key)
+        case "min_fling_velocity": minFlingVelocity = try value.nonNegative(key)
+        case "velocity_window": velocityWindow = try value.positive(key)
+        case "deceleration_rate":
+            let rate = try value.number(key)
+            guard rate > 0, rate < 1 else { throw ConfigurationError(key: key, message: "must be between 0 and 1 (exclusive), got \(value.description)") }
+            decelerationRate = rate
+        case "deceleration_end_distance": decelerationEndDistance = try value.positive(key)
+        case "bounce_stiffness": bounceStiffness = try value.positive(key)
+        case "settle_distance": settleDistance = try value.positive(key)
+        case "settle_velocity": settleVelocity = try value.positive(key)
+        case "friction": friction = try value.positive(key)
+        case "stop_velocity": stopVelocity = try value.positive(key)
+        case "drag_overshoot_limit": dragOvershootLimit = try value.nonNegative(key)
+        case "fling_overshoot_limit": flingOvershootLimit = try value.nonNegative(key)
+        case "profile": profile = try Self.profile(value, key: key)
+        default:
+            throw ConfigurationError(key: key, message: "unknown physics key (one of: \(Self.keys.joined(separator: ", ")))")
+        }
+    }
+}

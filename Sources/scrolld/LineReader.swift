@@ -1,0 +1,72 @@
+import SystemPackage
+
+/// Reads a file (or standard input) in large chunks and hands out its lines without copying
+/// them, each with its 1-based number. The last line may lack its newline: the caller learns
+/// that through `isLast`, since a recorder killed mid-write leaves exactly such a line.
+struct LineReader {
+    let fd: FileDescriptor
+    let closeWhenDone: Bool
+    var chunk: [UInt8]
+    var start = 0
+    var end = 0
+    var eof = false
+    var lineNumber = 0
+
+    init(path: String) throws {
+        if path == "-" {
+            fd = .standardInput
+            closeWhenDone = false
+        } else {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly)
+            closeWhenDone = true
+        }
+        chunk = [UInt8](repeating: 0, count: 1 << 20)
+    }
+
+    func close() {
+        if closeWhenDone { try? fd.close() }
+    }
+
+    /// Calls `body(line, number, isLast)` for each line; `line` excludes the newline.
+    mutating func forEachLine(_ body: (UnsafeRawBufferPointer, Int, Bool) throws -> Void) throws {
+        while true {
+            // Find the next newline in what is buffered.
+            if let newline = chunk[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
+                lineNumber += 1
+                let lineStart = start
+                start = newline + 1
+                try chunk.withUnsafeBytes { bytes in
+                    try body(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), lineNumber, false)
+                }
+                continue
+            }
+            if eof {
+                if end > start {
+                    lineNumber += 1
+                    let lineStart = start
+                    start = end
+                    try chunk.withUnsafeBytes { bytes in
+                        try body(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end]), lineNumber, true)
+                    }
+                }
+                return
+            }
+            try refill()
+        }
+    }
+
+    private mutating func refill() throws {
+        // Keep the partial line, make room, read more; grow for a line longer than the chunk.
+        if start > 0 {
+            let remaining = end - start
+            if remaining > 0 { chunk.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: $0.baseAddress! + start, count: remaining) } }
+            start = 0
+            end = remaining
+        }
+        if end == chunk.count { chunk.append(contentsOf: repeatElement(0, count: chunk.count)) }
+        let count = try chunk.withUnsafeMutableBytes { bytes in
+            try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]), retryOnInterrupt: true)
+        }
+        if count == 0 { eof = true } else { end += count }
+    }
+}

@@ -1,0 +1,51 @@
+import SystemPackage
+
+/// Buffered output to a file descriptor: states are appended as bytes and written in large
+/// chunks, so replaying a million events costs a few hundred `write(2)` calls, not a million.
+struct OutputStream {
+    let fd: FileDescriptor
+    var buffer: [UInt8] = []
+    let capacity: Int
+
+    init(fd: FileDescriptor, capacity: Int = 1 << 16) {
+        self.fd = fd
+        self.capacity = capacity
+        buffer.reserveCapacity(capacity + 1024)
+    }
+
+    static var standardOutput: OutputStream { OutputStream(fd: .standardOutput) }
+
+    mutating func write(_ string: String) {
+        buffer.append(contentsOf: string.utf8)
+        flushIfFull()
+    }
+
+    mutating func flushIfFull() {
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Writes everything buffered. A closed pipe (`scrolld replay … | head`) ends quietly.
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        do {
+            _ = try buffer.withUnsafeBytes { try fd.writeAll($0) }
+        } catch Errno.brokenPipe {
+            exit(0)
+        } catch {
+            standardError("scrolld: cannot write output: \(error)")
+            exit(74)
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line on standard error, unbuffered, for diagnostics.
+func standardError(_ message: String) {
+    var line = message
+    line += "\n"
+    _ = try? FileDescriptor.standardError.writeAll(line.utf8)
+}

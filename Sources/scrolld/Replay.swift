@@ -1,0 +1,103 @@
+import ArgumentParser
+import ScrollConfig
+import ScrollLog
+import ScrollModel
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run an event log through the engine as fast as possible and print state lines.",
+        discussion: """
+            Prints one JSON state line (DESIGN §4) after every input event and at every frame \
+            while in motion; --every and --at sample at chosen times instead. The output is \
+            what a live subscriber would have seen, byte for byte the same on every run.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The event log (.scrolllog); - reads standard input.", valueName: "LOG"))
+    var log: String
+
+    @OptionGroup(title: "Container")
+    var model: ModelOptions
+
+    @Option(help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,…"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
+    var every: Double?
+
+    func validate() throws {
+        if at != nil && every != nil { throw ValidationError("--at and --every exclude each other") }
+        if let every, !(every > 0 && every.isFinite) { throw ValidationError("--every expects a positive number of milliseconds") }
+        _ = try atOffsets()
+    }
+
+    func atOffsets() throws -> [Timestamp]? {
+        guard let at else { return nil }
+        var offsets: [Timestamp] = []
+        for part in at.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let seconds = Double(part.trimmingCharacters(in: " ")), seconds.isFinite, seconds >= 0, seconds < 1e9 else {
+                throw ValidationError("--at expects non-negative seconds separated by commas, got '\(part)'")
+            }
+            offsets.append(Timestamp((seconds * 1_000_000).rounded()))
+        }
+        return offsets.sorted()
+    }
+
+    func run() throws {
+        var configuration = Configuration.defaults
+        try model.apply(to: &configuration)
+        let container: ContainerConfiguration
+        do {
+            container = try configuration.resolve(container: model.container)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let mode: Replayer.Mode
+        if let offsets = try atOffsets() {
+            mode = .at(offsets)
+        } else if let every {
+            mode = .every(max(1, Timestamp((every * 1000).rounded())))
+        } else {
+            mode = .everyState
+        }
+        var replayer = Replayer(
+            container: model.container,
+            configuration: container,
+            frameRate: configuration.daemon.frameRate,
+            mode: mode,
+            output: .standardOutput
+        )
+        var reader: LineReader
+        do {
+            reader = try LineReader(path: log)
+        } catch {
+            standardError("scrolld: cannot open \(log): \(error)")
+            throw ExitCode(66)
+        }
+        defer { reader.close() }
+        var parser = EventLogParser()
+        do {
+            try reader.forEachLine { line, number, isLast in
+                switch try parser.parse(line: line, lineNumber: number, isLast: isLast) {
+                case .event(let event): replayer.feed(event)
+                case .warning(let message): standardError("scrolld: \(log): \(message)")
+                case .header, .skip: break
+                }
+            }
+        } catch let error as EventLogError {
+            replayer.output.flush()
+            standardError("scrolld: \(log): \(error)")
+            throw ExitCode(65)
+        }
+        replayer.finish()
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in set: Character) -> Substring {
+        var s = self
+        while s.first == set { s.removeFirst() }
+        while s.last == set { s.removeLast() }
+        return s
+    }
+}

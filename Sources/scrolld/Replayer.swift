@@ -1,0 +1,121 @@
+import ScrollLog
+import ScrollModel
+
+/// Drives one container through the engine from a log's events and prints its states, exactly
+/// as a live subscriber would have seen them (DESIGN §6).
+struct Replayer {
+    enum Mode {
+        /// A state after every input event and at every frame or timer while in motion.
+        case everyState
+        /// A state every `interval` µs from the first event until everything is idle.
+        case every(Timestamp)
+        /// One state per listed offset (µs after the first event), in time order.
+        case at([Timestamp])
+    }
+
+    /// How far past the last event the engine may run to come to rest: a motion longer than
+    /// this (only absurd physics constants make one) is cut short with a warning.
+    static let settleLimit: Timestamp = 600_000_000
+
+    var engine: ScrollEngine
+    let index: Int
+    let name: String
+    let mode: Mode
+    var output: OutputStream
+    var encoder = StateEncoder()
+    var seq = 0
+    var origin: Timestamp?
+    var nextSample = 0
+    var lastEventTime: Timestamp = .min
+
+    init(container name: String, configuration: ContainerConfiguration, frameRate: Double, mode: Mode, output: OutputStream) {
+        engine = ScrollEngine(frameRate: frameRate)
+        index = engine.add(ScrollContainer(name: name, configuration: configuration))
+        self.name = name
+        self.mode = mode
+        self.output = output
+    }
+
+    mutating func feed(_ event: ScrollEvent) {
+        // Time never runs backwards: a log whose clock jumps back is applied at the last time.
+        var event = event
+        if event.time < lastEventTime { event.time = lastEventTime }
+        lastEventTime = event.time
+        if origin == nil { origin = event.time }
+        switch mode {
+        case .everyState:
+            let index = self.index
+            engine.handle(event) { update in
+                if update.container == index { print(update.state) }
+            }
+        case .every, .at:
+            emitSamples(before: event.time)
+            engine.handle(event) { _ in }
+        }
+    }
+
+    mutating func finish() {
+        guard let origin else { return output.flush() }
+        let limit = lastEventTime + Self.settleLimit
+        switch mode {
+        case .everyState:
+            let index = self.index
+            while let next = engine.nextDeadline, next <= limit {
+                engine.advance(to: next) { update in
+                    if update.container == index { print(update.state) }
+                }
+            }
+            if engine.nextDeadline != nil { standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there") }
+        case .every(let interval):
+            while true {
+                let time = origin + Timestamp(nextSample) * interval
+                sample(at: time)
+                nextSample += 1
+                if time >= lastEventTime && engine.isIdle { break }
+                if time > limit {
+                    standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there")
+                    break
+                }
+            }
+        case .at(let offsets):
+            while nextSample < offsets.count {
+                sample(at: origin + offsets[nextSample])
+                nextSample += 1
+            }
+        }
+        output.flush()
+    }
+
+    /// Prints the samples due strictly before `time` (events at a sample's time are applied
+    /// before it is taken).
+    mutating func emitSamples(before time: Timestamp) {
+        guard let origin else { return }
+        switch mode {
+        case .everyState:
+            return
+        case .every(let interval):
+            while origin + Timestamp(nextSample) * interval < time {
+                sample(at: origin + Timestamp(nextSample) * interval)
+                nextSample += 1
+            }
+        case .at(let offsets):
+            while nextSample < offsets.count, origin + offsets[nextSample] < time {
+                sample(at: origin + offsets[nextSample])
+                nextSample += 1
+            }
+        }
+    }
+
+    mutating func sample(at time: Timestamp) {
+        engine.advance(to: time) { _ in }
+        let state = engine.sample(container: index, at: time)
+        print(state)
+    }
+
+    mutating func print(_ state: ScrollState) {
+        seq += 1
+        encoder.encode(state, container: name, seq: seq, into: &output.buffer)
+        output.buffer.append(UInt8(ascii: "\n"))
+        output.flushIfFull()
+    }
+}
