@@ -85,7 +85,7 @@ struct Replay: ParsableCommand {
                 }
             }
         } catch let error as EventLogError {
-            replayer.output.flush()
+            replayer.printer.output.flush()
             standardError("scrolld: \(log): \(error)")
             throw ExitCode(65)
         }

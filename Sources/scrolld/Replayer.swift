@@ -21,9 +21,7 @@ struct Replayer {
     let index: Int
     let name: String
     let mode: Mode
-    var output: OutputStream
-    var encoder = StateEncoder()
-    var seq = 0
+    var printer: StatePrinter
     var origin: Timestamp?
     var nextSample = 0
     var lastEventTime: Timestamp = .min
@@ -33,7 +31,7 @@ struct Replayer {
         index = engine.add(ScrollContainer(name: name, configuration: configuration))
         self.name = name
         self.mode = mode
-        self.output = output
+        printer = StatePrinter(container: name, output: output)
     }
 
     mutating func feed(_ event: ScrollEvent) {
@@ -44,10 +42,7 @@ struct Replayer {
         if origin == nil { origin = event.time }
         switch mode {
         case .everyState:
-            let index = self.index
-            engine.handle(event) { update in
-                if update.container == index { print(update.state) }
-            }
+            Self.handle(event, container: index, engine: &engine, printer: &printer)
         case .every, .at:
             emitSamples(before: event.time)
             engine.handle(event) { _ in }
@@ -55,15 +50,12 @@ struct Replayer {
     }
 
     mutating func finish() {
-        guard let origin else { return output.flush() }
+        guard let origin else { return printer.output.flush() }
         let limit = lastEventTime + Self.settleLimit
         switch mode {
         case .everyState:
-            let index = self.index
             while let next = engine.nextDeadline, next <= limit {
-                engine.advance(to: next) { update in
-                    if update.container == index { print(update.state) }
-                }
+                Self.advance(to: next, container: index, engine: &engine, printer: &printer)
             }
             if engine.nextDeadline != nil { standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there") }
         case .every(let interval):
@@ -83,7 +75,7 @@ struct Replayer {
                 nextSample += 1
             }
         }
-        output.flush()
+        printer.output.flush()
     }
 
     /// Prints the samples due strictly before `time` (events at a sample's time are applied
@@ -108,13 +100,39 @@ struct Replayer {
 
     mutating func sample(at time: Timestamp) {
         engine.advance(to: time) { _ in }
-        let state = engine.sample(container: index, at: time)
-        print(state)
+        printer.print(engine.sample(container: index, at: time))
+    }
+
+    // Engine and printer are passed as two inout arguments so that publishing from inside the
+    // engine's callback needs no copy of either.
+    static func handle(_ event: ScrollEvent, container: Int, engine: inout ScrollEngine, printer: inout StatePrinter) {
+        engine.handle(event) { update in
+            if update.container == container { printer.print(update.state) }
+        }
+    }
+
+    static func advance(to time: Timestamp, container: Int, engine: inout ScrollEngine, printer: inout StatePrinter) {
+        engine.advance(to: time) { update in
+            if update.container == container { printer.print(update.state) }
+        }
+    }
+}
+
+/// Numbers and encodes one container's states onto an output stream.
+struct StatePrinter {
+    let container: String
+    var output: OutputStream
+    var encoder = StateEncoder()
+    var seq = 0
+
+    init(container: String, output: OutputStream) {
+        self.container = container
+        self.output = output
     }
 
     mutating func print(_ state: ScrollState) {
         seq += 1
-        encoder.encode(state, container: name, seq: seq, into: &output.buffer)
+        encoder.encode(state, container: container, seq: seq, into: &output.buffer)
         output.buffer.append(UInt8(ascii: "\n"))
         output.flushIfFull()
     }

@@ -1,0 +1,247 @@
+import ScrollModel
+
+/// An event line. Keys may come in any order and the meaning of a key depends on `type`, so
+/// the line is read in two passes: the first validates all of it and notes where the value of
+/// each known key starts (the last one wins, as in most JSON readers); the second reads the
+/// values the type needs. Each value is scanned at most twice, so the cost stays linear.
+struct EventLine {
+    private enum Field: Int {
+        case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled
+
+        static let keys: [(StaticString, Field)] = [
+            ("t", .t), ("dev", .dev), ("type", .type), ("name", .name), ("caps", .caps),
+            ("v120", .v120), ("deg", .deg), ("delta", .delta), ("fingers", .fingers),
+            ("cancelled", .cancelled),
+        ]
+
+        init?(_ raw: UnsafeRawBufferPointer) {
+            for (key, field) in Self.keys where key.utf8CodeUnitCount == raw.count {
+                if key.withUTF8Buffer({ raw.elementsEqual($0) }) {
+                    self = field
+                    return
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Where each known key's value starts; absent keys stay nil.
+    private struct Offsets {
+        var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled: Int?
+
+        subscript(field: Field) -> Int? {
+            get {
+                switch field {
+                case .t: t
+                case .dev: dev
+                case .type: type
+                case .name: name
+                case .caps: caps
+                case .v120: v120
+                case .deg: deg
+                case .delta: delta
+                case .fingers: fingers
+                case .cancelled: cancelled
+                }
+            }
+            set {
+                switch field {
+                case .t: t = newValue
+                case .dev: dev = newValue
+                case .type: type = newValue
+                case .name: name = newValue
+                case .caps: caps = newValue
+                case .v120: v120 = newValue
+                case .deg: deg = newValue
+                case .delta: delta = newValue
+                case .fingers: fingers = newValue
+                case .cancelled: cancelled = newValue
+                }
+            }
+        }
+    }
+
+    private var scanner: JSONScanner
+    private var offsets = Offsets()
+    private let lineNumber: Int
+    private var record = EventLogError.Record.event(type: nil)
+
+    private init(_ line: UnsafeRawBufferPointer, lineNumber: Int) {
+        scanner = JSONScanner(line)
+        self.lineNumber = lineNumber
+    }
+
+    static func parse(_ line: UnsafeRawBufferPointer, lineNumber: Int) throws(EventLogError) -> EventLogLine {
+        var reader = EventLine(line, lineNumber: lineNumber)
+        do {
+            try reader.locateFields()
+        } catch {
+            throw EventLogError(line: lineNumber, problem: .syntax(error))
+        }
+        return try reader.interpret()
+    }
+
+    private mutating func locateFields() throws(JSONError) {
+        try scanner.beginObject()
+        while let key = try scanner.nextKey() {
+            let field = scanner.withKeyBytes(key) { Field($0) }
+            let range = try scanner.skipValue()
+            if let field { offsets[field] = range.lowerBound }
+        }
+        try scanner.finish()
+    }
+
+    private static let knownTypes: Set<String> = [
+        "device_added", "device_removed", "wheel", "finger", "continuous", "hold_begin", "hold_end",
+    ]
+
+    private mutating func interpret() throws(EventLogError) -> EventLogLine {
+        guard let typeOffset = offsets.type else { throw missing("type") }
+        guard let type = string(at: typeOffset) else { throw invalid("type", at: typeOffset, expected: "a string") }
+        record = .event(type: type)
+        // Checked before `t` and `dev`: a type from the future may not have them.
+        guard Self.knownTypes.contains(type) else {
+            return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(type)))
+        }
+        let time = try integer(at: require(.t, "t"), key: "t")
+        let device = try int(at: require(.dev, "dev"), key: "dev")
+        let kind: ScrollEvent.Kind
+        switch type {
+        case "device_added":
+            let name = try require(.name, "name")
+            guard let deviceName = string(at: name) else { throw invalid("name", at: name, expected: "a string") }
+            kind = .deviceAdded(name: deviceName, capabilities: try capabilities(at: require(.caps, "caps")))
+        case "wheel":
+            let v120 = try axes(at: require(.v120, "v120"), key: "v120")
+            var degrees: AxisValues?
+            if let deg = offsets.deg, !isNull(at: deg) { degrees = try axes(at: deg, key: "deg") }
+            kind = .wheel(v120: v120, degrees: degrees)
+        case "finger":
+            kind = .finger(try axes(at: require(.delta, "delta"), key: "delta"))
+        case "continuous":
+            kind = .continuous(try axes(at: require(.delta, "delta"), key: "delta"))
+        case "hold_begin":
+            kind = .holdBegin(fingers: try int(at: require(.fingers, "fingers"), key: "fingers"))
+        case "hold_end":
+            let fingers = try int(at: require(.fingers, "fingers"), key: "fingers")
+            let cancelled = try require(.cancelled, "cancelled")
+            scanner.position = cancelled
+            guard (try? scanner.peekValueKind()) == .bool, let value = try? scanner.readBool() else {
+                throw invalid("cancelled", at: cancelled, expected: "true or false")
+            }
+            kind = .holdEnd(fingers: fingers, cancelled: value)
+        case "device_removed":
+            kind = .deviceRemoved
+        default:
+            return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(type)))
+        }
+        return .event(ScrollEvent(time: time, device: device, kind: kind))
+    }
+
+    // MARK: Values
+
+    private func require(_ field: Field, _ key: String) throws(EventLogError) -> Int {
+        guard let offset = offsets[field] else { throw missing(key) }
+        return offset
+    }
+
+    private mutating func isNull(at offset: Int) -> Bool {
+        scanner.position = offset
+        return (try? scanner.peekValueKind()) == .null
+    }
+
+    private mutating func string(at offset: Int) -> String? {
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .string else { return nil }
+        return try? scanner.readString()
+    }
+
+    private mutating func integer(at offset: Int, key: String) throws(EventLogError) -> Int64 {
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .number, let number = try? scanner.readNumber() else {
+            throw invalid(key, at: offset, expected: "an integer")
+        }
+        switch number.integerValue {
+        case .exact(let value): return value
+        case .fractional: throw invalid(key, at: offset, expected: "an integer")
+        case .outOfRange: throw invalid(key, at: offset, expected: "an integer that fits in 64 bits")
+        }
+    }
+
+    private mutating func int(at offset: Int, key: String) throws(EventLogError) -> Int {
+        let value = try integer(at: offset, key: key)
+        guard let int = Int(exactly: value) else {
+            throw invalid(key, at: offset, expected: "an integer that fits in \(Int.bitWidth) bits")
+        }
+        return int
+    }
+
+    /// An axis object: `x` and `y` are each present or not; `null` counts as absent. Each
+    /// value read consumes it, so that the object's walk goes on after it.
+    private mutating func axes(at offset: Int, key: String) throws(EventLogError) -> AxisValues {
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .object else {
+            throw invalid(key, at: offset, expected: "an object like {\"x\":…,\"y\":…}")
+        }
+        var axes = AxisValues()
+        // Validated by the first pass: these calls cannot fail.
+        try? scanner.beginObject()
+        while let axisKey = try? scanner.nextKey() {
+            let isX = scanner.key(axisKey, is: "x")
+            guard isX || scanner.key(axisKey, is: "y") else {
+                _ = try? scanner.skipValue()
+                continue
+            }
+            let value = try axis(at: scanner.position, key: key + (isX ? ".x" : ".y"))
+            if isX { axes.x = value } else { axes.y = value }
+        }
+        return axes
+    }
+
+    private mutating func axis(at offset: Int, key: String) throws(EventLogError) -> Double? {
+        scanner.position = offset
+        switch try? scanner.peekValueKind() {
+        case .null?:
+            _ = try? scanner.skipNull()
+            return nil
+        case .number?:
+            guard let number = try? scanner.readNumber(), number.double.isFinite else {
+                throw invalid(key, at: offset, expected: "a number within the range of a double")
+            }
+            return number.double
+        default:
+            throw invalid(key, at: offset, expected: "a number")
+        }
+    }
+
+    /// `caps`: the names this library knows; names it does not know are ignored, so that a
+    /// newer recorder's logs still read.
+    private mutating func capabilities(at offset: Int) throws(EventLogError) -> DeviceCapabilities {
+        let expected = "an array of strings"
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .array else { throw invalid("caps", at: offset, expected: expected) }
+        var capabilities = DeviceCapabilities()
+        try? scanner.beginArray()
+        while (try? scanner.nextElement()) == true {
+            let element = scanner.position
+            guard let name = string(at: element) else { throw invalid("caps", at: offset, expected: expected) }
+            for (capability, capabilityName) in DeviceCapabilities.names where capabilityName == name {
+                capabilities.insert(capability)
+            }
+        }
+        return capabilities
+    }
+
+    // MARK: Errors
+
+    private func missing(_ key: String) -> EventLogError {
+        EventLogError(line: lineNumber, problem: .missingKey(key, in: record))
+    }
+
+    private func invalid(_ key: String, at offset: Int, expected: String) -> EventLogError {
+        EventLogError(
+            line: lineNumber,
+            problem: .invalidValue(key: key, in: record, expected: expected, found: found(scanner, at: offset))
+        )
+    }
+}

@@ -1,0 +1,72 @@
+import ScrollModel
+
+/// Reads an event log held in memory, one event at a time. (To stream a file through a fixed
+/// buffer instead, split it into lines and use `EventLogParser` directly.)
+public struct EventLogReader: Sendable {
+    public let bytes: [UInt8]
+    private var offset = 0
+    /// The number of the line read last (1-based; 0 before the first).
+    public private(set) var lineNumber = 0
+    private var parser = EventLogParser()
+
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    public init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// The header, once read (`readHeader()` or the first `next`).
+    public var header: EventLogHeader? { parser.header }
+
+    /// Reads line 1, which must be the header.
+    public mutating func readHeader() throws(EventLogError) -> EventLogHeader {
+        if let header { return header }
+        guard let line = nextLine() else {
+            throw EventLogError(line: 1, problem: .notAnEventLog)
+        }
+        guard case .header(let header) = try parse(line) else {
+            // Unreachable: a parser without a header parses its first line as one.
+            throw EventLogError(line: lineNumber, problem: .notAnEventLog)
+        }
+        return header
+    }
+
+    /// The next event, or nil at the end of the log. Skipped lines (unknown event types, a
+    /// truncated last line) are reported to `warning` and the reading goes on.
+    public mutating func next(warning: (EventLogWarning) -> Void = { _ in }) throws(EventLogError) -> ScrollEvent? {
+        _ = try readHeader()
+        while let line = nextLine() {
+            switch try parse(line) {
+            case .event(let event): return event
+            case .warning(let skipped): warning(skipped)
+            case .header, .skip: continue
+            }
+        }
+        return nil
+    }
+
+    /// The next line's range, and whether it is an unterminated last line.
+    private mutating func nextLine() -> (range: Range<Int>, isLast: Bool)? {
+        guard offset < bytes.count else { return nil }
+        lineNumber += 1
+        let start = offset
+        if let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            offset = newline + 1
+            return (start..<newline, false)
+        }
+        offset = bytes.count
+        return (start..<bytes.count, true)
+    }
+
+    private mutating func parse(_ line: (range: Range<Int>, isLast: Bool)) throws(EventLogError) -> EventLogLine {
+        let bytes = self.bytes
+        let number = lineNumber
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(EventLogError) in
+                try parser.parse(line: UnsafeRawBufferPointer(rebasing: raw[line.range]), lineNumber: number, isLast: line.isLast)
+            }
+        }.get()
+    }
+}

@@ -1,0 +1,38 @@
+/// A line an event log reader skipped, and why; the log is still usable.
+public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// An event `type` this reader does not know (written by a newer recorder, say).
+        case unknownEventType(String)
+        /// The last line stops in the middle of its JSON and has no newline: what a recorder
+        /// killed mid-write leaves. `error` says where it stops.
+        case truncatedLastLine(JSONError)
+    }
+
+    /// The 1-based line number.
+    public var line: Int
+    public var kind: Kind
+
+    @inlinable
+    public init(line: Int, kind: Kind) {
+        self.line = line
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .unknownEventType(let type):
+            return "line \(line): skipped event of unknown type \(quoted(type))"
+        case .truncatedLastLine(let error):
+            return "line \(line): ignored truncated last line (\(error))"
+        }
+    }
+}
+
+/// A string from the input as a JSON literal, shortened: safe to print in one line of a
+/// terminal whatever it contains.
+func quoted(_ string: String, limit: Int = 40) -> String {
+    var bytes: [UInt8] = []
+    let shown = string.count > limit ? String(string.prefix(limit)) + "…" : string
+    JSONStringFormatter.append(shown, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}

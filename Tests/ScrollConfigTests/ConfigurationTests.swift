@@ -1,0 +1,83 @@
+import ScrollConfig
+import ScrollModel
+import Testing
+
+@Suite("Configuration keys, defaults and errors")
+struct ConfigurationTests {
+    @Test func theDefaultContainerIsMain800x600WithContent800x20000Vertical() throws {
+        let main = try Configuration.defaults.resolve(container: "main")
+        #expect(main.containerSize == Size(width: 800, height: 600))
+        #expect(main.contentSize == Size(width: 800, height: 20000))
+        #expect(main.axes == .vertical)
+        #expect(main.physics == ScrollPhysics())
+        #expect(Configuration.defaults.daemon.frameRate == 120)
+    }
+
+    @Test func aProfileSetsDefaultsAndExplicitConstantsWinWhateverTheOrder() throws {
+        var config = Configuration()
+        try config.set("physics.finger_scale", .double(3))
+        try config.set("physics.profile", .string("gtk"))
+        let physics = try config.resolvePhysics()
+        #expect(physics.profile == .gtk)
+        #expect(physics.fingerScale == 3)
+        #expect(physics.flingOvershootLimit == 50)
+
+        var none = Configuration()
+        try none.set("physics.profile", .string("none"))
+        #expect(try none.resolvePhysics().overscroll == false)
+        #expect(try none.resolvePhysics().wheelAnimation == .none)
+    }
+
+    @Test func setValuesParseLikeTOMLScalars() throws {
+        #expect(ConfigValue(parsing: "none") == .string("none"))
+        #expect(ConfigValue(parsing: "\"none\"") == .string("none"))
+        #expect(ConfigValue(parsing: "0.2") == .double(0.2))
+        #expect(ConfigValue(parsing: "120") == .integer(120))
+        #expect(ConfigValue(parsing: "false") == .bool(false))
+        #expect(ConfigValue(parsing: "[1, 2]") == .array([.integer(1), .integer(2)]))
+        var config = Configuration()
+        try config.set("physics.wheel_step", ConfigValue(parsing: "40"))
+        #expect(try config.resolvePhysics().wheelStep == .points(40))
+        try config.set("physics.wheel_step", ConfigValue(parsing: "auto"))
+        #expect(try config.resolvePhysics().wheelStep == .auto)
+    }
+
+    @Test func containersTakeSizesInsetsAxesHeaderAndRows() throws {
+        var config = Configuration()
+        try config.set("containers.list.containerSize", .string("400x300"))
+        try config.set("containers.list.insets", .string("10,0,20,0"))
+        try config.set("containers.list.axes", .string("both"))
+        try config.set("containers.list.header.min_height", .integer(60))
+        try config.set("containers.list.header.max_height", .integer(200))
+        try config.set("containers.list.rows.count", .integer(50))
+        try config.set("containers.list.rows.height", .integer(44))
+        let list = try config.resolve(container: "list")
+        #expect(list.containerSize == Size(width: 400, height: 300))
+        #expect(list.contentInsets == EdgeInsets(top: 10, leading: 0, bottom: 20, trailing: 0))
+        #expect(list.axes == .both)
+        #expect(list.header == HeaderConfiguration(minHeight: 60, maxHeight: 200))
+        #expect(list.rows == RowsConfiguration(count: 50, height: 44))
+        // Rows define the content's ideal size, so no default content size is imposed.
+        #expect(list.contentSize == nil)
+    }
+
+    @Test func errorsNameTheKeyAndWhatWasExpected() {
+        var config = Configuration()
+        #expect(throws: ConfigurationError(key: "physics.wheel_animation", message: "expected one of none, smooth, got a string \"bouncy\"")) {
+            try config.set("physics.wheel_animation", .string("bouncy"))
+        }
+        #expect(throws: ConfigurationError.self) { try config.set("physics.nonsense", .integer(1)) }
+        #expect(throws: ConfigurationError.self) { try config.set("containers.main.containerSize", .string("800by600")) }
+        #expect(throws: ConfigurationError.self) { try config.set("physics.deceleration_rate", .double(1.5)) }
+        #expect(throws: ConfigurationError.self) { try config.set("daemon.frame_rate", .integer(0)) }
+        #expect(throws: ConfigurationError.self) { try config.set("bogus", .integer(0)) }
+        do {
+            try config.set("containers.main.header.max_height", .integer(10))
+            try config.set("containers.main.header.min_height", .integer(50))
+            _ = try config.resolve(container: "main")
+            Issue.record("min above max must fail")
+        } catch {
+            #expect(error.key == "containers.main.header.min_height")
+        }
+    }
+}
