@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@Suite("scrolld replay: options, sampling and bad input")
+struct ReplayCommandTests {
+    let header = #"{"format":"scrolld-events","version":1,"created":"2026-11-22T12:00:00Z","source":"test"}"#
+
+    func log(_ lines: String...) throws -> String {
+        try Scrolld.temporaryFile(([header] + lines).joined(separator: "\n") + "\n")
+    }
+
+    @Test func containerOptionsShapeTheStateLine() throws {
+        let path = try log(#"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+        let result = try Scrolld.run([
+            "replay", path, "--container", "list", "--container-size", "400x300", "--insets", "10,0,20,0",
+            "--header", "50:150", "--rows", "40x44", "--set", "physics.wheel_animation=none",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let state = try #require(result.states.first)
+        #expect(state.string("container") == "list")
+        #expect(state.number("containerSize", "height") == 300)
+        // Rows define the content: 150 (header) + 40 × 44.
+        #expect(state.number("contentSize", "height") == 1910)
+        #expect(state.number("contentInsets", "top") == 10)
+        #expect(state.number("contentInsets", "bottom") == 20)
+        // From -10 (the top inset) by 300^(2/3).
+        let y = -10 + pow(300.0, 2.0 / 3.0)
+        expectClose(state.y, y)
+        // u = y − lo = 300^(2/3) = 44.81; header max(50, 150 − u).
+        expectClose(state.number("header", "height")!, 150 - (y + 10))
+        expectClose(state.number("header", "progress")!, (y + 10) / 100)
+        let rows = state["visibleRows"] as? [String: Any]
+        #expect((rows?["first"] as? NSNumber)?.intValue == 0)
+        // Viewport [y, y + 300] = [34.81, 334.81]: row 4 spans 326–370 (8.8 of 44 inside).
+        #expect((rows?["last"] as? NSNumber)?.intValue == 3)
+    }
+
+    @Test func contentSizeAxesAndWheelStepOptions() throws {
+        let path = try log(#"{"t":1000,"dev":1,"type":"wheel","v120":{"x":240,"y":120}}"#)
+        let result = try Scrolld.run([
+            "replay", path, "--axes", "both", "--content-size", "3000x900",
+            "--set", "physics.wheel_animation=none", "--set", "physics.wheel_step=40",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let state = try #require(result.states.first)
+        #expect(state.number("contentOffset", "x") == 80)
+        #expect(state.number("contentOffset", "y") == 40)
+        #expect(state.number("contentSize", "width") == 3000)
+    }
+
+    @Test func profileNoneHasNoMomentumAndNoOverscroll() throws {
+        let path = try log(
+            #"{"t":1000000,"dev":2,"type":"finger","delta":{"y":-40}}"#,
+            #"{"t":1010000,"dev":2,"type":"finger","delta":{"y":80}}"#,
+            #"{"t":1020000,"dev":2,"type":"finger","delta":{"y":0}}"#
+        )
+        let result = try Scrolld.run(["replay", path, "--profile", "none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let states = result.states
+        #expect(states.map(\.y) == [0, 40, 40])
+        #expect(states.map(\.phase) == ["interacting", "interacting", "idle"])
+    }
+
+    @Test func horizontalInputOnAVerticalContainerChangesNothing() throws {
+        let path = try log(
+            #"{"t":1000,"dev":1,"type":"wheel","v120":{"x":120}}"#,
+            #"{"t":2000,"dev":2,"type":"finger","delta":{"x":30}}"#
+        )
+        let result = try Scrolld.run(["replay", path])
+        #expect(result.states.map(\.y) == [0, 0])
+        #expect(result.states.map(\.phase) == ["idle", "idle"])
+        #expect(result.states.map { $0.int("seq") } == [1, 2])
+    }
+
+    @Test func atSamplesAfterTheLastEventAndEverySamplesUntilIdle() throws {
+        let path = try log(#"{"t":5000000,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+        let at = try Scrolld.run(["replay", path, "--at", "0,2"])
+        #expect(at.states.map(\.t) == [5_000_000, 7_000_000])
+        expectClose(at.states[1].y, pow(600.0, 2.0 / 3.0))
+        #expect(at.states[1].phase == "idle")
+
+        let every = try Scrolld.run(["replay", path, "--every", "100"])
+        // Interacting until the spring settles and 250 ms of wheel silence have passed.
+        #expect(every.states.map(\.t) == [5_000_000, 5_100_000, 5_200_000, 5_300_000])
+        #expect(every.states.map(\.phase) == ["interacting", "interacting", "interacting", "idle"])
+    }
+
+    @Test func readsStandardInput() throws {
+        let text = header + "\n" + #"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"# + "\n"
+        let result = try Scrolld.run(["replay", "-", "--set", "physics.wheel_animation=none"], stdin: Data(text.utf8))
+        #expect(result.status == 0)
+        expectClose(try #require(result.states.first).y, pow(600.0, 2.0 / 3.0))
+    }
+
+    @Test func aMalformedLineStopsWithItsLineNumberAfterFlushingWhatCameBefore() throws {
+        let path = try log(
+            #"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"#,
+            #"{"t":2000,"dev":1,"type":"wheel","v120":{"y":120}"#,
+            #"{"t":3000,"dev":1,"type":"wheel","v120":{"y":120}}"#
+        )
+        let result = try Scrolld.run(["replay", path, "--set", "physics.wheel_animation=none"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("line 3"), "\(result.stderr)")
+        #expect(result.states.count == 1)
+    }
+
+    @Test func unknownTypesAreSkippedWithAWarningAndATruncatedLastLineIsAccepted() throws {
+        let text = [
+            header,
+            #"{"t":1000,"dev":1,"type":"tablet_tool","x":3}"#,
+            #"{"t":2000,"dev":1,"type":"wheel","v120":{"y":120}}"#,
+            #"{"t":3000,"dev":1,"type":"wheel","v1"#,
+        ].joined(separator: "\n")
+        let path = try Scrolld.temporaryFile(text)
+        let result = try Scrolld.run(["replay", path, "--set", "physics.wheel_animation=none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("line 2"), "\(result.stderr)")
+        #expect(result.stderr.contains("tablet_tool"), "\(result.stderr)")
+        #expect(result.stderr.contains("line 4"), "\(result.stderr)")
+        #expect(result.states.first?.phase == "interacting")
+        #expect(result.states.count == 2)  // the wheel, then its idle timer
+    }
+
+    @Test func badOptionsNameTheProblem() throws {
+        let path = try log(#"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+        let badKey = try Scrolld.run(["replay", path, "--set", "physics.wheel_animaton=none"])
+        #expect(badKey.status == 64)
+        #expect(badKey.stderr.contains("physics.wheel_animaton"), "\(badKey.stderr)")
+        let badValue = try Scrolld.run(["replay", path, "--profile", "android"])
+        #expect(badValue.status == 64)
+        #expect(badValue.stderr.contains("ios, gtk, none"), "\(badValue.stderr)")
+        let badSize = try Scrolld.run(["replay", path, "--container-size", "800"])
+        #expect(badSize.status == 64)
+        let missing = try Scrolld.run(["replay", "/nonexistent/log.scrolllog"])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/nonexistent/log.scrolllog"))
+        let notALog = try Scrolld.run(["replay", try Scrolld.temporaryFile("hello\n")])
+        #expect(notALog.status == 65)
+        #expect(notALog.stderr.contains("line 1"), "\(notALog.stderr)")
+    }
+}
