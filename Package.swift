@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // libinput and libudev, straight from Debian's -dev packages.
@@ -35,7 +36,7 @@ let package = Package(
         // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
         .target(
             name: "ScrollConfig",
-            dependencies: ["ScrollModel"]
+            dependencies: ["ScrollModel", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .executableTarget(
             name: "scrolld",
