@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libinput and libudev, straight from Debian's -dev packages.
@@ -49,7 +50,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .testTarget(name: "ScrollModelTests", dependencies: ["ScrollModel"]),
+        .testTarget(
+            name: "ScrollModelTests",
+            dependencies: ["ScrollModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),

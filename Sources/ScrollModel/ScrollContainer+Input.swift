@@ -46,7 +46,7 @@ extension ScrollContainer {
                 moved = true
             }
             let range = self.range(axis)
-            let delta = clicks / 120 * physics.wheelStep(forLength: configuration.containerSize[axis])
+            let delta = clicks / 120 * physics.wheelStep(forLength: containerSize[axis])
             switch physics.wheelAnimation {
             case .none:
                 position[axis] = Math.clamp(position[axis] + delta, range)
@@ -130,7 +130,7 @@ extension ScrollContainer {
         let physics = configuration.physics
         guard physics.overscroll else { return 0 }
         if let limit = physics.dragOvershootLimit { return min(x, limit) }
-        return RubberBand(coefficient: physics.rubberBand, dimension: configuration.containerSize[axis]).band(x)
+        return RubberBand(coefficient: physics.rubberBand, dimension: containerSize[axis]).band(x)
     }
 
     /// The raw position a drag resumes from when it starts at a shown offset beyond an edge.
@@ -143,7 +143,7 @@ extension ScrollContainer {
         else { return y }
         let s = abs(y - edge)
         guard physics.overscroll, physics.dragOvershootLimit == nil else { return y }
-        return edge + sign * RubberBand(coefficient: physics.rubberBand, dimension: configuration.containerSize[axis]).inverse(s)
+        return edge + sign * RubberBand(coefficient: physics.rubberBand, dimension: containerSize[axis]).inverse(s)
     }
 
     /// DESIGN §5 "Release": bounce back if overscrolled, else fling if fast enough, else rest.

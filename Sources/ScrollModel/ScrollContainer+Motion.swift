@@ -8,6 +8,7 @@ extension ScrollContainer {
     @usableFromInline
     mutating func advance(to time: Timestamp) {
         if time > self.time { self.time = time }
+        if let animation = geometryAnimation { presentGeometry(animation, at: self.time) }
         if drag != nil {
             velocity = scaledVelocity()
             return
@@ -27,6 +28,25 @@ extension ScrollContainer {
             position[axis] = y
             velocity[axis] = v
         }
+        if geometryAnimation != nil { clampRestingAxes() }
+    }
+
+    /// Moves the presented geometry along an animated change.
+    mutating func presentGeometry(_ animation: GeometryAnimation, at time: Timestamp) {
+        containerSize = Size(clamping: animation.value(0, at: time), animation.value(1, at: time))
+        contentSize = Size(clamping: animation.value(2, at: time), animation.value(3, at: time))
+        contentInsets = EdgeInsets(
+            top: animation.value(4, at: time), leading: animation.value(5, at: time),
+            bottom: animation.value(6, at: time), trailing: animation.value(7, at: time)
+        )
+    }
+
+    /// While the geometry animates, an axis at rest follows its resting range as it changes.
+    mutating func clampRestingAxes() {
+        guard drag == nil, holdDevice == nil else { return }
+        for axis in Axis.allCases where self[motion: axis] == nil {
+            position[axis] = scrolls(axis) ? Math.clamp(position[axis], range(axis)) : range(axis).lowerBound
+        }
     }
 
     func scaledVelocity() -> Point {
@@ -43,6 +63,13 @@ extension ScrollContainer {
             position[axis] = end
             velocity[axis] = 0
             self[motion: axis] = nil
+        }
+        if let animation = geometryAnimation, animation.hasSettled(at: time, physics: configuration.physics) {
+            geometryAnimation = nil
+            containerSize = configuration.containerSize
+            contentSize = Self.idealContentSize(configuration)
+            contentInsets = configuration.contentInsets
+            clampRestingAxes()
         }
         endWheelGestureIfDone()
         settleIfIdle(at: time)
@@ -113,7 +140,7 @@ extension ScrollContainer {
             case .none:
                 continue
             case .paging:
-                let page = configuration.containerSize[axis]
+                let page = containerSize[axis]
                 guard page > 0 else { continue }
                 let startPage = ((origin[axis] - range.lowerBound) / page).rounded()
                 let endPage = ((endPoint[axis] - range.lowerBound) / page).rounded()

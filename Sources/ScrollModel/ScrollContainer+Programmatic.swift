@@ -37,23 +37,40 @@ extension ScrollContainer {
         scroll(to: target, animation: animation, at: time)
     }
 
-    /// Applies a new configuration at once: the content is sized anew, running motion stops, and
-    /// the offset is clamped into the new resting range.
-    public mutating func configure(_ configuration: ContainerConfiguration, at time: Timestamp) {
+    /// Applies a new configuration. Without an animation the geometry changes at once, running
+    /// motion stops and the offset is clamped into the new resting range. With one, size, content
+    /// size and insets move along its spring (from their current values and velocities), and
+    /// everything derived from them is resolved from the animated geometry at every frame.
+    public mutating func configure(_ configuration: ContainerConfiguration, animation: ScrollAnimation = .none, at time: Timestamp) {
         advance(to: time)
         if configuration.physics.velocityWindow != self.configuration.physics.velocityWindow {
             tracker = VelocityTracker(window: configuration.physics.velocityWindow)
         }
+        let current = GeometryAnimation.components(containerSize: containerSize, contentSize: contentSize, insets: contentInsets)
+        let velocity = (0..<GeometryAnimation.componentCount).map { geometryAnimation?.velocity($0, at: time) ?? 0 }
         self.configuration = configuration
-        resolveLayout()
-        stopMotion()
-        drag = nil
-        wheel = nil
-        holdDevice = nil
-        for axis in Axis.allCases {
-            position[axis] = scrolls(axis) ? Math.clamp(position[axis], range(axis)) : range(axis).lowerBound
+        rowLayout = Self.rowLayout(configuration)
+        let targetContent = Self.idealContentSize(configuration)
+        switch animation {
+        case .none:
+            geometryAnimation = nil
+            containerSize = configuration.containerSize
+            contentSize = targetContent
+            contentInsets = configuration.contentInsets
+            stopMotion()
+            drag = nil
+            wheel = nil
+            holdDevice = nil
+            for axis in Axis.allCases {
+                position[axis] = scrolls(axis) ? Math.clamp(position[axis], range(axis)) : range(axis).lowerBound
+            }
+            settleIfIdle(at: time)
+        case .spring(let spring):
+            let target = GeometryAnimation.components(
+                containerSize: configuration.containerSize, contentSize: targetContent, insets: configuration.contentInsets
+            )
+            geometryAnimation = GeometryAnimation(from: current, velocity: velocity, to: target, spring: spring, at: time)
         }
-        settleIfIdle(at: time)
         layout()
     }
 }

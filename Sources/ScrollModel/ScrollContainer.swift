@@ -19,7 +19,11 @@ public struct ScrollContainer: Sendable {
     let contentNode: ViewTree.NodeID
     var rowLayout: RowLayout?
     var offsetObserver = PreferenceChangeObserver<ScrollContentOriginKey>()
+    /// The geometry as presented now: the configured one, or where an animated change has got to.
+    public internal(set) var containerSize: Size
     public internal(set) var contentSize: Size
+    public internal(set) var contentInsets: EdgeInsets
+    var geometryAnimation: GeometryAnimation?
     /// The offset as the preference machinery last reported it.
     public internal(set) var contentOffset: Point = .zero
 
@@ -67,9 +71,12 @@ public struct ScrollContainer: Sendable {
         )
         contentNode = tree.addChild(to: containerNode, frame: .zero)
         self.tree = tree
+        containerSize = configuration.containerSize
+        contentInsets = configuration.contentInsets
         contentSize = .zero
         position = .zero
-        resolveLayout()
+        contentSize = Self.idealContentSize(configuration)
+        rowLayout = Self.rowLayout(configuration)
         position = Point(x: range(.horizontal).lowerBound, y: range(.vertical).lowerBound)
         layout()
     }
@@ -78,39 +85,33 @@ public struct ScrollContainer: Sendable {
 
     /// Sizes the content the way a `ScrollView` proposes to it: `nil` along scrolled axes (the
     /// content's ideal size: its rows and header, else 10), the container's size across them.
-    @usableFromInline
-    mutating func resolveLayout() {
+    static func idealContentSize(_ configuration: ContainerConfiguration) -> Size {
+        if let size = configuration.contentSize { return Size(clamping: size.width, size.height) }
         let axis = configuration.listAxis
-        let headerHeight = configuration.header?.maxHeight
-        rowLayout = configuration.rows.map { RowLayout($0, defaultTop: headerHeight ?? 0) }
-        if let size = configuration.contentSize {
-            contentSize = Size(clamping: size.width, size.height)
-        } else {
-            var proposal = ProposedViewSize.scrollContent(containerSize: configuration.containerSize, axes: configuration.axes)
-            if proposal[axis] == nil {
-                proposal[axis] = rowLayout.map { $0.top + $0.totalHeight } ?? headerHeight
-            }
-            contentSize = proposal.replacingUnspecifiedDimensions()
+        var proposal = ProposedViewSize.scrollContent(containerSize: configuration.containerSize, axes: configuration.axes)
+        if proposal[axis] == nil {
+            proposal[axis] = rowLayout(configuration).map { $0.top + $0.totalHeight } ?? configuration.header?.maxHeight
         }
-        tree.setSize(configuration.containerSize, of: tree.root)
-        tree.setSize(configuration.containerSize, of: containerNode)
-        tree.setSize(contentSize, of: contentNode)
+        return proposal.replacingUnspecifiedDimensions()
+    }
+
+    static func rowLayout(_ configuration: ContainerConfiguration) -> RowLayout? {
+        configuration.rows.map { RowLayout($0, defaultTop: configuration.header?.maxHeight ?? 0) }
     }
 
     public var geometry: ScrollGeometry {
         ScrollGeometry(
             contentOffset: contentOffset,
             contentSize: contentSize,
-            containerSize: configuration.containerSize,
-            contentInsets: configuration.contentInsets
+            containerSize: containerSize,
+            contentInsets: contentInsets
         )
     }
 
     /// The resting range `[lo, hi]` along `axis`.
     public func range(_ axis: Axis) -> ClosedRange<Double> {
-        let insets = configuration.contentInsets
-        let lo = -insets.leadingEdge(axis)
-        let hi = max(contentSize[axis] - configuration.containerSize[axis] + insets.trailingEdge(axis), lo)
+        let lo = -contentInsets.leadingEdge(axis)
+        let hi = max(contentSize[axis] - containerSize[axis] + contentInsets.trailingEdge(axis), lo)
         return lo...hi
     }
 
@@ -142,7 +143,7 @@ public struct ScrollContainer: Sendable {
     }
 
     /// Whether anything runs by itself and so needs frames.
-    public var isMoving: Bool { motionX != nil || motionY != nil }
+    public var isMoving: Bool { motionX != nil || motionY != nil || geometryAnimation != nil }
 
     /// When the one-shot wheel timer must fire, if it is armed.
     public var timerDeadline: Timestamp? {
