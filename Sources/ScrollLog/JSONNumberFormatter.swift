@@ -51,6 +51,10 @@ public enum JSONNumberFormatter {
         swap(&sink.bytes, &buffer)
         value.write(to: &sink)
         swap(&sink.bytes, &buffer)
+        // Integral values from 2^53 up to 10^16 come out as "9007199254740992.0".
+        if buffer.count >= 2, buffer[buffer.count - 2] == UInt8(ascii: "."), buffer[buffer.count - 1] == UInt8(ascii: "0") {
+            buffer.removeLast(2)
+        }
     }
 }
 

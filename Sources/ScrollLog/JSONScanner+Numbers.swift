@@ -2,13 +2,13 @@ extension JSONScanner {
     /// Reads a number, with its exact integer reading and its correctly rounded double.
     public mutating func readNumber() throws(JSONError) -> JSONNumber {
         skipWhitespace()
-        switch byte(at: position) {
+        switch byte(at: cursor) {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
         default: throw failure(expected: "a number")
         }
-        let start = position
+        let start = cursor
         let digits = try scanNumber()
-        let range = start..<position
+        let range = start..<cursor
         let double = digits.fastDouble ?? slowDouble(range, digits)
         return JSONNumber(range: range, double: double, integerValue: digits.integerValue)
     }
@@ -17,53 +17,53 @@ extension JSONScanner {
     /// collects what is needed to convert it exactly.
     mutating func scanNumber() throws(JSONError) -> DecimalDigits {
         var digits = DecimalDigits()
-        if byte(at: position) == UInt8(ascii: "-") {
+        if byte(at: cursor) == UInt8(ascii: "-") {
             digits.negative = true
-            position += 1
+            cursor += 1
         }
         var integerDigits = 0
-        let first = byte(at: position)
+        let first = byte(at: cursor)
         if first == UInt8(ascii: "0") {
-            position += 1
-            if Self.isDigit(byte(at: position)) { throw JSONError(.leadingZero, column: position) }
+            cursor += 1
+            if Self.isDigit(byte(at: cursor)) { throw JSONError(.leadingZero, column: cursor) }
         } else if Self.isDigit(first) {
-            while Self.isDigit(byte(at: position)) {
-                digits.append(bytes[position] &- UInt8(ascii: "0"))
+            while Self.isDigit(byte(at: cursor)) {
+                digits.append(bytes[cursor] &- UInt8(ascii: "0"))
                 integerDigits += 1
-                position += 1
+                cursor += 1
             }
         } else {
             throw failure(expected: "a digit")
         }
         var leadingFractionZeros = 0
-        if byte(at: position) == UInt8(ascii: ".") {
-            position += 1
-            guard Self.isDigit(byte(at: position)) else { throw failure(expected: "a digit") }
-            while Self.isDigit(byte(at: position)) {
-                let digit = bytes[position] &- UInt8(ascii: "0")
+        if byte(at: cursor) == UInt8(ascii: ".") {
+            cursor += 1
+            guard Self.isDigit(byte(at: cursor)) else { throw failure(expected: "a digit") }
+            while Self.isDigit(byte(at: cursor)) {
+                let digit = bytes[cursor] &- UInt8(ascii: "0")
                 if digits.isZero && digit == 0 {
                     leadingFractionZeros += 1
                 } else {
                     digits.append(digit)
                 }
-                position += 1
+                cursor += 1
             }
         }
         var exponent = 0
-        if byte(at: position) | 0x20 == UInt8(ascii: "e") {
-            position += 1
+        if byte(at: cursor) | 0x20 == UInt8(ascii: "e") {
+            cursor += 1
             var negativeExponent = false
-            if byte(at: position) == UInt8(ascii: "-") || byte(at: position) == UInt8(ascii: "+") {
-                negativeExponent = byte(at: position) == UInt8(ascii: "-")
-                position += 1
+            if byte(at: cursor) == UInt8(ascii: "-") || byte(at: cursor) == UInt8(ascii: "+") {
+                negativeExponent = byte(at: cursor) == UInt8(ascii: "-")
+                cursor += 1
             }
-            guard Self.isDigit(byte(at: position)) else { throw failure(expected: "a digit") }
-            while Self.isDigit(byte(at: position)) {
+            guard Self.isDigit(byte(at: cursor)) else { throw failure(expected: "a digit") }
+            while Self.isDigit(byte(at: cursor)) {
                 // Saturate: beyond 10^±(10^9) every double is 0 or infinity anyway.
                 if exponent < 1_000_000_000 {
-                    exponent = exponent * 10 + Int(bytes[position] &- UInt8(ascii: "0"))
+                    exponent = exponent * 10 + Int(bytes[cursor] &- UInt8(ascii: "0"))
                 }
-                position += 1
+                cursor += 1
             }
             if negativeExponent { exponent = -exponent }
         }

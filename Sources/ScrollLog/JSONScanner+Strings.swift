@@ -2,7 +2,7 @@ extension JSONScanner {
     /// Reads a string value and decodes its escapes.
     public mutating func readString() throws(JSONError) -> String {
         skipWhitespace()
-        guard byte(at: position) == UInt8(ascii: "\"") else { throw failure(expected: "a string") }
+        guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: "a string") }
         return decodeString(try scanString())
     }
 
@@ -14,15 +14,22 @@ extension JSONScanner {
     /// Calls `body` with a key's decoded UTF-8 bytes: the line's own bytes when the key has no
     /// escapes (the common case, no allocation), a decoded copy otherwise.
     public func withKeyBytes<R>(_ key: JSONKey, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        guard key.hasEscapes else { return body(UnsafeRawBufferPointer(rebasing: bytes[key.range])) }
+        guard key.hasEscapes else { return body(UnsafeRawBufferPointer(rebasing: bytes[key.range.clamped(to: 0..<bytes.count)])) }
         var decoded = decodeString(key)
         return decoded.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Decodes a string that `scanString` validated.
+    /// Decodes a key (or any string token) this scanner produced.
     public func decodeString(_ token: JSONKey) -> String {
-        let raw = UnsafeRawBufferPointer(rebasing: bytes[token.range])
+        let range = token.range.clamped(to: 0..<bytes.count)
+        let raw = UnsafeRawBufferPointer(rebasing: bytes[range])
         guard token.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+        // The unescaping below trusts its input; make sure it is the string scanned before and
+        // not a token from another scanner (rare: only strings with escapes pay for this).
+        var check = JSONScanner(bytes, position: range.lowerBound - 1)
+        guard range.lowerBound > 0, check.byte(at: range.lowerBound - 1) == UInt8(ascii: "\""),
+              (try? check.scanString()) == token
+        else { return String(decoding: raw, as: UTF8.self) }
         // Every escape is at least as long as the UTF-8 it stands for, so the raw length is
         // enough room.
         return String(unsafeUninitializedCapacity: raw.count) { out in
@@ -62,62 +69,62 @@ extension JSONScanner {
         }
     }
 
-    /// Steps over a string whose opening quote is at `position`, validating escapes and UTF-8.
+    /// Steps over a string whose opening quote is at `cursor`, validating escapes and UTF-8.
     mutating func scanString() throws(JSONError) -> JSONKey {
-        position += 1
-        let start = position
+        cursor += 1
+        let start = cursor
         let count = bytes.count
         var hasEscapes = false
         while true {
             // Plain ASCII is the bulk of any log; keep its loop minimal.
-            while position < count {
-                let b = bytes[position]
+            while cursor < count {
+                let b = bytes[cursor]
                 guard b >= 0x20, b < 0x80, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") else { break }
-                position += 1
+                cursor += 1
             }
-            guard position < count else {
+            guard cursor < count else {
                 throw JSONError(.unexpectedEnd(expected: "'\"'"), column: count + 1)
             }
-            let b = bytes[position]
+            let b = bytes[cursor]
             switch b {
             case UInt8(ascii: "\""):
-                let range = start..<position
-                position += 1
+                let range = start..<cursor
+                cursor += 1
                 return JSONKey(range: range, hasEscapes: hasEscapes)
             case UInt8(ascii: "\\"):
                 hasEscapes = true
                 try scanEscape()
             case 0..<0x20:
-                throw JSONError(.controlCharacter(b), column: position + 1)
+                throw JSONError(.controlCharacter(b), column: cursor + 1)
             default:
                 try scanUTF8Sequence()
             }
         }
     }
 
-    /// Steps over the escape whose backslash is at `position`.
+    /// Steps over the escape whose backslash is at `cursor`.
     private mutating func scanEscape() throws(JSONError) {
-        let escape = position
+        let escape = cursor
         switch byte(at: escape + 1) {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"),
              UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            position += 2
+            cursor += 2
         case UInt8(ascii: "u"):
             let unit = try scanHex4(at: escape + 2)
-            position = escape + 6
+            cursor = escape + 6
             if unit >= 0xDC00 && unit <= 0xDFFF {
                 throw JSONError(.unpairedSurrogate, column: escape + 1)
             }
             guard unit >= 0xD800 && unit <= 0xDBFF else { return }
             // A high surrogate means nothing without the low one right after it.
             let low = "a low surrogate \\uDC00-\\uDFFF"
-            guard position < bytes.count else { throw failure(expected: low) }
-            guard bytes[position] == UInt8(ascii: "\\") else { throw JSONError(.unpairedSurrogate, column: escape + 1) }
-            guard position + 1 < bytes.count else { throw failure(expected: low, at: position + 1) }
-            guard bytes[position + 1] == UInt8(ascii: "u") else { throw JSONError(.unpairedSurrogate, column: escape + 1) }
-            let second = try scanHex4(at: position + 2)
+            guard cursor < bytes.count else { throw failure(expected: low) }
+            guard bytes[cursor] == UInt8(ascii: "\\") else { throw JSONError(.unpairedSurrogate, column: escape + 1) }
+            guard cursor + 1 < bytes.count else { throw failure(expected: low, at: cursor + 1) }
+            guard bytes[cursor + 1] == UInt8(ascii: "u") else { throw JSONError(.unpairedSurrogate, column: escape + 1) }
+            let second = try scanHex4(at: cursor + 2)
             guard second >= 0xDC00 && second <= 0xDFFF else { throw JSONError(.unpairedSurrogate, column: escape + 1) }
-            position += 6
+            cursor += 6
         default:
             if escape + 1 >= bytes.count { throw failure(expected: "an escape sequence", at: escape + 1) }
             throw JSONError(.invalidEscape, column: escape + 1)
@@ -137,7 +144,7 @@ extension JSONScanner {
     /// Steps over one multi-byte UTF-8 sequence, rejecting overlong forms, surrogates and
     /// code points above U+10FFFF (the well-formed table of Unicode §3.9).
     private mutating func scanUTF8Sequence() throws(JSONError) {
-        let lead = bytes[position]
+        let lead = bytes[cursor]
         let length: Int
         var low: UInt8 = 0x80
         var high: UInt8 = 0xBF
@@ -149,17 +156,17 @@ extension JSONScanner {
         case 0xF0: length = 4; low = 0x90
         case 0xF1...0xF3: length = 4
         case 0xF4: length = 4; high = 0x8F
-        default: throw JSONError(.invalidUTF8, column: position + 1)
+        default: throw JSONError(.invalidUTF8, column: cursor + 1)
         }
         for k in 1..<length {
-            let i = position + k
+            let i = cursor + k
             guard i < bytes.count else { throw failure(expected: "the rest of a UTF-8 sequence", at: i) }
             let b = bytes[i]
-            guard b >= low && b <= high else { throw JSONError(.invalidUTF8, column: position + 1) }
+            guard b >= low && b <= high else { throw JSONError(.invalidUTF8, column: cursor + 1) }
             low = 0x80
             high = 0xBF
         }
-        position += length
+        cursor += length
     }
 
     static func hexDigit(_ b: UInt8) -> UInt8? {

@@ -14,33 +14,39 @@ public struct JSONScanner {
     public static let maximumDepth = 64
 
     public let bytes: UnsafeRawBufferPointer
-    /// The offset of the next byte to read. Setting it lets a caller come back to a value it
-    /// skipped earlier (after it learned what it means) without scanning the line again.
-    public var position: Int
+    /// The offset of the next byte to read; always within `0...bytes.count`.
+    var cursor: Int
     /// How many objects and arrays are open.
     public private(set) var depth = 0
     /// Bit `d` is set while the container at depth `d + 1` has not produced its first member,
     /// which decides whether a ',' must come first. One word suffices: depth ≤ 64.
     private var expectingFirst: UInt64 = 0
 
-    @inlinable
     public init(_ bytes: UnsafeRawBufferPointer, position: Int = 0) {
         self.bytes = bytes
-        self.position = position
+        cursor = min(max(position, 0), bytes.count)
     }
 
-    /// The byte at `offset`, or 0 past the end. A 0 byte is never valid where a caller looks
+    /// The offset of the next byte to read. Setting it lets a caller come back to a value it
+    /// skipped earlier (after it learned what it means) without scanning the line again; it is
+    /// clamped to the input, so no setting can make the scanner read outside it.
+    public var position: Int {
+        get { cursor }
+        set { cursor = min(max(newValue, 0), bytes.count) }
+    }
+
+    /// The byte at `offset`, or 0 outside the input. A 0 byte is never valid where a caller looks
     /// for structure, so it doubles as the end marker without a separate bounds branch.
     @inline(__always)
     func byte(at offset: Int) -> UInt8 {
-        offset < bytes.count ? bytes[offset] : 0
+        UInt(bitPattern: offset) < UInt(bytes.count) ? bytes[offset] : 0
     }
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+        while cursor < bytes.count {
+            switch bytes[cursor] {
+            case 0x20, 0x09, 0x0A, 0x0D: cursor += 1
             default: return
             }
         }
@@ -49,7 +55,7 @@ public struct JSONScanner {
     /// The error for a missing `expected` at the current position: "unexpected end" when the
     /// line ran out, so that a truncated line can be told from a malformed one.
     func failure(expected: String) -> JSONError {
-        failure(expected: expected, at: position)
+        failure(expected: expected, at: cursor)
     }
 
     func failure(expected: String, at offset: Int) -> JSONError {
@@ -62,13 +68,13 @@ public struct JSONScanner {
     /// Whether only whitespace is left.
     public mutating func isAtEnd() -> Bool {
         skipWhitespace()
-        return position >= bytes.count
+        return cursor >= bytes.count
     }
 
     /// What the next value is, judged by its first byte (after whitespace).
     public mutating func peekValueKind() throws(JSONError) -> JSONValueKind {
         skipWhitespace()
-        switch byte(at: position) {
+        switch byte(at: cursor) {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
         case UInt8(ascii: "\""): return .string
@@ -83,11 +89,11 @@ public struct JSONScanner {
 
     private mutating func open() throws(JSONError) {
         guard depth < Self.maximumDepth else {
-            throw JSONError(.tooDeep(limit: Self.maximumDepth), column: position + 1)
+            throw JSONError(.tooDeep(limit: Self.maximumDepth), column: cursor + 1)
         }
         expectingFirst |= 1 << UInt64(depth)
         depth += 1
-        position += 1
+        cursor += 1
     }
 
     /// Whether the innermost container is still before its first member (and clears that).
@@ -99,14 +105,14 @@ public struct JSONScanner {
     }
 
     private mutating func close() {
-        position += 1
+        cursor += 1
         depth -= 1
     }
 
     /// Consumes the '{' that starts an object.
     public mutating func beginObject() throws(JSONError) {
         skipWhitespace()
-        guard byte(at: position) == UInt8(ascii: "{") else { throw failure(expected: "'{'") }
+        guard byte(at: cursor) == UInt8(ascii: "{") else { throw failure(expected: "'{'") }
         try open()
     }
 
@@ -115,35 +121,35 @@ public struct JSONScanner {
     public mutating func nextKey() throws(JSONError) -> JSONKey? {
         skipWhitespace()
         if takeFirst() {
-            if byte(at: position) == UInt8(ascii: "}") {
+            if byte(at: cursor) == UInt8(ascii: "}") {
                 close()
                 return nil
             }
-            guard byte(at: position) == UInt8(ascii: "\"") else { throw failure(expected: "a key or '}'") }
+            guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: "a key or '}'") }
         } else {
-            switch byte(at: position) {
+            switch byte(at: cursor) {
             case UInt8(ascii: "}"):
                 close()
                 return nil
             case UInt8(ascii: ","):
-                position += 1
+                cursor += 1
                 skipWhitespace()
-                guard byte(at: position) == UInt8(ascii: "\"") else { throw failure(expected: "a key") }
+                guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: "a key") }
             default:
                 throw failure(expected: "',' or '}'")
             }
         }
         let key = try scanString()
         skipWhitespace()
-        guard byte(at: position) == UInt8(ascii: ":") else { throw failure(expected: "':'") }
-        position += 1
+        guard byte(at: cursor) == UInt8(ascii: ":") else { throw failure(expected: "':'") }
+        cursor += 1
         return key
     }
 
     /// Consumes the '[' that starts an array.
     public mutating func beginArray() throws(JSONError) {
         skipWhitespace()
-        guard byte(at: position) == UInt8(ascii: "[") else { throw failure(expected: "'['") }
+        guard byte(at: cursor) == UInt8(ascii: "[") else { throw failure(expected: "'['") }
         try open()
     }
 
@@ -152,18 +158,18 @@ public struct JSONScanner {
     public mutating func nextElement() throws(JSONError) -> Bool {
         skipWhitespace()
         if takeFirst() {
-            if byte(at: position) == UInt8(ascii: "]") {
+            if byte(at: cursor) == UInt8(ascii: "]") {
                 close()
                 return false
             }
             return true
         }
-        switch byte(at: position) {
+        switch byte(at: cursor) {
         case UInt8(ascii: "]"):
             close()
             return false
         case UInt8(ascii: ","):
-            position += 1
+            cursor += 1
             return true
         default:
             throw failure(expected: "',' or ']'")
@@ -174,7 +180,7 @@ public struct JSONScanner {
 
     public mutating func readBool() throws(JSONError) -> Bool {
         skipWhitespace()
-        switch byte(at: position) {
+        switch byte(at: cursor) {
         case UInt8(ascii: "t"):
             try literal("true")
             return true
@@ -199,7 +205,7 @@ public struct JSONScanner {
     }
 
     private mutating func literal(_ text: StaticString) throws(JSONError) {
-        let start = position
+        let start = cursor
         let mismatch = text.withUTF8Buffer { expected in
             expected.indices.first { byte(at: start + $0) != expected[$0] }
         }
@@ -209,7 +215,7 @@ public struct JSONScanner {
             }
             throw JSONError(.expected("'\(text)'"), column: start + 1)
         }
-        position = start + text.utf8CodeUnitCount
+        cursor = start + text.utf8CodeUnitCount
     }
 
     // MARK: Any value
@@ -218,7 +224,7 @@ public struct JSONScanner {
     @discardableResult
     public mutating func skipValue() throws(JSONError) -> Range<Int> {
         let kind = try peekValueKind()
-        let start = position
+        let start = cursor
         switch kind {
         case .object:
             try beginObject()
@@ -235,13 +241,13 @@ public struct JSONScanner {
         case .null:
             try readNull()
         }
-        return start..<position
+        return start..<cursor
     }
 
     /// Checks that nothing but whitespace follows the top-level value.
     public mutating func finish() throws(JSONError) {
         skipWhitespace()
-        if position < bytes.count { throw JSONError(.trailingCharacters, column: position + 1) }
+        if cursor < bytes.count { throw JSONError(.trailingCharacters, column: cursor + 1) }
     }
 
     /// The raw text of a range of the input, e.g. a skipped value for an error message.

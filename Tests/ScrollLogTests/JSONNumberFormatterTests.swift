@@ -1,0 +1,54 @@
+@testable import ScrollLog
+import Testing
+
+@Suite struct JSONNumberFormatterTests {
+    func text(_ value: Double) -> String {
+        var buffer: [UInt8] = []
+        JSONNumberFormatter.append(value, to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    func text(_ value: Int64) -> String {
+        var buffer: [UInt8] = []
+        JSONNumberFormatter.append(value, to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    @Test func formatsIntegers() {
+        #expect(text(Int64(0)) == "0")
+        #expect(text(Int64(7)) == "7")
+        #expect(text(Int64(-42)) == "-42")
+        #expect(text(Int64.max) == "9223372036854775807")
+        #expect(text(Int64.min) == "-9223372036854775808")
+    }
+
+    @Test func formatsDoubles() {
+        #expect(text(120.0) == "120")
+        #expect(text(-0.0) == "0")
+        #expect(text(-3.0) == "-3")
+        #expect(text(123.5) == "123.5")
+        #expect(text(0.1) == "0.1")
+        #expect(text(9_007_199_254_740_991 as Double) == "9007199254740991")
+        #expect(text(9_007_199_254_740_992 as Double) == "9007199254740992")
+        #expect(text(9_007_199_254_740_994 as Double) == "9.007199254740994e+15")
+        #expect(text(1e15 + 0.5) == "1000000000000000.5")
+        #expect(text(1e300) == "1e+300")
+        #expect(text(.leastNonzeroMagnitude) == "5e-324")
+        #expect(text(1.0 / 3.0) == "0.3333333333333333")
+        #expect(text(.nan) == "0")
+        #expect(text(.infinity) == "1.7976931348623157e+308")
+    }
+
+    @Test func matchesTheStandardLibrarysShortestText() throws {
+        var random = SplitMix(state: 99)
+        for _ in 0..<20_000 {
+            let value = Double(bitPattern: random.next())
+            guard value.isFinite else { continue }
+            let written = text(value)
+            let integral = value.magnitude < 9_007_199_254_740_992 && value == value.rounded(.towardZero)
+            if !integral && !value.description.hasSuffix(".0") { #expect(written == value.description) }
+            let reread = try number(written).double
+            #expect(reread == value, "\(value)")
+        }
+    }
+}
