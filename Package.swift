@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "scrolld", targets: ["scrolld"]),
         .library(name: "ScrollModel", targets: ["ScrollModel"]),
         .library(name: "ScrollLog", targets: ["ScrollLog"]),
+        .library(name: "ScrollProtocol", targets: ["ScrollProtocol"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -14,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libinput and libudev, straight from Debian's -dev packages.
@@ -34,6 +38,12 @@ let package = Package(
             name: "ScrollLog",
             dependencies: ["ScrollModel"]
         ),
+        // The wire protocol of DESIGN §7: request decoding and reply encoding, shared by the
+        // daemon, scrollctl and Swift clients. Pure Swift, so it can be fuzzed on its own.
+        .target(
+            name: "ScrollProtocol",
+            dependencies: ["ScrollModel", "ScrollLog"]
+        ),
         // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
         .target(
             name: "ScrollConfig",
@@ -48,6 +58,11 @@ let package = Package(
                 "CLibinput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                "ScrollProtocol",
             ]
         ),
         .testTarget(
@@ -55,6 +70,7 @@ let package = Package(
             dependencies: ["ScrollModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
+        .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollLog"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
     ],

@@ -1,13 +1,13 @@
 import ArgumentParser
 
 @main
-struct Scrolld: ParsableCommand {
+struct Scrolld: AsyncParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
         commandName: "scrolld",
         abstract: "Scroll input daemon: real wheels, touchpads and trackpoints drive virtual scroll containers.",
         version: version,
-        subcommands: [Replay.self]
+        subcommands: [Run.self, Replay.self, CheckConfig.self]
     )
 }

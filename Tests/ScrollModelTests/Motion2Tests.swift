@@ -230,3 +230,35 @@ struct EdgeAndProfileTests {
         #expect(Set(states.map(\.contentOffset.y)).count > 10)
     }
 }
+
+@Suite("Wheel gesture endings")
+struct WheelEndingTests {
+    @Test func aSlowWheelSpringEndsTheGestureAtItsSettleFrameNotAtTheTimer() {
+        var config = ContainerConfiguration()
+        config.physics.wheelDuration = 1.0
+        var h = Harness(config)
+        h.send(.wheel(1_000_000, y: 120))
+        h.settle()
+        let last = h.published.last!
+        #expect(last.cause == .frame)
+        #expect(last.state.phase == .idle)
+        // Nothing became idle at the 250 ms timer: the spring was still running.
+        #expect(h.published.filter { $0.state.phase == .idle }.count == 1)
+        #expect(last.state.time > 1_250_000)
+        #expect(h.published.dropLast().allSatisfy { $0.state.phase == .interacting })
+    }
+
+    @Test func pagingSnapsWhenAWheelGestureEnds() {
+        var config = ContainerConfiguration()
+        config.scrollTarget = .paging
+        config.physics.wheelAnimation = .none
+        config.physics.wheelStep = .points(400)
+        var h = Harness(config)
+        h.send(.wheel(0, y: 120))  // 400: nearer page 1 (600) than page 0
+        h.run(until: 250_000)
+        #expect(h.state.phase == .decelerating)
+        h.settle()
+        #expect(h.published.last!.state.contentOffset.y == 600)
+        #expect(h.published.last!.state.phase == .idle)
+    }
+}

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the daemon looks for its configuration (DESIGN §8), first match wins:
+///
+/// 1. `$XDG_CONFIG_HOME/scrolld/scrolld.toml` (`XDG_CONFIG_HOME` defaults to `$HOME/.config`);
+/// 2. `DIR/scrolld/scrolld.toml` for each `DIR` in `$XDG_CONFIG_DIRS`, then `/etc/xdg` (which
+///    DESIGN names, so it is searched even when `XDG_CONFIG_DIRS` leaves it out);
+/// 3. the built-in defaults.
+///
+/// The environment is a parameter so tests (and `check-config`) decide what it holds.
+public struct ConfigurationSearchPath: Hashable, Sendable {
+    /// The files to try, in order.
+    public let candidates: [String]
+
+    public static let relativePath = "scrolld/scrolld.toml"
+
+    public init(environment: [String: String]) {
+        // The XDG spec: unset, empty and relative values are ignored.
+        func absolute(_ path: String?) -> String? {
+            guard let path, path.hasPrefix("/") else { return nil }
+            return path
+        }
+        var directories: [String] = []
+        if let home = absolute(environment["XDG_CONFIG_HOME"]) {
+            directories.append(Self.trimmed(home))
+        } else if let home = absolute(environment["HOME"]) {
+            directories.append(Self.join(home, ".config"))
+        }
+        let systemDirectories = (environment["XDG_CONFIG_DIRS"] ?? "")
+            .split(separator: ":")
+            .compactMap { absolute(String($0)) }
+        for directory in systemDirectories + ["/etc/xdg"] where !directories.contains(Self.trimmed(directory)) {
+            directories.append(Self.trimmed(directory))
+        }
+        candidates = directories.map { Self.join($0, Self.relativePath) }
+    }
+
+    /// The first candidate that exists, or nil when the built-in defaults apply. A file that
+    /// exists but cannot be read is still the match: `load` then reports it rather than
+    /// silently falling back to another file.
+    public func locate(exists: (String) -> Bool = ConfigurationSearchPath.fileExists) -> String? {
+        candidates.first(where: exists)
+    }
+
+    /// The configuration in force and the file it came from (nil: the built-in defaults).
+    public func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
+        guard let file = locate() else { return (Configuration.defaults, nil) }
+        return (try Configuration.load(contentsOf: file), file)
+    }
+
+    /// Anything at the path but a directory.
+    public static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+    }
+
+    private static func trimmed(_ directory: String) -> String {
+        var directory = directory
+        while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        return directory
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        let directory = trimmed(directory)
+        return directory == "/" ? "/" + name : directory + "/" + name
+    }
+}

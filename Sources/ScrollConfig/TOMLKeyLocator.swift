@@ -1,0 +1,239 @@
+/// Finds the line where a dotted key is written in TOML source text.
+///
+/// TOMLKit hands back values without source positions, and `Configuration.set` reports the key
+/// it rejects, not where it came from; this scanner maps keys back to lines. It understands
+/// just enough TOML — `[table]` and `[[array]]` headers, dotted and quoted keys, inline tables,
+/// arrays, all four string forms and comments — to attribute every key to its line, and it never
+/// fails: on text TOMLKit rejected it still gets as far as it can, which is how a syntax error
+/// learns which key it is in.
+struct TOMLKeyLocator {
+    /// Every key, table header and inline-table key, in source order, with its 1-based line.
+    private(set) var entries: [(key: String, line: Int)] = []
+    /// The first line each dotted path appears on, including implied parents (`[a.b]` also
+    /// places `a`).
+    private var firstLines: [String: Int] = [:]
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    /// The table the last `[header]` opened: at the end, the table the text ends in.
+    private(set) var table: [String] = []
+    /// The key whose value the text ends inside of (a multi-line array cut short).
+    private(set) var unfinishedKey: String?
+
+    init(_ text: some StringProtocol) {
+        bytes = Array(text.utf8)
+        scanDocument()
+    }
+
+    /// The line of `key` itself, if it is written in the text.
+    func exactLine(of key: String) -> Int? {
+        firstLines[key]
+    }
+
+    /// The line of `key`, else of its nearest enclosing table or key that is written (a missing
+    /// `containers.main.header.max_height` points at `[containers.main.header]`).
+    func line(of key: String) -> Int? {
+        var parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        while !parts.isEmpty {
+            if let line = firstLines[parts.joined(separator: ".")] { return line }
+            parts.removeLast()
+        }
+        return nil
+    }
+
+    // MARK: Scanning
+
+    private static let newline = UInt8(ascii: "\n")
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private func peek(_ offset: Int) -> UInt8? {
+        index + offset < bytes.count ? bytes[index + offset] : nil
+    }
+
+    private mutating func scanDocument() {
+        while let c = current {
+            switch c {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case Self.newline:
+                line += 1
+                index += 1
+            case UInt8(ascii: "#"):
+                skipComment()
+            case UInt8(ascii: "["):
+                index += peek(1) == UInt8(ascii: "[") ? 2 : 1
+                let headerLine = line
+                table = scanKey()
+                record(table, headerLine)
+                skipRestOfLine()
+            default:
+                let keyLine = line
+                let key = scanKey()
+                guard !key.isEmpty else { skipRestOfLine(); continue }
+                skipBlanks()
+                if current == UInt8(ascii: "=") { index += 1 }
+                record(table + key, keyLine)
+                scanValue(recordingUnder: table + key)
+                if current == nil { unfinishedKey = (table + key).joined(separator: ".") }
+                skipRestOfLine()
+            }
+        }
+    }
+
+    /// A dotted key: bare, `"basic"` or `'literal'` parts separated by dots. Empty when there
+    /// is no key here.
+    private mutating func scanKey() -> [String] {
+        var parts: [String] = []
+        while true {
+            skipBlanks()
+            guard let c = current else { break }
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                parts.append(scanQuotedKey(quote: c))
+            } else if Self.isBareKeyByte(c) {
+                let start = index
+                while let b = current, Self.isBareKeyByte(b) { index += 1 }
+                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+            } else {
+                break
+            }
+            skipBlanks()
+            guard current == UInt8(ascii: ".") else { break }
+            index += 1
+        }
+        return parts
+    }
+
+    private mutating func scanQuotedKey(quote: UInt8) -> String {
+        index += 1
+        var name: [UInt8] = []
+        while let c = current, c != quote, c != Self.newline {
+            if quote == UInt8(ascii: "\""), c == UInt8(ascii: "\\"), let next = peek(1) {
+                // Only the escapes a key plausibly holds; the name is for lookup, not display.
+                name.append(next == UInt8(ascii: "t") ? UInt8(ascii: "\t") : next)
+                index += 2
+            } else {
+                name.append(c)
+                index += 1
+            }
+        }
+        if current == quote { index += 1 }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// Skips one value; keys of inline tables are recorded under `prefix` (nil inside arrays,
+    /// whose tables have no dotted name).
+    private mutating func scanValue(recordingUnder prefix: [String]?) {
+        skipBlanks()
+        guard let c = current else { return }
+        switch c {
+        case UInt8(ascii: "{"):
+            index += 1
+            scanSequence(until: UInt8(ascii: "}")) { locator in
+                let keyLine = locator.line
+                let key = locator.scanKey()
+                guard !key.isEmpty else { return }
+                locator.skipBlanks()
+                if locator.current == UInt8(ascii: "=") { locator.index += 1 }
+                let path = prefix.map { $0 + key }
+                if let path { locator.record(path, keyLine) }
+                locator.scanValue(recordingUnder: path)
+            }
+        case UInt8(ascii: "["):
+            index += 1
+            scanSequence(until: UInt8(ascii: "]")) { locator in locator.scanValue(recordingUnder: nil) }
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            scanString(quote: c)
+        default:
+            while let b = current, !Self.endsScalar(b) { index += 1 }
+        }
+    }
+
+    /// The items of an inline table or array up to `close`: newlines and comments between them
+    /// are allowed (arrays in TOML 1.0, inline tables in 1.1), commas separate them.
+    private mutating func scanSequence(until close: UInt8, item: (inout TOMLKeyLocator) -> Void) {
+        while let c = current {
+            switch c {
+            case close:
+                index += 1
+                return
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ","):
+                index += 1
+            case Self.newline:
+                line += 1
+                index += 1
+            case UInt8(ascii: "#"):
+                skipComment()
+            default:
+                let start = index
+                item(&self)
+                // Malformed text must not stall the scan.
+                if index == start { index += 1 }
+            }
+        }
+    }
+
+    /// `"…"`, `'…'`, `"""…"""` or `'''…'''`, counting the newlines inside multi-line strings.
+    private mutating func scanString(quote: UInt8) {
+        let multiline = peek(1) == quote && peek(2) == quote
+        index += multiline ? 3 : 1
+        while let c = current {
+            if c == UInt8(ascii: "\\"), quote == UInt8(ascii: "\"") {
+                index += 1
+                if current == Self.newline { line += 1 }
+                if current != nil { index += 1 }
+                continue
+            }
+            if c == Self.newline {
+                guard multiline else { return }
+                line += 1
+            }
+            if c == quote {
+                if !multiline { index += 1; return }
+                if peek(1) == quote, peek(2) == quote {
+                    index += 3
+                    // Up to two more quotes may end the content (`""""" ` is legal).
+                    while current == quote { index += 1 }
+                    return
+                }
+            }
+            index += 1
+        }
+    }
+
+    private mutating func record(_ path: [String], _ line: Int) {
+        guard !path.isEmpty else { return }
+        entries.append((path.joined(separator: "."), line))
+        for count in 1...path.count {
+            let key = path.prefix(count).joined(separator: ".")
+            if firstLines[key] == nil { firstLines[key] = line }
+        }
+    }
+
+    private mutating func skipBlanks() {
+        while let c = current, c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") { index += 1 }
+    }
+
+    private mutating func skipComment() {
+        while let c = current, c != Self.newline { index += 1 }
+    }
+
+    private mutating func skipRestOfLine() {
+        skipComment()
+    }
+
+    private static func isBareKeyByte(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func endsScalar(_ c: UInt8) -> Bool {
+        c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: "#") || c == newline
+    }
+}

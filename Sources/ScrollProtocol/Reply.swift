@@ -1,0 +1,23 @@
+/// A line from the daemon, decoded by `ReplyDecoder`.
+public enum Reply: Hashable, Sendable {
+    case welcome(protocol: Int, server: String, containers: [String])
+    case ok(id: RequestID?)
+    case pong(id: RequestID?)
+    /// `code` as sent, so that codes from a newer daemon still arrive (see `ErrorCode`).
+    case error(code: String, message: String, id: RequestID?)
+    /// A `get` reply (with the request's id) or a broadcast to a subscriber (without).
+    case state(StateLine)
+    case devices(id: RequestID?, devices: [DeviceInfo])
+    case reloaded(id: RequestID?, result: ReloadResult)
+    /// A type this client does not know, from a newer daemon; such lines are safe to ignore.
+    case unknown(type: String)
+
+    /// The id of the request this answers, if any.
+    public var id: RequestID? {
+        switch self {
+        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _), .reloaded(let id, _): id
+        case .state(let line): line.id
+        case .welcome, .unknown: nil
+        }
+    }
+}

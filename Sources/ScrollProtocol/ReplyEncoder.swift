@@ -1,0 +1,141 @@
+import ScrollLog
+import ScrollModel
+
+/// Encodes the daemon's lines (DESIGN §4, §7) into a caller-owned buffer, without the newline,
+/// so that one buffer can serve every reply of a connection.
+///
+/// Every reply starts with `"type"`, followed by `"id"` when the request had one.
+public enum ReplyEncoder {
+    /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"]}`;
+    /// `server` is "scrolld <version>".
+    public static func welcome(server: String, containers: [String], into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
+        JSONOutput.int(WireProtocol.version, &buffer)
+        JSONOutput.raw(",\"server\":", &buffer)
+        JSONOutput.string(server, &buffer)
+        JSONOutput.raw(",\"containers\":", &buffer)
+        JSONOutput.strings(containers, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"type":"ok"}` or `{"type":"ok","id":7}`.
+    public static func ok(id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"ok\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"type":"pong"}` or `{"type":"pong","id":7}`.
+    public static func pong(id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"pong\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"type":"error","id":7,"code":"unknown_op","message":"…"}`, without `id` when the error
+    /// has none.
+    public static func error(_ error: ProtocolError, into buffer: inout [UInt8]) {
+        self.error(code: error.code.rawValue, message: error.message, id: error.id, into: &buffer)
+    }
+
+    public static func error(code: String, message: String, id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"error\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        JSONOutput.raw(",\"code\":", &buffer)
+        JSONOutput.string(code, &buffer)
+        JSONOutput.raw(",\"message\":", &buffer)
+        JSONOutput.string(message, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// The state line of DESIGN §4. Broadcasts have no `id`; the reply to a `get` echoes the
+    /// request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
+    public static func state(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
+        let start = buffer.count
+        StateEncoder().encode(state, container: container, seq: seq, into: &buffer)
+        guard let id else { return }
+        // StateEncoder owns the schema; the id goes in after its fixed opening. A get reply is
+        // rare enough for the tail's shift (a few hundred bytes) not to matter.
+        let opening = Array("{\"type\":\"state\"".utf8)
+        precondition(buffer[start...].starts(with: opening), "StateEncoder no longer starts with the type")
+        var inserted = Array(",\"id\":".utf8)
+        inserted.append(contentsOf: id.json.utf8)
+        buffer.insert(contentsOf: inserted, at: start + opening.count)
+    }
+
+    /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
+    /// "path":"/dev/input/event5","containers":["main"]}]}`; `path` and `containers` appear only
+    /// when known.
+    public static func devices(_ devices: [DeviceInfo], id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"devices\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        JSONOutput.raw(",\"devices\":[", &buffer)
+        for (i, device) in devices.enumerated() {
+            if i > 0 { buffer.append(UInt8(ascii: ",")) }
+            JSONOutput.raw("{\"id\":", &buffer)
+            JSONOutput.int(device.id, &buffer)
+            JSONOutput.raw(",\"name\":", &buffer)
+            JSONOutput.string(device.name, &buffer)
+            JSONOutput.raw(",\"caps\":", &buffer)
+            JSONOutput.strings(DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1), &buffer)
+            if let path = device.path {
+                JSONOutput.raw(",\"path\":", &buffer)
+                JSONOutput.string(path, &buffer)
+            }
+            if let containers = device.containers {
+                JSONOutput.raw(",\"containers\":", &buffer)
+                JSONOutput.strings(containers, &buffer)
+            }
+            buffer.append(UInt8(ascii: "}"))
+        }
+        JSONOutput.raw("]}", &buffer)
+    }
+
+    /// `{"type":"reloaded","id":7,"ok":true,"file":"/path"|null,"message":"…"}`.
+    public static func reloaded(_ result: ReloadResult, id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"reloaded\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        JSONOutput.raw(",\"ok\":", &buffer)
+        JSONOutput.raw(result.ok ? "true" : "false", &buffer)
+        JSONOutput.raw(",\"file\":", &buffer)
+        if let file = result.file {
+            JSONOutput.string(file, &buffer)
+        } else {
+            JSONOutput.raw("null", &buffer)
+        }
+        JSONOutput.raw(",\"message\":", &buffer)
+        JSONOutput.string(result.message, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// Any reply, e.g. one a client decoded; `.unknown` writes just its type.
+    public static func encode(_ reply: Reply, into buffer: inout [UInt8]) {
+        switch reply {
+        case let .welcome(_, server, containers):
+            welcome(server: server, containers: containers, into: &buffer)
+        case .ok(let id):
+            ok(id: id, into: &buffer)
+        case .pong(let id):
+            pong(id: id, into: &buffer)
+        case let .error(code, message, id):
+            error(code: code, message: message, id: id, into: &buffer)
+        case .state(let line):
+            state(line.state, container: line.container, seq: line.seq, id: line.id, into: &buffer)
+        case let .devices(id, list):
+            devices(list, id: id, into: &buffer)
+        case let .reloaded(id, result):
+            reloaded(result, id: id, into: &buffer)
+        case .unknown(let type):
+            JSONOutput.raw("{\"type\":", &buffer)
+            JSONOutput.string(type, &buffer)
+            buffer.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The line as a String (tests, tools); servers use the buffer variants.
+    public static func encode(_ reply: Reply) -> String {
+        var buffer: [UInt8] = []
+        encode(reply, into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}

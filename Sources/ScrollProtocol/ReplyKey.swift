@@ -1,0 +1,55 @@
+/// The top-level keys of a reply line, of every type.
+enum ReplyKey: Int, ObjectSchema {
+    case type, id, `protocol`, server, containers, code, message
+    case container, seq, t, phase, contentOffset, velocity, contentSize, containerSize, contentInsets, header, visibleRows
+    case devices, ok, file
+
+    static let spellings: [(StaticString, ReplyKey)] = [
+        ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
+        ("containers", .containers), ("code", .code), ("message", .message),
+        ("container", .container), ("seq", .seq), ("t", .t), ("phase", .phase),
+        ("contentOffset", .contentOffset), ("velocity", .velocity), ("contentSize", .contentSize),
+        ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
+        ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
+    ]
+}
+
+/// `{"x":…,"y":…}`
+enum PointKey: Int, ObjectSchema {
+    case x, y
+    static let spellings: [(StaticString, PointKey)] = [("x", .x), ("y", .y)]
+}
+
+/// `{"width":…,"height":…}`
+enum SizeKey: Int, ObjectSchema {
+    case width, height
+    static let spellings: [(StaticString, SizeKey)] = [("width", .width), ("height", .height)]
+}
+
+/// `{"top":…,"leading":…,"bottom":…,"trailing":…}`
+enum InsetsKey: Int, ObjectSchema {
+    case top, leading, bottom, trailing
+    static let spellings: [(StaticString, InsetsKey)] = [
+        ("top", .top), ("leading", .leading), ("bottom", .bottom), ("trailing", .trailing),
+    ]
+}
+
+/// `{"height":…,"progress":…}`
+enum HeaderKey: Int, ObjectSchema {
+    case height, progress
+    static let spellings: [(StaticString, HeaderKey)] = [("height", .height), ("progress", .progress)]
+}
+
+/// `{"first":…,"last":…}`
+enum VisibleRowsKey: Int, ObjectSchema {
+    case first, last
+    static let spellings: [(StaticString, VisibleRowsKey)] = [("first", .first), ("last", .last)]
+}
+
+/// One device of a `devices` reply.
+enum DeviceKey: Int, ObjectSchema {
+    case id, name, caps, path, containers
+    static let spellings: [(StaticString, DeviceKey)] = [
+        ("id", .id), ("name", .name), ("caps", .caps), ("path", .path), ("containers", .containers),
+    ]
+}

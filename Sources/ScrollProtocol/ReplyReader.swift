@@ -1,0 +1,83 @@
+import ScrollModel
+
+/// The second pass over a reply: its located keys read as its type needs them.
+struct ReplyReader {
+    var reader: ProtocolReader
+    let fields: ObjectFields<ReplyKey>
+
+    mutating func reply() throws(ProtocolError) -> Reply {
+        let type = try string(.type, code: .badRequest)
+        let id = fields[.id].map { RequestID(validated: reader.scanner.bytes, range: $0) }
+        switch type {
+        case "welcome":
+            return .welcome(protocol: try reader.int(at: require(.protocol), key: "protocol"),
+                            server: try string(.server),
+                            containers: try reader.strings(at: require(.containers), key: "containers"))
+        case "ok":
+            return .ok(id: id)
+        case "pong":
+            return .pong(id: id)
+        case "error":
+            return .error(code: try string(.code), message: try string(.message), id: id)
+        case "state":
+            return .state(try stateLine(id: id))
+        case "devices":
+            return .devices(id: id, devices: try devices())
+        case "reloaded":
+            let ok = try reader.bool(at: require(.ok), key: "ok")
+            var file: String?
+            if let range = reader.present(fields[.file]) { file = try reader.string(at: range, key: "file") }
+            return .reloaded(id: id, result: ReloadResult(ok: ok, file: file, message: try string(.message)))
+        default:
+            return .unknown(type: type)
+        }
+    }
+
+    func require(_ key: ReplyKey) throws(ProtocolError) -> Range<Int> {
+        guard let range = fields[key] else { throw .missing(key.name) }
+        return range
+    }
+
+    mutating func string(_ key: ReplyKey, code: ErrorCode = .invalidValue) throws(ProtocolError) -> String {
+        try reader.string(at: require(key), key: key.name, code: code)
+    }
+
+    private mutating func devices() throws(ProtocolError) -> [DeviceInfo] {
+        let range = try require(.devices)
+        guard reader.kind(at: range) == .array else {
+            throw reader.invalid("devices", at: range, expected: "an array of devices")
+        }
+        // Ranges first: reading a device moves the scanner away from the array.
+        var elements: [Range<Int>] = []
+        try reader.beginArray()
+        while try reader.nextElement() { elements.append(try reader.skipValue()) }
+        var devices: [DeviceInfo] = []
+        devices.reserveCapacity(elements.count)
+        for element in elements { devices.append(try device(at: element)) }
+        return devices
+    }
+
+    private mutating func device(at range: Range<Int>) throws(ProtocolError) -> DeviceInfo {
+        let fields = try reader.object(DeviceKey.self, at: range, key: "devices[]")
+        func require(_ key: DeviceKey) throws(ProtocolError) -> Range<Int> {
+            guard let range = fields[key] else { throw .missing("devices[].\(key.name)") }
+            return range
+        }
+        let id = try reader.int(at: require(.id), key: "devices[].id")
+        let name = try reader.string(at: require(.name), key: "devices[].name")
+        var capabilities = DeviceCapabilities()
+        for capability in try reader.strings(at: require(.caps), key: "devices[].caps") {
+            // Names from a newer daemon are ignored, as the event log reader does.
+            for (flag, flagName) in DeviceCapabilities.names where flagName == capability {
+                capabilities.insert(flag)
+            }
+        }
+        var path: String?
+        if let range = reader.present(fields[.path]) { path = try reader.string(at: range, key: "devices[].path") }
+        var containers: [String]?
+        if let range = reader.present(fields[.containers]) {
+            containers = try reader.strings(at: range, key: "devices[].containers")
+        }
+        return DeviceInfo(id: id, name: name, capabilities: capabilities, path: path, containers: containers)
+    }
+}

@@ -1,0 +1,42 @@
+import ScrollModel
+
+/// Decodes request lines (DESIGN §7) for the daemon.
+///
+/// Safe on any bytes: the line is validated by `JSONScanner` (linear time, bounded nesting)
+/// before any value is interpreted, and every problem is a `ProtocolError` whose message names
+/// the offending key. The `id` is recovered whenever its value was read before the problem —
+/// even when the line breaks after it — so that the error reply can echo it.
+///
+/// Precedence of errors: invalid JSON or not an object (`bad_request`), then a missing or
+/// non-string `op` (`bad_request`), an unknown op (`unknown_op`), then the op's keys in the
+/// order of its arguments: missing ones are `bad_request`, wrong types, out-of-range values
+/// and (for `configure`) unknown keys are `invalid_value`. Other ops ignore keys they do not
+/// use, so that newer clients keep working.
+public enum RequestDecoder {
+    public static func decode(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request {
+        var reader = ProtocolReader(line)
+        var fields = ObjectFields<RequestKey>()
+        var id: RequestID?
+        do {
+            try reader.locateLine(into: &fields)
+            id = fields[.id].map { RequestID(validated: line, range: $0) }
+            var request = RequestReader(reader: reader, fields: fields)
+            return Request(id: id, operation: try request.operation())
+        } catch {
+            var error = error
+            error.id = id ?? fields[.id].map { RequestID(validated: line, range: $0) }
+            throw error
+        }
+    }
+
+    public static func decode(_ line: [UInt8]) throws(ProtocolError) -> Request {
+        try line.withUnsafeBytes { raw in Result { () throws(ProtocolError) in try decode(raw) } }.get()
+    }
+
+    public static func decode(_ line: String) throws(ProtocolError) -> Request {
+        var line = line
+        return try line.withUTF8 { utf8 in
+            Result { () throws(ProtocolError) in try decode(UnsafeRawBufferPointer(utf8)) }
+        }.get()
+    }
+}

@@ -1,0 +1,80 @@
+import ScrollModel
+
+/// Encodes requests for scrollctl and Swift clients: the inverse of `RequestDecoder`, with the
+/// camelCase keys DESIGN §7 shows, e.g.
+/// `{"op":"scrollTo","container":"main","y":100,"animation":"smooth","id":1}`.
+///
+/// `configure` settings are written under their protocol names (`insets` as `contentInsets`,
+/// `scroll_target` as `scrollTarget`, members of `header`, `rows` and `physics` in camelCase),
+/// so that decoding the line gives back the same request. No newline is appended.
+public enum RequestEncoder {
+    public static func encode(_ request: Request, into buffer: inout [UInt8]) {
+        let operation = request.operation
+        JSONOutput.raw("{\"op\":", &buffer)
+        JSONOutput.string(operation.name, &buffer)
+        if let container = operation.container {
+            JSONOutput.raw(",\"container\":", &buffer)
+            JSONOutput.string(container, &buffer)
+        }
+        switch operation {
+        case .subscribe(_, let rate):
+            if let rate { number("rate", rate, &buffer) }
+        case let .configure(_, settings, animation):
+            for setting in settings { encode(setting, &buffer) }
+            if let animation { encode(animation, &buffer) }
+        case let .scrollTo(_, target, animation):
+            if let x = target.x { number("x", x, &buffer) }
+            if let y = target.y { number("y", y, &buffer) }
+            encode(animation, &buffer)
+        case let .scrollBy(_, delta, animation):
+            if let dx = delta.x { number("dx", dx, &buffer) }
+            if let dy = delta.y { number("dy", dy, &buffer) }
+            encode(animation, &buffer)
+        case .unsubscribe, .get, .pause, .resume, .devices, .reload, .ping:
+            break
+        }
+        if let id = request.id {
+            JSONOutput.raw(",\"id\":", &buffer)
+            buffer.append(contentsOf: id.json.utf8)
+        }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    public static func encode(_ request: Request) -> String {
+        var buffer: [UInt8] = []
+        encode(request, into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    private static func number(_ key: StaticString, _ value: Double, _ buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: ","))
+        JSONOutput.string(key.description, &buffer)
+        buffer.append(UInt8(ascii: ":"))
+        JSONOutput.double(value, &buffer)
+    }
+
+    private static func encode(_ animation: ScrollAnimation, _ buffer: inout [UInt8]) {
+        JSONOutput.raw(",\"animation\":", &buffer)
+        animation.encode(into: &buffer)
+    }
+
+    private static func encode(_ setting: ConfigureSetting, _ buffer: inout [UInt8]) {
+        buffer.append(UInt8(ascii: ","))
+        var value = setting.value
+        switch setting.key {
+        case "insets":
+            JSONOutput.raw("\"contentInsets\"", &buffer)
+        case "scroll_target":
+            JSONOutput.raw("\"scrollTarget\"", &buffer)
+        case "header", "rows", "physics":
+            JSONOutput.string(setting.key, &buffer)
+            if case .object(let members) = value {
+                value = .object(members.map { (KeyCase.camel($0.0), $0.1) })
+            }
+        default:
+            JSONOutput.string(setting.key, &buffer)
+        }
+        buffer.append(UInt8(ascii: ":"))
+        value.encode(into: &buffer)
+    }
+}

@@ -1,0 +1,38 @@
+/// The top-level keys of a request line, of every op.
+enum RequestKey: Int, ObjectSchema {
+    case op, id, container, rate, x, y, dx, dy, animation
+    // configure's settings
+    case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices
+
+    static let spellings: [(StaticString, RequestKey)] = [
+        ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
+        ("x", .x), ("y", .y), ("dx", .dx), ("dy", .dy), ("animation", .animation),
+        ("containerSize", .containerSize), ("contentSize", .contentSize),
+        ("contentInsets", .insets), ("insets", .insets), ("axes", .axes), ("header", .header),
+        ("rows", .rows), ("physics", .physics), ("scrollTarget", .scrollTarget),
+        ("scroll_target", .scrollTarget), ("devices", .devices),
+    ]
+
+    /// configure's settings, with their configuration names.
+    static let settings: [(RequestKey, String)] = [
+        (.containerSize, "containerSize"), (.contentSize, "contentSize"), (.insets, "insets"),
+        (.axes, "axes"), (.header, "header"), (.rows, "rows"), (.physics, "physics"),
+        (.scrollTarget, "scroll_target"), (.devices, "devices"),
+    ]
+
+    /// The settings whose members are configuration keys themselves, written snake_case there.
+    var hasConfigurationMembers: Bool {
+        self == .header || self == .rows || self == .physics
+    }
+
+    /// The keys a configure request may have; others are mistakes worth reporting, since a
+    /// setting silently dropped would leave the container not as the client believes.
+    var isConfigureKey: Bool {
+        switch self {
+        case .rate, .x, .y, .dx, .dy: false
+        default: true
+        }
+    }
+
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, devices, animation"
+}

@@ -1,0 +1,130 @@
+import ScrollModel
+
+/// The second pass over a request: its located keys read as the op needs them.
+struct RequestReader {
+    var reader: ProtocolReader
+    let fields: ObjectFields<RequestKey>
+
+    mutating func operation() throws(ProtocolError) -> Operation {
+        guard let opRange = fields[.op] else { throw .missing("op") }
+        let op = try reader.string(at: opRange, key: "op", expected: "a string", code: .badRequest)
+        switch op {
+        case "subscribe":
+            return .subscribe(container: try container(), rate: try rate())
+        case "unsubscribe":
+            return .unsubscribe(container: reader.present(fields[.container]) == nil ? nil : try container())
+        case "get":
+            return .get(container: try container())
+        case "configure":
+            return try configure()
+        case "scrollTo":
+            let container = try container()
+            let target = try axes(.x, .y)
+            return .scrollTo(container: container, target: target, animation: try animation() ?? .smooth)
+        case "scrollBy":
+            let container = try container()
+            let delta = try axes(.dx, .dy)
+            return .scrollBy(container: container, delta: delta, animation: try animation() ?? .smooth)
+        case "pause":
+            return .pause(container: try container())
+        case "resume":
+            return .resume(container: try container())
+        case "devices":
+            return .devices
+        case "reload":
+            return .reload
+        case "ping":
+            return .ping
+        default:
+            throw ProtocolError(.unknownOp, "unknown op \(ProtocolError.quoted(op)) (expected one of: \(Self.ops))")
+        }
+    }
+
+    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, devices, reload, ping"
+
+    private mutating func container() throws(ProtocolError) -> String {
+        guard let range = fields[.container] else { throw .missing("container") }
+        let name = try reader.string(at: range, key: "container", expected: "a non-empty string")
+        guard !name.isEmpty else { throw reader.invalid("container", at: range, expected: "a non-empty string") }
+        return name
+    }
+
+    private mutating func rate() throws(ProtocolError) -> Double? {
+        guard let range = reader.present(fields[.rate]) else { return nil }
+        let expected = "a number of states per second greater than 0 and at most 1000"
+        let rate = try reader.number(at: range, key: "rate", expected: expected)
+        guard rate > 0, rate <= 1000 else { throw reader.invalid("rate", at: range, expected: expected) }
+        return rate
+    }
+
+    /// `x`/`y` or `dx`/`dy`: each optional (null is absent), at least one present.
+    private mutating func axes(_ horizontal: RequestKey, _ vertical: RequestKey) throws(ProtocolError) -> AxisValues {
+        var values = AxisValues()
+        if let range = reader.present(fields[horizontal]) {
+            values.x = try reader.number(at: range, key: horizontal.name)
+        }
+        if let range = reader.present(fields[vertical]) {
+            values.y = try reader.number(at: range, key: vertical.name)
+        }
+        guard values.x != nil || values.y != nil else {
+            throw ProtocolError(.badRequest, "missing \(ProtocolError.quoted(horizontal.name)) or \(ProtocolError.quoted(vertical.name))")
+        }
+        return values
+    }
+
+    private mutating func animation() throws(ProtocolError) -> ScrollAnimation? {
+        guard let range = reader.present(fields[.animation]) else { return nil }
+        return try reader.animation(at: range)
+    }
+
+    // MARK: configure
+
+    private mutating func configure() throws(ProtocolError) -> Operation {
+        let container = try container()
+        try rejectUnknownConfigureKeys()
+        var located: [(range: Range<Int>, key: RequestKey, name: String)] = []
+        for (key, name) in RequestKey.settings {
+            if let range = fields[key] { located.append((range, key, name)) }
+        }
+        // Request order: a repeated key counts where its last value (the one used) is.
+        located.sort { $0.range.lowerBound < $1.range.lowerBound }
+        var settings: [ConfigureSetting] = []
+        for (range, key, name) in located {
+            settings.append(ConfigureSetting(key: name, value: try setting(key, at: range)))
+        }
+        return .configure(container: container, settings: settings, animation: try animation())
+    }
+
+    private mutating func rejectUnknownConfigureKeys() throws(ProtocolError) {
+        var first: (name: String, at: Int)?
+        if let unknown = fields.firstUnknown {
+            first = (reader.name(of: unknown.key), unknown.value.lowerBound)
+        }
+        for key in RequestKey.allCases where !key.isConfigureKey {
+            if let range = fields[key], range.lowerBound < first?.at ?? .max {
+                first = (key.name, range.lowerBound)
+            }
+        }
+        if let first {
+            throw ProtocolError(
+                .invalidValue,
+                "unknown key \(ProtocolError.quoted(first.name)) for configure (expected one of: \(RequestKey.configureKeys))"
+            )
+        }
+    }
+
+    /// A setting's value as the client wrote it, except that `header`, `rows` and `physics` must
+    /// be objects (or null) whose member names become snake_case configuration keys.
+    private mutating func setting(_ key: RequestKey, at range: Range<Int>) throws(ProtocolError) -> ProtocolValue {
+        let value = try reader.value(at: range, key: key.name)
+        guard key.hasConfigurationMembers else { return value }
+        switch value {
+        case .object(let members):
+            return .object(members.map { (KeyCase.snake($0.0), $0.1) })
+        case .null:
+            return .null
+        default:
+            throw reader.invalid(key.name, at: range, expected: "an object")
+        }
+    }
+}

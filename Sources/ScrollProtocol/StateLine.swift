@@ -1,0 +1,18 @@
+import ScrollModel
+
+/// A `state` line (DESIGN §4) as a client receives it.
+public struct StateLine: Hashable, Sendable {
+    public var container: String
+    /// Increases by one per published state of the container.
+    public var seq: Int
+    /// The id of the `get` this answers; nil for broadcasts.
+    public var id: RequestID?
+    public var state: ScrollState
+
+    public init(container: String, seq: Int, id: RequestID? = nil, state: ScrollState) {
+        self.container = container
+        self.seq = seq
+        self.id = id
+        self.state = state
+    }
+}

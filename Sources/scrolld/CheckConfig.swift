@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import ScrollConfig
+
+struct CheckConfig: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check-config",
+        abstract: "Validate a configuration file.",
+        discussion: """
+            Without FILE, checks the file the daemon would use: \
+            $XDG_CONFIG_HOME/scrolld/scrolld.toml, then scrolld/scrolld.toml under each of \
+            $XDG_CONFIG_DIRS and /etc/xdg. Prints 'FILE: ok' and the containers it defines, or \
+            'FILE:LINE: KEY: problem' on standard error and exits with status 1.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The file to check; default: the first one on the search path.", valueName: "FILE"))
+    var file: String?
+
+    func run() throws {
+        let path: String
+        if let file {
+            path = file
+        } else {
+            let search = ConfigurationSearchPath(environment: ProcessInfo.processInfo.environment)
+            guard let found = search.locate() else {
+                // Nothing to check is not a failure: the built-in defaults are valid.
+                print("no configuration file (looked for \(search.candidates.joined(separator: ", "))); the built-in defaults apply")
+                return
+            }
+            path = found
+        }
+        do {
+            let configuration = try Configuration.load(contentsOf: path)
+            print("\(path): ok")
+            print("containers: \(configuration.containers.map(\.name).joined(separator: ", "))")
+        } catch {
+            standardError(error.description)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import NIOCore
+import ScrollConfig
+import ScrollLog
+import ScrollModel
+import ScrollProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DESIGN §7: one request in, one reply out (plus states for subscriptions). A bad request
+/// gets an error naming the problem and the connection stays open.
+extension DaemonCore {
+    func isAllowed(uid: UInt32) -> Bool {
+        uid == getuid() || configuration.daemon.allowUIDs.contains(uid)
+    }
+
+    func line(_ body: (inout [UInt8]) -> Void) -> ByteBuffer {
+        var bytes: [UInt8] = []
+        body(&bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        return ByteBuffer(bytes: bytes)
+    }
+
+    func welcome() -> ByteBuffer {
+        line { ReplyEncoder.welcome(server: "scrolld \(Scrolld.version)", containers: containerNames, into: &$0) }
+    }
+
+    /// A peer that may not connect: told why, then disconnected.
+    func refuse(_ channel: Channel, message: String) {
+        logger.warning("refused a connection: \(message)")
+        let reply = line { ReplyEncoder.error(ProtocolError(.forbidden, message), into: &$0) }
+        channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// A line over the limit closes that connection, after saying so.
+    func tooLarge(_ channel: Channel) {
+        let reply = line { ReplyEncoder.error(ProtocolError.tooLarge(), into: &$0) }
+        channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    func handle(_ request: ByteBuffer, from client: Client) {
+        let reply: ByteBuffer
+        do throws(ProtocolError) {
+            let decoded = try request.withUnsafeReadableBytes { bytes in
+                Result { () throws(ProtocolError) in try RequestDecoder.decode(bytes) }
+            }.get()
+            reply = try perform(decoded, for: client)
+        } catch {
+            reply = line { ReplyEncoder.error(error, into: &$0) }
+        }
+        client.reply(reply)
+    }
+
+    func containerIndex(_ name: String, id: RequestID?) throws(ProtocolError) -> Int {
+        guard let index = engine.index(of: name) else { throw .unknownContainer(name, id: id) }
+        return index
+    }
+
+    func perform(_ request: Request, for client: Client) throws(ProtocolError) -> ByteBuffer {
+        let id = request.id
+        switch request.operation {
+        case .ping:
+            return line { ReplyEncoder.pong(id: id, into: &$0) }
+        case let .subscribe(name, rate):
+            let index = try containerIndex(name, id: id)
+            subscribe(client, container: index, rate: rate)
+            let state = currentState(index)
+            return line { ReplyEncoder.state(state, container: name, seq: seqs[index], id: id, into: &$0) }
+        case .unsubscribe(let name):
+            let index = try name.map { (name: String) throws(ProtocolError) in try containerIndex(name, id: id) }
+            unsubscribe(client, container: index)
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case .get(let name):
+            let index = try containerIndex(name, id: id)
+            let state = currentState(index)
+            return line { ReplyEncoder.state(state, container: name, seq: seqs[index], id: id, into: &$0) }
+        case let .configure(name, settings, animation):
+            try configure(name, settings, animation: animation, id: id)
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case let .scrollTo(name, target, animation):
+            let index = try containerIndex(name, id: id)
+            update(container: index) { $0.scroll(to: target, animation: animation, at: $1) }
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case let .scrollBy(name, delta, animation):
+            let index = try containerIndex(name, id: id)
+            update(container: index) { $0.scroll(by: delta, animation: animation, at: $1) }
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case .pause(let name):
+            engine.setPaused(true, container: try containerIndex(name, id: id))
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case .resume(let name):
+            engine.setPaused(false, container: try containerIndex(name, id: id))
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case .devices:
+            let list = devices().map { device in
+                DeviceInfo(
+                    id: device.id, name: device.name, capabilities: device.capabilities, path: device.path,
+                    containers: engine.slots.filter { $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name) }.map(\.container.name)
+                )
+            }
+            return line { ReplyEncoder.devices(list, id: id, into: &$0) }
+        case .reload:
+            let result = reload()
+            if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }
+            return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
+        }
+    }
+
+    /// `configure`: the request's keys become `containers.NAME.*` assignments on top of the
+    /// container's current settings, checked exactly as the configuration file is.
+    func configure(_ name: String, _ settings: [ConfigureSetting], animation: ScrollAnimation?, id: RequestID?) throws(ProtocolError) {
+        var updated = configuration
+        do {
+            for setting in settings {
+                try updated.set("containers.\(name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
+            }
+            let resolved = try updated.resolve(container: name)
+            configuration = updated
+            if let index = engine.index(of: name) {
+                update(container: index) { $0.configure(resolved, animation: animation ?? .none, at: $1) }
+            } else {
+                let index = addContainer(ScrollContainer(name: name, configuration: resolved, at: MonotonicClock.now()))
+                pending[index] = engine[index].state
+                publishPending()
+            }
+        } catch {
+            throw ProtocolError(.invalidValue, error.description, id: id)
+        }
+    }
+}
+
+extension ConfigValue {
+    init(_ value: ProtocolValue, key: String) throws(ConfigurationError) {
+        switch value {
+        case .string(let s): self = .string(s)
+        case .integer(let i): self = .integer(i)
+        case .double(let d): self = .double(d)
+        case .bool(let b): self = .bool(b)
+        case .array(let items):
+            var converted: [ConfigValue] = []
+            for item in items { converted.append(try ConfigValue(item, key: key)) }
+            self = .array(converted)
+        case .object(let members):
+            var converted: [(String, ConfigValue)] = []
+            for (name, item) in members { converted.append((name, try ConfigValue(item, key: "\(key).\(name)"))) }
+            self = .table(converted)
+        case .null:
+            throw ConfigurationError(key: key, message: "null is not a value here")
+        }
+    }
+}

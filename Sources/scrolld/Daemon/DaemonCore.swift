@@ -1,0 +1,188 @@
+import Logging
+import NIOCore
+import ScrollConfig
+import ScrollLog
+import ScrollModel
+
+/// Everything the daemon knows, owned by its one event loop: the engine, the containers'
+/// subscribers, the configuration in force. Input sources, clients and timers all call in on
+/// that loop, so nothing here needs a lock.
+///
+/// Time: input carries CLOCK_MONOTONIC timestamps; while anything moves, one scheduled task
+/// wakes the loop at the engine's next deadline (a frame or the wheel timer). When nothing
+/// moves, no task is scheduled and the loop sleeps in epoll.
+final class DaemonCore {
+    let eventLoop: EventLoop
+    let logger: Logger
+    var engine: ScrollEngine
+    var configuration: Configuration
+    let configurationSource: ConfigurationFileSource
+    /// Subscribers per container, indexed like the engine's containers.
+    var subscribers: [[Client]] = []
+    var seqs: [Int] = []
+    var clients: [ObjectIdentifier: Client] = [:]
+    /// The latest state of each container produced during one engine call, published after it.
+    var pending: [ScrollState?] = []
+    var encodeBuffer: [UInt8] = []
+    var deadlineTask: Scheduled<Void>?
+    var scheduledDeadline: Timestamp?
+    /// Called when device or client counts change (systemd STATUS=).
+    var onStatusChange: () -> Void = {}
+    var devices: () -> [DeviceSummary] = { [] }
+
+    struct DeviceSummary {
+        var id: Int
+        var name: String
+        var capabilities: DeviceCapabilities
+        var path: String?
+    }
+
+    init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, logger: Logger) throws {
+        self.eventLoop = eventLoop
+        self.logger = logger
+        self.configuration = configuration
+        configurationSource = source
+        engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
+        for settings in configuration.containers {
+            let resolved = try configuration.resolve(container: settings.name)
+            addContainer(ScrollContainer(name: settings.name, configuration: resolved, at: MonotonicClock.now()))
+        }
+    }
+
+    @discardableResult
+    func addContainer(_ container: ScrollContainer) -> Int {
+        let index = engine.add(container)
+        subscribers.append([])
+        seqs.append(0)
+        pending.append(nil)
+        return index
+    }
+
+    var containerNames: [String] { engine.slots.map(\.container.name) }
+
+    // MARK: Input and time
+
+    /// An input event from any source, stamped on CLOCK_MONOTONIC.
+    func input(_ event: ScrollEvent) {
+        eventLoop.assertInEventLoop()
+        engine.handle(event) { pending[$0.container] = $0.state }
+        publishPending()
+        reschedule()
+    }
+
+    /// Runs an operation on one container now (requests), then publishes and reschedules.
+    func update(container index: Int, _ body: (inout ScrollContainer, Timestamp) -> Void) {
+        let now = MonotonicClock.now()
+        engine.advance(to: now) { pending[$0.container] = $0.state }
+        let state = engine.update(container: index, at: now) { body(&$0, now) }
+        pending[index] = state
+        publishPending()
+        reschedule()
+    }
+
+    /// Keeps exactly one wake-up scheduled: at the engine's next deadline, or none at all.
+    func reschedule() {
+        let next = engine.nextDeadline
+        guard next != scheduledDeadline else { return }
+        deadlineTask?.cancel()
+        deadlineTask = nil
+        scheduledDeadline = next
+        guard let next else { return }
+        deadlineTask = eventLoop.scheduleTask(deadline: MonotonicClock.deadline(next)) { [weak self] in
+            self?.deadlineReached()
+        }
+    }
+
+    private func deadlineReached() {
+        scheduledDeadline = nil
+        deadlineTask = nil
+        // A late wake-up runs every frame due by now; subscribers get the latest of them.
+        engine.advance(to: max(MonotonicClock.now(), engine.nextDeadline ?? 0)) { pending[$0.container] = $0.state }
+        publishPending()
+        reschedule()
+    }
+
+    // MARK: Publishing
+
+    /// Encodes each changed container's state once and hands the same bytes to every
+    /// subscriber of it.
+    func publishPending() {
+        for index in pending.indices {
+            guard let state = pending[index] else { continue }
+            pending[index] = nil
+            seqs[index] += 1
+            guard !subscribers[index].isEmpty else { continue }
+            let bytes = encode(state, container: index, seq: seqs[index])
+            let name = engine[index].name
+            for client in subscribers[index] { client.offer(bytes, container: name) }
+        }
+    }
+
+    func encode(_ state: ScrollState, container index: Int, seq: Int) -> ByteBuffer {
+        encodeBuffer.removeAll(keepingCapacity: true)
+        StateEncoder().encode(state, container: engine[index].name, seq: seq, into: &encodeBuffer)
+        encodeBuffer.append(UInt8(ascii: "\n"))
+        return ByteBuffer(bytes: encodeBuffer)
+    }
+
+    /// The container's current state, evaluated now, as a line.
+    func currentState(_ index: Int) -> ScrollState {
+        engine.sample(container: index, at: max(MonotonicClock.now(), engine.now))
+    }
+
+    // MARK: Clients
+
+    func connected(_ client: Client) {
+        clients[client.id] = client
+        onStatusChange()
+    }
+
+    func disconnected(_ client: Client) {
+        client.cancelAll()
+        clients[client.id] = nil
+        for index in subscribers.indices {
+            subscribers[index].removeAll { $0 === client }
+        }
+        onStatusChange()
+    }
+
+    func subscribe(_ client: Client, container index: Int, rate: Double?) {
+        let name = engine[index].name
+        if !subscribers[index].contains(where: { $0 === client }) { subscribers[index].append(client) }
+        client.subscriptions[name]?.flush?.cancel()
+        client.subscriptions[name] = Client.Subscription(rate: rate)
+    }
+
+    func unsubscribe(_ client: Client, container index: Int?) {
+        for i in subscribers.indices where index == nil || index == i {
+            subscribers[i].removeAll { $0 === client }
+            client.subscriptions[engine[i].name]?.flush?.cancel()
+            client.subscriptions[engine[i].name] = nil
+        }
+    }
+
+    // MARK: Configuration
+
+    /// Puts a whole new configuration in force: containers it names are created or updated
+    /// at once; containers created by clients and not in the file stay as they are.
+    func apply(_ new: Configuration) throws {
+        var resolved: [(String, ContainerConfiguration)] = []
+        for settings in new.containers {
+            resolved.append((settings.name, try new.resolve(container: settings.name)))
+        }
+        configuration = new
+        engine.frameRate = new.daemon.frameRate
+        let now = MonotonicClock.now()
+        for (name, container) in resolved {
+            if let index = engine.index(of: name) {
+                guard engine[index].configuration != container else { continue }
+                update(container: index) { $0.configure(container, at: $1) }
+            } else {
+                let index = addContainer(ScrollContainer(name: name, configuration: container, at: now))
+                pending[index] = engine[index].state
+            }
+        }
+        publishPending()
+        reschedule()
+    }
+}

@@ -1,0 +1,46 @@
+import NIOCore
+
+/// Splits a client's byte stream into lines, refusing any line longer than `maximumLength`
+/// (DESIGN §7: a line over 64 KiB closes that connection). The check runs as bytes arrive, so
+/// a client that never sends a newline cannot make the daemon buffer without bound.
+struct LineFrameDecoder: ByteToMessageDecoder {
+    typealias InboundOut = ByteBuffer
+
+    struct LineTooLong: Error {}
+
+    let maximumLength: Int
+    /// Bytes already searched for a newline, so each byte is scanned once.
+    private var scanned = 0
+
+    init(maximumLength: Int = 64 * 1024) {
+        self.maximumLength = maximumLength
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        let view = buffer.readableBytesView
+        if let newline = view.dropFirst(scanned).firstIndex(of: UInt8(ascii: "\n")) {
+            let length = newline - view.startIndex
+            scanned = 0
+            guard length <= maximumLength else { throw LineTooLong() }
+            var line = buffer.readSlice(length: length)!
+            buffer.moveReaderIndex(forwardBy: 1)
+            // Tolerate CRLF from clients written for other protocols.
+            if line.readableBytesView.last == UInt8(ascii: "\r") { line.moveWriterIndex(to: line.writerIndex - 1) }
+            context.fireChannelRead(wrapInboundOut(line))
+            return .continue
+        }
+        scanned = view.count
+        if scanned > maximumLength { throw LineTooLong() }
+        return .needMoreData
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        // A final request without its newline still counts.
+        while try decode(context: context, buffer: &buffer) == .continue {}
+        if buffer.readableBytes > 0 {
+            guard buffer.readableBytes <= maximumLength else { throw LineTooLong() }
+            context.fireChannelRead(wrapInboundOut(buffer.readSlice(length: buffer.readableBytes)!))
+        }
+        return .needMoreData
+    }
+}

@@ -1,0 +1,77 @@
+import NIOCore
+import ScrollLog
+import ScrollModel
+
+/// Feeds a recorded log into the daemon in real time (`run --replay LOG`), re-stamping each
+/// event onto the live monotonic clock, optionally sped up and looped: a demo source, and the
+/// source of the daemon's integration tests on machines without input devices.
+final class ReplaySource {
+    let events: [ScrollEvent]
+    let speed: Double
+    let loop: Bool
+    let core: DaemonCore
+    private var next = 0
+    private var base: Timestamp = 0
+    private var task: Scheduled<Void>?
+    /// Device names seen in the log, for the `devices` request.
+    private(set) var devices: [Int: (String, DeviceCapabilities)] = [:]
+
+    /// The pause between two passes of a looped log.
+    static let loopGap: Timestamp = 1_000_000
+
+    init(events: [ScrollEvent], speed: Double, loop: Bool, core: DaemonCore) {
+        self.events = events
+        self.speed = speed
+        self.loop = loop
+        self.core = core
+    }
+
+    func start() {
+        base = MonotonicClock.now()
+        next = 0
+        scheduleNext()
+    }
+
+    func stop() {
+        task?.cancel()
+        task = nil
+    }
+
+    private func liveTime(of index: Int) -> Timestamp {
+        base + Timestamp((Double(events[index].time - events[0].time) / speed).rounded())
+    }
+
+    private func scheduleNext() {
+        guard next < events.count else {
+            guard loop, !events.isEmpty else { return }
+            // Start over after a pause, as a fresh pass: devices come back through their
+            // device_added events.
+            base = MonotonicClock.now() + Self.loopGap
+            next = 0
+            for id in devices.keys { core.input(ScrollEvent(time: MonotonicClock.now(), device: id, kind: .deviceRemoved)) }
+            devices.removeAll()
+            return scheduleNext()
+        }
+        let time = liveTime(of: next)
+        task = core.eventLoop.scheduleTask(deadline: MonotonicClock.deadline(time)) { [weak self] in
+            self?.fire()
+        }
+    }
+
+    private func fire() {
+        // Every event due by now goes in, each with its own (re-stamped) time.
+        let now = MonotonicClock.now()
+        while next < events.count, liveTime(of: next) <= now {
+            var event = events[next]
+            event.time = liveTime(of: next)
+            switch event.kind {
+            case let .deviceAdded(name, caps): devices[event.device] = (name, caps)
+            case .deviceRemoved: devices[event.device] = nil
+            default: break
+            }
+            core.input(event)
+            next += 1
+        }
+        scheduleNext()
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ScrollConfig
+import ScrollLog
+import ScrollModel
+
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the daemon: read scroll input, drive the containers, serve clients on a Unix socket.",
+        discussion: """
+            Clients connect to the socket (default $XDG_RUNTIME_DIR/scrolld/scrolld.sock) and speak \
+            JSON lines (docs/protocol.md). --replay feeds a recorded log in real time instead of \
+            real devices: a demo, or a test source. SIGHUP reloads the configuration; SIGTERM \
+            and SIGINT stop the daemon cleanly.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The configuration file (default: the XDG search path).", valueName: "FILE"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The socket to listen on.", valueName: "PATH"))
+    var socket: String?
+
+    @Option(name: .customLong("device"), help: ArgumentHelp("An input device node to use instead of the seat (repeatable).", valueName: "PATH"))
+    var devices: [String] = []
+
+    @Option(help: ArgumentHelp("Feed this event log in real time instead of real devices.", valueName: "LOG"))
+    var replay: String?
+
+    @Flag(help: "With --replay: start the log over when it ends.")
+    var loop = false
+
+    @Option(help: ArgumentHelp("With --replay: play faster (2) or slower (0.5).", valueName: "X"))
+    var speed: Double = 1
+
+    @OptionGroup(title: "Container overrides")
+    var model: ModelOptions
+
+    func validate() throws {
+        guard speed > 0, speed.isFinite else { throw ValidationError("--speed expects a positive number") }
+        if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let journal = environment["JOURNAL_STREAM"] != nil
+        LoggingSystem.bootstrap { JournalLogHandler(label: $0, journal: journal) }
+        let logger = Logger(label: "scrolld")
+
+        let source = ConfigurationFileSource(explicitPath: config, environment: environment)
+        var configuration: Configuration
+        do {
+            let (loaded, file) = try source.load()
+            configuration = loaded
+            logger.info("configuration: \(file ?? "built-in defaults")")
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
+        try model.apply(to: &configuration)
+        if !devices.isEmpty { try? configuration.set("daemon.devices", .array(devices.map { .string($0) })) }
+
+        var replayOptions: Daemon.ReplayOptions?
+        if let replay {
+            let events: [ScrollEvent]
+            do {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: replay)))
+                events = try EventLog(parsing: bytes) { logger.warning("\(replay): \($0)") }.events
+            } catch {
+                logger.critical("cannot replay \(replay): \(error)")
+                throw ExitCode(66)
+            }
+            replayOptions = .init(events: events, speed: speed, loop: loop, label: replay)
+        } else {
+            logger.warning("this build reads no input devices yet; serving clients only (use --replay LOG for a demo source)")
+        }
+
+        var inherited: Int32?
+        if let pid = environment["LISTEN_PID"].flatMap({ Int32($0) }), pid == getpid(),
+           let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 {
+            inherited = 3  // SD_LISTEN_FDS_START
+        }
+        let path = socket ?? configuration.daemon.socket ?? SocketLocation.defaultPath(environment: environment)
+        let daemon = Daemon(
+            options: .init(
+                socketPath: path,
+                inheritedSocket: inherited,
+                configuration: configuration,
+                configFile: source,
+                replay: replayOptions,
+                environment: environment
+            ),
+            logger: logger
+        )
+        do {
+            try await daemon.run()
+        } catch let error as SocketLocation.AlreadyRunning {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        } catch let error as SocketLocation.Unusable {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+    }
+}
