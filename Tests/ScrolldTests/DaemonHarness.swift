@@ -1,0 +1,172 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `scrolld run` process on a private socket and config, for integration tests.
+final class DaemonProcess {
+    let process = Process()
+    let directory: URL
+    let socketPath: String
+    let configPath: String
+    let stderrURL: URL
+
+    init(config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:]) throws {
+        // A short path: Unix socket paths are limited to 107 bytes.
+        directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        socketPath = directory.appendingPathComponent("s.sock").path
+        configPath = directory.appendingPathComponent("scrolld.toml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        stderrURL = directory.appendingPathComponent("stderr.log")
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.executableURL = Scrolld.binary
+        var args = ["run", "--socket", socketPath, "--config", configPath]
+        if let replay { args += ["--replay", replay] }
+        process.arguments = args + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = directory.path
+        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try waitForSocket()
+    }
+
+    func waitForSocket(timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let client = try? LineClient(path: socketPath) { client.close(); return }
+            if !process.isRunning { throw HarnessError("scrolld exited early: \(stderr)") }
+            usleep(20_000)
+        }
+        throw HarnessError("scrolld did not listen within \(timeout) s: \(stderr)")
+    }
+
+    var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Stops the daemon (SIGTERM) and returns its exit status.
+    @discardableResult
+    func stop(timeout: Double = 10) -> Int32 {
+        if process.isRunning { signal(SIGTERM) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { signal(SIGKILL); process.waitUntilExit() }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A blocking Unix-socket client that reads JSON lines with a timeout.
+final class LineClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw HarnessError("connect \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    func close() { Glibc.close(fd) }
+    deinit { Glibc.close(fd) }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    func send(_ object: [String: Any]) {
+        send(String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self))
+    }
+
+    /// The next line, or nil at EOF or after `timeout` seconds without one.
+    func readLine(timeout: Double = 5) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    func readJSON(timeout: Double = 5) -> [String: Any]? {
+        guard let line = readLine(timeout: timeout) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+    }
+
+    /// Reads lines until one of `type` arrives (skipping broadcasts in between).
+    func read(type: String, timeout: Double = 5) -> [String: Any]? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard let object = readJSON(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            if object["type"] as? String == type { return object }
+        }
+        return nil
+    }
+
+    /// Sends a request and returns the reply carrying its id.
+    func request(_ object: [String: Any], id: Int, timeout: Double = 5) -> [String: Any]? {
+        var object = object
+        object["id"] = id
+        send(object)
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            guard let reply = readJSON(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            if (reply["id"] as? NSNumber)?.intValue == id { return reply }
+        }
+        return nil
+    }
+
+    /// Whether the server has closed the connection (EOF within `timeout`).
+    func isClosed(timeout: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 50) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return true }
+        }
+        return false
+    }
+}

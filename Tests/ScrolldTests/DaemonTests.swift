@@ -1,0 +1,254 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("scrolld run: protocol v1 over a real socket", .serialized)
+struct DaemonTests {
+    @Test func welcomePingAndEveryErrorCodeWithoutClosingTheConnection() throws {
+        let daemon = try DaemonProcess()
+        let client = try LineClient(path: daemon.socketPath)
+        let welcome = try #require(client.readJSON())
+        #expect(welcome["type"] as? String == "welcome")
+        #expect(welcome["protocol"] as? Int == 1)
+        #expect(welcome["containers"] as? [String] == ["main"])
+        #expect((welcome["server"] as? String)?.hasPrefix("scrolld ") == true)
+
+        #expect(client.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
+        client.send("this is not json")
+        #expect(client.readJSON()?["code"] as? String == "bad_request")
+        #expect(client.request(["op": "fly"], id: 2)?["code"] as? String == "unknown_op")
+        #expect(client.request(["op": "get", "container": "nowhere"], id: 3)?["code"] as? String == "unknown_container")
+        let invalid = client.request(["op": "scrollTo", "container": "main", "y": "down"], id: 4)
+        #expect(invalid?["code"] as? String == "invalid_value")
+        #expect((invalid?["message"] as? String)?.contains("y") == true)
+        #expect(client.request(["op": "configure", "container": "main", "physics": ["wheel_animation": "bouncy"]], id: 5)?["code"] as? String == "invalid_value")
+        // Still served after all that.
+        let state = client.request(["op": "get", "container": "main"], id: 6)
+        #expect(state?["type"] as? String == "state")
+        #expect(state?["container"] as? String == "main")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func configureThenScrollToPublishesTheSmoothSpringAtEveryFrame() throws {
+        let daemon = try DaemonProcess()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        let configured = client.request([
+            "op": "configure", "container": "list",
+            "containerSize": ["width": 400, "height": 300], "contentSize": ["width": 400, "height": 5000],
+        ], id: 1)
+        #expect(configured?["type"] as? String == "ok")
+        let first = try #require(client.request(["op": "subscribe", "container": "list"], id: 2))
+        #expect(first["type"] as? String == "state")
+        #expect(first.number("containerSize", "height") == 300)
+
+        client.send(["op": "scrollTo", "container": "list", "y": 100, "animation": "smooth", "id": 3])
+        var states: [[String: Any]] = []
+        while let line = client.readJSON(timeout: 3) {
+            if line["type"] as? String == "state" { states.append(line) }
+            if line["type"] as? String == "state", line.phase == "idle" { break }
+        }
+        try #require(states.count > 30)
+        let start = try #require(states.first?.t)
+        let omega = 4 * Double.pi
+        for state in states.dropLast() {
+            let tau = Double(state.t! - start) / 1e6
+            #expect(state.phase == "animating")
+            expectClose(state.y, 100 + exp(-omega * tau) * (-100 - 100 * omega * tau), tolerance: 1e-9)
+            // Frames on the grid of the motion's start.
+            let k = (Double(state.t! - start) * 120 / 1e6).rounded()
+            #expect(state.t! - start == Int64((k * 1e6 / 120).rounded()))
+        }
+        #expect(states.last?.y == 100)
+        let seqs = states.compactMap { $0.int("seq") }
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 })
+        daemon.stop()
+    }
+
+    @Test func aClientThatNeverReadsIsCoalescedWhileOthersGetEveryState() throws {
+        // 3000 wheel events at 1000 Hz, a second after start: ~1.2 MB of states, far more than
+        // a socket buffer holds.
+        let count = 3000
+        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
+        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
+        for i in 0..<count { lines.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":1.2}}"#) }
+        let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 100\n", replay: log)
+        let stuck = try LineClient(path: daemon.socketPath)
+        stuck.send(#"{"op":"subscribe","container":"main"}"#)
+        let reader = try LineClient(path: daemon.socketPath)
+        _ = reader.readJSON()
+        let firstSeq = try #require(reader.request(["op": "subscribe", "container": "main"], id: 1)?.int("seq"))
+        var seqs: [Int] = []
+        var last: [String: Any]?
+        while let line = reader.readJSON(timeout: 3) {
+            if line["type"] as? String == "state", let seq = line.int("seq") { seqs.append(seq); last = line }
+            if last?.phase == "idle" && seqs.count > 1 { break }
+        }
+        // Every state, in order, none skipped: the wheel events after we subscribed, then idle.
+        let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }.count
+        #expect(gaps == 0, "\(gaps) gaps in \(seqs.count) states")
+        #expect(seqs.first == firstSeq + 1)
+        #expect(seqs.count > 2000)
+        expectClose(last?.y ?? 0, Double(count))
+        // The stuck client, when it finally reads, gets a bounded backlog ending in the latest state.
+        var stuckStates: [[String: Any]] = []
+        while let line = stuck.readJSON(timeout: 1) { if line["type"] as? String == "state" { stuckStates.append(line) } }
+        #expect(stuckStates.last?.int("seq") == seqs.last)
+        #expect(stuckStates.count < seqs.count, "\(stuckStates.count) states reached the stuck client")
+        daemon.stop()
+    }
+
+    @Test func severalClientsReceiveTheSameStates() throws {
+        let daemon = try DaemonProcess()
+        let clients = try (0..<5).map { _ in try LineClient(path: daemon.socketPath) }
+        for (i, client) in clients.enumerated() {
+            _ = client.readJSON()
+            #expect(client.request(["op": "subscribe", "container": "main"], id: i)?["type"] as? String == "state")
+        }
+        let driver = try LineClient(path: daemon.socketPath)
+        _ = driver.request(["op": "scrollTo", "container": "main", "y": 42, "animation": "none"], id: 99)
+        let lines = clients.map { $0.read(type: "state") }
+        #expect(lines.allSatisfy { $0?.y == 42 })
+        #expect(Set(lines.compactMap { $0?.int("seq") }).count == 1)
+        daemon.stop()
+    }
+
+    @Test func anOversizedLineClosesOnlyThatConnection() throws {
+        let daemon = try DaemonProcess()
+        let bad = try LineClient(path: daemon.socketPath)
+        let good = try LineClient(path: daemon.socketPath)
+        _ = bad.readJSON()
+        _ = good.readJSON()
+        bad.send(String(repeating: "a", count: 70_000))
+        #expect(bad.readJSON()?["code"] as? String == "too_large")
+        #expect(bad.isClosed())
+        #expect(good.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
+        daemon.stop()
+    }
+
+    @Test func reloadKeepsTheLastGoodConfigurationAndSIGHUPAppliesANewOne() throws {
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        #expect(client.request(["op": "get", "container": "main"], id: 1)?.number("containerSize", "height") == 500)
+
+        try "[physics]\nwheel_animation = \"bouncy\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let refused = try #require(client.request(["op": "reload"], id: 2))
+        #expect(refused["type"] as? String == "reloaded")
+        #expect(refused["ok"] as? Bool == false)
+        let message = refused["message"] as? String ?? ""
+        #expect(message.contains("physics.wheel_animation"), "\(message)")
+        #expect(message.contains(":2:"), "\(message)")
+        #expect(client.request(["op": "get", "container": "main"], id: 3)?.number("containerSize", "height") == 500)
+
+        try "[containers.main]\ncontainerSize = \"800x400\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        var height: Double?
+        for attempt in 0..<50 where height != 400 {
+            height = client.request(["op": "get", "container": "main"], id: 10 + attempt)?.number("containerSize", "height")
+            if height != 400 { usleep(50_000) }
+        }
+        #expect(height == 400)
+        daemon.stop()
+    }
+
+    @Test func sigtermClosesClientsAndRemovesTheSocket() throws {
+        let daemon = try DaemonProcess()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        #expect(daemon.stop() == 0)
+        #expect(client.isClosed())
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test func aStaleSocketIsReplacedAndALiveDaemonIsNotStolenFrom() throws {
+        let daemon = try DaemonProcess()
+        let second = try Scrolld.run(["run", "--socket", daemon.socketPath, "--config", daemon.configPath])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already"), "\(second.stderr)")
+        // The first one still serves.
+        let client = try LineClient(path: daemon.socketPath)
+        #expect(client.readJSON()?["type"] as? String == "welcome")
+        daemon.signal(SIGKILL)
+        daemon.process.waitUntilExit()
+        // SIGKILL left the socket file behind: a new daemon replaces it.
+        #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
+        let third = Process()
+        third.executableURL = Scrolld.binary
+        third.arguments = ["run", "--socket", daemon.socketPath, "--config", daemon.configPath]
+        third.standardError = FileHandle.nullDevice
+        try third.run()
+        defer { kill(third.processIdentifier, SIGTERM); third.waitUntilExit() }
+        var welcomed = false
+        for _ in 0..<200 where !welcomed {
+            if let c = try? LineClient(path: daemon.socketPath), c.readJSON()?["type"] as? String == "welcome" { welcomed = true } else { usleep(25_000) }
+        }
+        #expect(welcomed)
+    }
+
+    @Test func theSocketIsPrivateAndOtherUidsAreRefused() throws {
+        try #require(getuid() == 0, "needs root to act as another uid")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"))
+        let daemon = try DaemonProcess(environment: ["XDG_RUNTIME_DIR": "/tmp"])
+        var info = stat()
+        stat(daemon.socketPath, &info)
+        #expect(info.st_mode & 0o777 == 0o600)
+        // Open the path up so that only SO_PEERCRED stands between uid 65534 and the daemon.
+        chmod(daemon.directory.path, 0o755)
+        chmod(daemon.socketPath, 0o666)
+        let script = """
+            import socket
+            s = socket.socket(socket.AF_UNIX); s.connect("\(daemon.socketPath)")
+            print(s.makefile().readline().strip())
+            """
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        other.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script]
+        let out = Pipe()
+        other.standardOutput = out
+        try other.run()
+        let line = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        other.waitUntilExit()
+        #expect(line.contains(#""code":"forbidden""#), "\(line)")
+        #expect(line.contains("uid 65534"), "\(line)")
+        daemon.stop()
+
+        let allowing = try DaemonProcess(config: "[daemon]\nallow_uids = [65534]\n")
+        chmod(allowing.directory.path, 0o755)
+        chmod(allowing.socketPath, 0o666)
+        let allowed = Process()
+        allowed.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        allowed.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script.replacingOccurrences(of: daemon.socketPath, with: allowing.socketPath)]
+        let out2 = Pipe()
+        allowed.standardOutput = out2
+        try allowed.run()
+        let welcome = String(decoding: out2.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        allowed.waitUntilExit()
+        #expect(welcome.contains(#""type":"welcome""#), "\(welcome)")
+        allowing.stop()
+    }
+
+    @Test func pauseStopsRoutingInputAndResumeRestartsIt() throws {
+        // A wheel detent every 40 ms for 20 s.
+        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
+        for i in 0..<500 { lines.append(#"{"t":\#(1_000_000 + i * 40_000),"dev":1,"type":"wheel","v120":{"y":30}}"#) }
+        let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\n", replay: log)
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        usleep(200_000)
+        #expect(client.request(["op": "pause", "container": "main"], id: 1)?["type"] as? String == "ok")
+        usleep(100_000)
+        let paused = client.request(["op": "get", "container": "main"], id: 2)?.y
+        usleep(300_000)
+        #expect(client.request(["op": "get", "container": "main"], id: 3)?.y == paused)
+        #expect(client.request(["op": "resume", "container": "main"], id: 4)?["type"] as? String == "ok")
+        usleep(300_000)
+        let resumed = try #require(client.request(["op": "get", "container": "main"], id: 5)?.y)
+        #expect(resumed > paused ?? .infinity)
+        daemon.stop()
+    }
+}
