@@ -44,6 +44,12 @@ let package = Package(
             name: "ScrollProtocol",
             dependencies: ["ScrollModel", "ScrollLog"]
         ),
+        // Real input: a thin typed layer over libinput and libudev (contexts, the device access
+        // policy, event mapping). The daemon drives it from its input thread.
+        .target(
+            name: "ScrollInput",
+            dependencies: ["CLibinput", "ScrollModel"]
+        ),
         // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
         .target(
             name: "ScrollConfig",
@@ -55,11 +61,13 @@ let package = Package(
                 "ScrollModel",
                 "ScrollLog",
                 "ScrollConfig",
+                "ScrollInput",
                 "CLibinput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "ScrollProtocol",
@@ -71,6 +79,7 @@ let package = Package(
         ),
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
         .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollLog"]),
+        .testTarget(name: "ScrollInputTests", dependencies: ["ScrollInput", "ScrollModel"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
     ],

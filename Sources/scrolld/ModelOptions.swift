@@ -32,38 +32,45 @@ struct ModelOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Any configuration key (repeatable), e.g. physics.wheel_animation=none.", valueName: "SECTION.KEY=VALUE"))
     var assignments: [String] = []
 
-    /// Applies the options, dedicated ones first, then every `--set` in order.
-    func apply(to configuration: inout Configuration) throws {
+    /// The options as configuration assignments, dedicated ones first, then every `--set` in
+    /// order (a daemon re-applies them on every reload).
+    func overrides() throws -> [(key: String, value: ConfigValue)] {
         let prefix = "containers.\(container)"
+        var result: [(key: String, value: ConfigValue)] = []
+        if let containerSize { result.append(("\(prefix).containerSize", .string(containerSize))) }
+        if let contentSize { result.append(("\(prefix).contentSize", .string(contentSize))) }
+        if let insets { result.append(("\(prefix).insets", .string(insets))) }
+        if let axes { result.append(("\(prefix).axes", .string(axes))) }
+        if let header {
+            let parts = header.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let min = Double(parts[0]), let max = Double(parts[1]) else {
+                throw ValidationError("--header expects MIN:MAX, got '\(header)'")
+            }
+            result.append(("\(prefix).header.min_height", .double(min)))
+            result.append(("\(prefix).header.max_height", .double(max)))
+        }
+        if let rows {
+            let parts = rows.split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let count = Int(parts[0]), let height = Double(parts[1]) else {
+                throw ValidationError("--rows expects COUNTxHEIGHT, got '\(rows)'")
+            }
+            result.append(("\(prefix).rows.count", .integer(count)))
+            result.append(("\(prefix).rows.height", .double(height)))
+        }
+        if let profile { result.append(("physics.profile", .string(profile))) }
+        for assignment in assignments {
+            guard let equals = assignment.firstIndex(of: "=") else {
+                throw ValidationError("--set expects SECTION.KEY=VALUE, got '\(assignment)'")
+            }
+            result.append((String(assignment[..<equals]), ConfigValue(parsing: assignment[assignment.index(after: equals)...])))
+        }
+        return result
+    }
+
+    /// Applies the options to `configuration`.
+    func apply(to configuration: inout Configuration) throws {
         do {
-            if let containerSize { try configuration.set("\(prefix).containerSize", .string(containerSize)) }
-            if let contentSize { try configuration.set("\(prefix).contentSize", .string(contentSize)) }
-            if let insets { try configuration.set("\(prefix).insets", .string(insets)) }
-            if let axes { try configuration.set("\(prefix).axes", .string(axes)) }
-            if let header {
-                let parts = header.split(separator: ":", omittingEmptySubsequences: false)
-                guard parts.count == 2, let min = Double(parts[0]), let max = Double(parts[1]) else {
-                    throw ValidationError("--header expects MIN:MAX, got '\(header)'")
-                }
-                try configuration.set("\(prefix).header.min_height", .double(min))
-                try configuration.set("\(prefix).header.max_height", .double(max))
-            }
-            if let rows {
-                let parts = rows.split(separator: "x", omittingEmptySubsequences: false)
-                guard parts.count == 2, let count = Int(parts[0]), let height = Double(parts[1]) else {
-                    throw ValidationError("--rows expects COUNTxHEIGHT, got '\(rows)'")
-                }
-                try configuration.set("\(prefix).rows.count", .integer(count))
-                try configuration.set("\(prefix).rows.height", .double(height))
-            }
-            if let profile { try configuration.set("physics.profile", .string(profile)) }
-            for assignment in assignments {
-                guard let equals = assignment.firstIndex(of: "=") else {
-                    throw ValidationError("--set expects SECTION.KEY=VALUE, got '\(assignment)'")
-                }
-                let key = String(assignment[..<equals])
-                try configuration.set(key, ConfigValue(parsing: assignment[assignment.index(after: equals)...]))
-            }
+            for (key, value) in try overrides() { try configuration.set(key, value) }
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ScrollConfig
+import ScrollInput
 import ScrollLog
 import ScrollModel
 
@@ -34,6 +35,9 @@ struct Run: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --replay: play faster (2) or slower (0.5).", valueName: "X"))
     var speed: Double = 1
 
+    @Option(name: .customLong("fallback-replay"), help: ArgumentHelp("When no input device is usable, say why and serve this log in a loop instead.", valueName: "LOG"))
+    var fallbackReplay: String?
+
     @OptionGroup(title: "Container overrides")
     var model: ModelOptions
 
@@ -42,14 +46,27 @@ struct Run: AsyncParsableCommand {
         if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
     }
 
+    static func loadReplay(_ path: String, speed: Double, loop: Bool, logger: Logger) throws -> Daemon.ReplayOptions {
+        do {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            let events = try EventLog(parsing: bytes) { logger.warning("\(path): \($0)") }.events
+            return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, label: path)
+        } catch {
+            logger.critical("cannot replay \(path): \(error)")
+            throw ExitCode(66)
+        }
+    }
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let journal = environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, journal: journal) }
         let logger = Logger(label: "scrolld")
 
-        let source = ConfigurationFileSource(explicitPath: config, environment: environment)
-        var configuration: Configuration
+        var overrides = try model.overrides()
+        if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
+        let source = ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
+        let configuration: Configuration
         do {
             let (loaded, file) = try source.load()
             configuration = loaded
@@ -58,22 +75,17 @@ struct Run: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode(78)  // EX_CONFIG
         }
-        try model.apply(to: &configuration)
-        if !devices.isEmpty { try? configuration.set("daemon.devices", .array(devices.map { .string($0) })) }
 
-        var replayOptions: Daemon.ReplayOptions?
+        let input: Daemon.Input
         if let replay {
-            let events: [ScrollEvent]
-            do {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: replay)))
-                events = try EventLog(parsing: bytes) { logger.warning("\(replay): \($0)") }.events
-            } catch {
-                logger.critical("cannot replay \(replay): \(error)")
-                throw ExitCode(66)
-            }
-            replayOptions = .init(events: events, speed: speed, loop: loop, label: replay)
+            input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, logger: logger))
         } else {
-            logger.warning("this build reads no input devices yet; serving clients only (use --replay LOG for a demo source)")
+            let daemon = configuration.daemon
+            let backend: LibinputContext.Backend = daemon.devices.isEmpty
+                ? .seat(daemon.seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
+                : .paths(daemon.devices)
+            let fallback = try fallbackReplay.map { try Self.loadReplay($0, speed: 1, loop: true, logger: logger) }
+            input = .libinput(backend, fallback: fallback)
         }
 
         var inherited: Int32?
@@ -88,7 +100,7 @@ struct Run: AsyncParsableCommand {
                 inheritedSocket: inherited,
                 configuration: configuration,
                 configFile: source,
-                replay: replayOptions,
+                input: input,
                 environment: environment
             ),
             logger: logger

@@ -52,7 +52,7 @@ import Testing
             (#"{"spring":{"bounce":7}}"#, .invalidValue, #"invalid "animation.spring.bounce": expected a number greater than -1 and less than 1, got 7"#),
             (#"{"spring":{"bounce":true}}"#, .invalidValue, #"invalid "animation.spring.bounce": expected a number greater than -1 and less than 1, got true"#),
             (#"{"spring":{"duration":1,"response":1}}"#, .invalidValue, #"unknown key "animation.spring.response" (expected one of: duration, bounce, stiffness, damping)"#),
-            (#"{"spring":{"duration":1,"stiffness":100,"damping":20}}"#, .invalidValue, #"invalid "animation.spring": expected either duration and bounce or stiffness and damping, got {"duration":1,"stiffness":100,"damping":20}"#),
+            (#"{"spring":{"duration":1,"stiffness":100,"damping":20}}"#, .invalidValue, #"invalid "animation.spring": expected either duration and bounce or stiffness and damping, got {"duration":1,"stiffness":100,"damping":…"#),
             (#"{"spring":{"stiffness":100}}"#, .badRequest, #"missing "animation.spring.damping""#),
             (#"{"spring":{"damping":10}}"#, .badRequest, #"missing "animation.spring.stiffness""#),
             (#"{"spring":{"stiffness":0,"damping":10}}"#, .invalidValue, #"invalid "animation.spring.stiffness": expected a finite number greater than 0, got 0"#),

@@ -6,12 +6,18 @@ import ScrollProtocol
 struct ConfigurationFileSource: Sendable {
     var explicitPath: String?
     var environment: [String: String]
+    /// Command-line overrides, applied on top of the file at start and at every reload.
+    var overrides: [(key: String, value: ConfigValue)] = []
 
     func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
+        var (configuration, file): (Configuration, String?)
         if let explicitPath {
-            return (try Configuration.load(contentsOf: explicitPath), explicitPath)
+            (configuration, file) = (try Configuration.load(contentsOf: explicitPath), explicitPath)
+        } else {
+            (configuration, file) = try ConfigurationSearchPath(environment: environment).load()
         }
-        return try ConfigurationSearchPath(environment: environment).load()
+        for (key, value) in overrides { try configuration.set(key, value) }
+        return (configuration, file)
     }
 }
 

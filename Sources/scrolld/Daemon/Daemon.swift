@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ScrollConfig
+import ScrollInput
 import ScrollLog
 import ScrollModel
 import UnixSignals
@@ -18,8 +19,14 @@ final class Daemon: Sendable {
         var inheritedSocket: Int32?
         var configuration: Configuration
         var configFile: ConfigurationFileSource
-        var replay: ReplayOptions?
+        var input: Input
         var environment: [String: String]
+    }
+
+    enum Input: Sendable {
+        case replay(ReplayOptions)
+        /// Real devices; when none is usable, the fallback log (if any) is served instead.
+        case libinput(LibinputContext.Backend, fallback: ReplayOptions?)
     }
 
     struct ReplayOptions: Sendable {
@@ -49,15 +56,37 @@ final class Daemon: Sendable {
             let core = try DaemonCore(eventLoop: loop, configuration: options.configuration, source: options.configFile, logger: logger)
             return NIOLoopBound(core, eventLoop: loop)
         }.get()
+        // The input source: a replay, or libinput on its own thread (with an optional fallback).
         let replay = try await loop.submit { () -> NIOLoopBound<ReplaySource?> in
-            guard let replay = options.replay else { return NIOLoopBound(nil, eventLoop: loop) }
-            let source = ReplaySource(events: replay.events, speed: replay.speed, loop: replay.loop, core: core.value)
-            core.value.devices = { [weak source] in
-                (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
-                    DaemonCore.DeviceSummary(id: $0.key, name: $0.value.0, capabilities: $0.value.1, path: nil)
+            let log: ReplayOptions?
+            switch options.input {
+            case .replay(let replay): log = replay
+            case .libinput(_, let fallback): log = fallback
+            }
+            guard let log else { return NIOLoopBound(nil, eventLoop: loop) }
+            return NIOLoopBound(ReplaySource(events: log.events, speed: log.speed, loop: log.loop, core: core.value), eventLoop: loop)
+        }.get()
+        let libinput: LibinputSource?
+        if case .libinput(let backend, _) = options.input {
+            libinput = LibinputSource(backend: backend, logger: logger)
+        } else {
+            libinput = nil
+        }
+        try await loop.submit {
+            let core = core.value
+            if let libinput {
+                core.devices = {
+                    libinput.devices.withLockedValue { $0 }.map {
+                        DaemonCore.DeviceSummary(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)
+                    }
+                }
+            } else if let source = replay.value {
+                core.devices = { [weak source] in
+                    (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
+                        DaemonCore.DeviceSummary(id: $0.key, name: $0.value.0, capabilities: $0.value.1, path: nil)
+                    }
                 }
             }
-            return NIOLoopBound(source, eventLoop: loop)
         }.get()
 
         let bootstrap = ServerBootstrap(group: group)
@@ -89,13 +118,24 @@ final class Daemon: Sendable {
             core.value.onStatusChange = {
                 notifier.notify("STATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients")
             }
-            replay.value?.start()
         }.get()
-        if let replay = options.replay {
-            logger.notice("serving \(replay.label) in real time\(replay.loop ? ", looped" : "") as the input source")
+        switch options.input {
+        case .replay(let log):
+            try await loop.submit { replay.value?.start() }.get()
+            logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
+        case .libinput(let backend, let fallback):
+            libinput?.start(core: core) { usable, problem in
+                if usable > 0 {
+                    logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend))")
+                    return
+                }
+                logger.warning("no usable input device: \(problem ?? "none with wheel, touchpad or trackpoint scrolling was found")")
+                if let fallback {
+                    logger.notice("DEMO: serving \(fallback.label) in a loop instead of real input")
+                    replay.value?.start()
+                }
+            }
         }
-        notifier.notify("READY=1\nSTATUS=\(options.replay == nil ? 0 : 1) sources, 0 clients")
-
         let watchdog: RepeatedTask?
         if let usec = SystemdNotifier.watchdogInterval(environment: options.environment) {
             // Only when systemd asks for it: the one periodic wake-up the daemon ever has.
@@ -123,6 +163,7 @@ final class Daemon: Sendable {
 
         notifier.notify("STOPPING=1")
         watchdog?.cancel()
+        libinput?.stop()
         try? await loop.submit {
             replay.value?.stop()
             for client in core.value.clients.values { client.channel.close(promise: nil) }

@@ -1,0 +1,158 @@
+import CLibinput
+import ScrollModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A libinput context on the udev backend (a seat) or the path backend (explicit nodes), with
+/// the open/close callbacks that enforce `DeviceAccessPolicy`.
+///
+/// Not thread-safe: libinput contexts belong to one thread. The owner waits for `fileDescriptor`
+/// to become readable, then calls `dispatch()` and drains `nextEvent()`.
+public final class LibinputContext {
+    public enum Backend: Sendable {
+        case seat(String)
+        case paths([String])
+    }
+
+    public struct SetupError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    let udev: OpaquePointer
+    var libinput: OpaquePointer!
+    let interface: UnsafeMutablePointer<libinput_interface>
+    /// Why nodes were refused or failed to open, by path, for `scrolld devices` and the logs.
+    public private(set) var refusals: [String: String] = [:]
+    /// The first permission failure, reported once with its fix.
+    public private(set) var permissionProblem: String?
+    /// Every node scrolld ever opened (the e2e test checks no keyboard is among them).
+    public private(set) var openedPaths: [String] = []
+    /// Device ids handed out in order of appearance, stable for the context's life.
+    var nextDeviceID = 1
+    public private(set) var devices: [Int: InputDevice] = [:]
+    let mapper = InputEventMapper()
+    public var onDiagnostic: (String) -> Void = { _ in }
+
+    public init(_ backend: Backend) throws {
+        guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
+        self.udev = udev
+        interface = .allocate(capacity: 1)
+        interface.initialize(to: Self.callbacks)
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        switch backend {
+        case .seat(let seat):
+            guard let context = libinput_udev_create_context(interface, userData, udev) else {
+                throw SetupError(description: "cannot create a libinput context")
+            }
+            libinput = context
+            guard libinput_udev_assign_seat(context, seat) == 0 else {
+                throw SetupError(description: "cannot assign seat \(seat) (is udev running?)")
+            }
+        case .paths(let paths):
+            guard let context = libinput_path_create_context(interface, userData) else {
+                throw SetupError(description: "cannot create a libinput context")
+            }
+            libinput = context
+            for path in paths where libinput_path_add_device(context, path) == nil {
+                if refusals[path] == nil { refusals[path] = "libinput could not use it" }
+                onDiagnostic("\(path): \(refusals[path]!)")
+            }
+        }
+    }
+
+    deinit {
+        if let libinput { libinput_unref(libinput) }
+        udev_unref(udev)
+        interface.deallocate()
+    }
+
+    public var fileDescriptor: Int32 { libinput_get_fd(libinput) }
+
+    /// Reads what the kernel has and queues libinput's events. Call when the fd is readable.
+    public func dispatch() {
+        libinput_dispatch(libinput)
+    }
+
+    /// The next scroll-relevant event, mapped; other events are consumed and skipped.
+    public func nextEvent() -> ScrollEvent? {
+        while let event = libinput_get_event(libinput) {
+            defer { libinput_event_destroy(event) }
+            if let mapped = map(event) { return mapped }
+        }
+        return nil
+    }
+
+    func map(_ event: OpaquePointer) -> ScrollEvent? {
+        let type = libinput_event_get_type(event)
+        let device = libinput_event_get_device(event)!
+        switch type {
+        case LIBINPUT_EVENT_DEVICE_ADDED:
+            let id = nextDeviceID
+            nextDeviceID += 1
+            libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: id))
+            let info = InputDevice(id: id, device: device, udev: udev)
+            devices[id] = info
+            return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceAdded(name: info.name, capabilities: info.capabilities))
+        case LIBINPUT_EVENT_DEVICE_REMOVED:
+            let id = Self.id(of: device)
+            devices[id] = nil
+            return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceRemoved)
+        default:
+            return mapper.map(event, type: type, device: Self.id(of: device))
+        }
+    }
+
+    static func id(of device: OpaquePointer) -> Int {
+        Int(bitPattern: libinput_device_get_user_data(device))
+    }
+
+    // MARK: open_restricted / close_restricted
+
+    /// libinput keeps the interface pointer for the context's life, so each context owns a copy.
+    nonisolated(unsafe) static let callbacks = libinput_interface(
+        open_restricted: { path, flags, userData in
+            guard let path, let userData else { return -EINVAL }
+            let context = Unmanaged<LibinputContext>.fromOpaque(userData).takeUnretainedValue()
+            return context.open(String(cString: path), flags: flags)
+        },
+        close_restricted: { fd, _ in
+            close(fd)
+        }
+    )
+
+    func open(_ path: String, flags: Int32) -> Int32 {
+        let properties = DeviceAccessPolicy.properties(ofNode: path, udev: udev)
+        if case .refuse(let reason) = DeviceAccessPolicy.decide(properties: properties) {
+            if refusals[path] == nil { onDiagnostic("not opening \(path): \(reason)") }
+            refusals[path] = reason
+            return -EPERM
+        }
+        let fd = Glibc.open(path, flags | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == EACCES || code == EPERM {
+                refusals[path] = "permission denied"
+                if permissionProblem == nil {
+                    permissionProblem = "cannot read \(path): permission denied. scrolld needs read access to /dev/input: add your user to the 'input' group (sudo usermod -aG input $USER) and log in again"
+                    onDiagnostic(permissionProblem!)
+                }
+            } else {
+                refusals[path] = String(cString: strerror(code))
+            }
+            return -code
+        }
+        openedPaths.append(path)
+        refusals[path] = nil
+        return fd
+    }
+}
+
+/// CLOCK_MONOTONIC in µs, libinput's clock, for events libinput does not stamp.
+enum MonotonicTime {
+    static func nowMicroseconds() -> Timestamp {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Timestamp(ts.tv_sec) * 1_000_000 + Timestamp(ts.tv_nsec) / 1000
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import ScrollInput
+import ScrollModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Real input: a libinput context on its own thread, which sleeps in poll(2) on libinput's fd
+/// (and an eventfd to be woken for shutdown), dispatches the moment the fd is readable, and
+/// hands each batch of events to the daemon's event loop. libinput contexts are not
+/// thread-safe, so the context never leaves this thread.
+final class LibinputSource: Sendable {
+    let backend: LibinputContext.Backend
+    let logger: Logger
+    /// A pipe whose read end wakes the thread's poll(2) for shutdown.
+    let wake: (read: Int32, write: Int32)
+    let devices = NIOLockedValueBox<[InputDevice]>([])
+    let problem = NIOLockedValueBox<String?>(nil)
+
+    init(backend: LibinputContext.Backend, logger: Logger) {
+        self.backend = backend
+        self.logger = logger
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wake = (fds[0], fds[1])
+    }
+
+    /// Starts the thread; `ready` is called (on the loop) once the initial devices are known.
+    func start(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (_ usable: Int, _ problem: String?) -> Void) {
+        let thread = Thread { [self] in self.run(core: core, ready: ready) }
+        thread.name = "scrolld-input"
+        thread.start()
+    }
+
+    func stop() {
+        var one: UInt8 = 1
+        _ = write(wake.write, &one, 1)
+    }
+
+    private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
+        let loop = core.eventLoop
+        let context: LibinputContext
+        do {
+            context = try LibinputContext(backend)
+        } catch {
+            let message = "\(error)"
+            problem.withLockedValue { $0 = message }
+            loop.execute { ready(0, message) }
+            return
+        }
+        let logger = self.logger
+        context.onDiagnostic = { message in logger.warning("\(message)") }
+        deliver(context, to: core)
+        let usable = context.devices.count
+        let permission = context.permissionProblem
+        problem.withLockedValue { $0 = permission }
+        loop.execute { ready(usable, permission) }
+
+        var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let result = poll(&fds, 2, -1)
+            if result < 0 {
+                if errno == EINTR { continue }
+                logger.error("input: poll failed: \(String(cString: strerror(errno)))")
+                return
+            }
+            if fds[1].revents != 0 { return }
+            if fds[0].revents != 0 {
+                context.dispatch()
+                deliver(context, to: core)
+            }
+        }
+    }
+
+    private func deliver(_ context: LibinputContext, to core: NIOLoopBound<DaemonCore>) {
+        var batch: [ScrollEvent] = []
+        var devicesChanged = false
+        while let event = context.nextEvent() {
+            if !event.isInput { devicesChanged = true }
+            batch.append(event)
+        }
+        if devicesChanged {
+            let snapshot = context.devices.values.sorted { $0.id < $1.id }
+            devices.withLockedValue { $0 = snapshot }
+        }
+        guard !batch.isEmpty else { return }
+        core.eventLoop.execute {
+            for event in batch { core.value.input(event) }
+            if devicesChanged { core.value.onStatusChange() }
+        }
+    }
+}

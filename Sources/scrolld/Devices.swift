@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import ScrollInput
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the input devices scrolld would use, and why others are skipped."
+    )
+
+    @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
+    var seat: String?
+
+    @Option(name: .customLong("device"), help: ArgumentHelp("Check these device nodes instead of the seat (repeatable).", valueName: "PATH"))
+    var devices: [String] = []
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let backend: LibinputContext.Backend = devices.isEmpty
+            ? .seat(seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
+            : .paths(devices)
+        let context: LibinputContext
+        do {
+            context = try LibinputContext(backend)
+        } catch {
+            standardError("scrolld: \(error)")
+            throw ExitCode(1)
+        }
+        while context.nextEvent() != nil {}
+        let used = context.devices.values.sorted { $0.id < $1.id }
+        print(used.isEmpty ? "No usable scroll devices." : "Used:")
+        for device in used {
+            let caps = DeviceCapabilitiesText.names(device.capabilities)
+            print("  \(device.path)\t\(device.name)\t[\(caps)]")
+        }
+        let skipped = context.refusals.sorted { $0.key < $1.key }
+        if !skipped.isEmpty {
+            print("Skipped:")
+            for (path, reason) in skipped { print("  \(path)\t\(reason)") }
+        }
+        if let problem = context.permissionProblem {
+            standardError("scrolld: \(problem)")
+        }
+    }
+}
+
+import ScrollModel
+
+enum DeviceCapabilitiesText {
+    static func names(_ caps: DeviceCapabilities) -> String {
+        DeviceCapabilities.names.filter { caps.contains($0.0) }.map(\.1).joined(separator: ", ")
+    }
+}
