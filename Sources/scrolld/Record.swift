@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import ScrollInput
+import ScrollLog
+import ScrollModel
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The write end of the pipe that SIGINT/SIGTERM poke to end a recording cleanly.
+nonisolated(unsafe) private var recordStopPipe: Int32 = -1
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record the real devices' scroll events to an event log.",
+        discussion: """
+            Writes event log v1 (docs/event-log.md), one line per event, each written as it \
+            happens: a recording cut short (SIGKILL, power loss) loses at most its last line. \
+            Stops on SIGINT or SIGTERM, or after --duration.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The log to write; - writes standard output.", valueName: "OUT"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "S"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
+    var seat: String?
+
+    @Option(name: .customLong("device"), help: ArgumentHelp("Record these device nodes instead of the seat (repeatable).", valueName: "PATH"))
+    var devices: [String] = []
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration expects a positive number of seconds") }
+    }
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seatName = seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0"
+        let backend: LibinputContext.Backend = devices.isEmpty ? .seat(seatName) : .paths(devices)
+
+        let out: FileDescriptor
+        do {
+            out = output == "-" ? .standardOutput : try FileDescriptor.open(
+                FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
+            )
+        } catch {
+            standardError("scrolld: cannot write \(output): \(error)")
+            throw ExitCode(73)  // EX_CANTCREAT
+        }
+        let context: LibinputContext
+        do {
+            context = try LibinputContext(backend)
+        } catch {
+            standardError("scrolld: \(error)")
+            throw ExitCode(1)
+        }
+        context.onDiagnostic = { standardError("scrolld: \($0)") }
+
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        recordStopPipe = fds[1]
+        let stop: @convention(c) (Int32) -> Void = { _ in
+            var byte: UInt8 = 1
+            _ = Glibc.write(recordStopPipe, &byte, 1)
+        }
+        signal(SIGINT, stop)
+        signal(SIGTERM, stop)
+
+        let writer = EventLogWriter()
+        let source = devices.isEmpty ? "scrolld record, seat \(seatName)" : "scrolld record, " + devices.joined(separator: " ")
+        var line: [UInt8] = []
+        writer.appendHeaderLine(EventLogHeader(created: Self.rfc3339(Date()), source: source), to: &line)
+        try write(&line, to: out)
+
+        let end = duration.map { MonotonicClock.now() + Timestamp($0 * 1_000_000) }
+        var count = 0
+        var polled = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)]
+        while true {
+            // Events queued at start-up (devices already present) come out first.
+            while let event = context.nextEvent() {
+                writer.appendLine(event, to: &line)
+                try write(&line, to: out)
+                count += 1
+            }
+            let timeout: Int32
+            if let end {
+                let remaining = end - MonotonicClock.now()
+                if remaining <= 0 { break }
+                timeout = Int32(min(remaining / 1000 + 1, Int64(Int32.max)))
+            } else {
+                timeout = -1
+            }
+            let ready = poll(&polled, 2, timeout)
+            if ready < 0 && errno != EINTR { break }
+            if polled[1].revents != 0 { break }
+            if polled[0].revents != 0 { context.dispatch() }
+        }
+        if output != "-" { try? out.close() }
+        standardError("scrolld: recorded \(count) events to \(output)")
+    }
+
+    /// One line, one write(2): what is on disk is always whole lines.
+    func write(_ line: inout [UInt8], to fd: FileDescriptor) throws {
+        defer { line.removeAll(keepingCapacity: true) }
+        do {
+            _ = try line.withUnsafeBytes { try fd.writeAll($0) }
+        } catch {
+            standardError("scrolld: cannot write \(output): \(error)")
+            throw ExitCode(74)  // EX_IOERR
+        }
+    }
+
+    static func rfc3339(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}
