@@ -155,6 +155,32 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    @Test func editingTheConfigurationFileReloadsItAndABrokenEditIsIgnored() throws {
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        func height(_ id: Int) -> Double? { client.request(["op": "get", "container": "main"], id: id)?.number("containerSize", "height") }
+        func waitFor(_ value: Double, from id: Int) -> Bool {
+            for attempt in 0..<100 {
+                if height(id + attempt) == value { return true }
+                usleep(50_000)
+            }
+            return false
+        }
+        // Saved in place.
+        try "[containers.main]\ncontainerSize = \"800x450\"\n".write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+        #expect(waitFor(450, from: 100))
+        // Saved by renaming a new file over it, as many editors do.
+        try "[containers.main]\ncontainerSize = \"800x420\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        #expect(waitFor(420, from: 300))
+        // A broken save changes nothing, and the daemon says why.
+        try "[containers.main\ncontainerSize = \n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        usleep(600_000)
+        #expect(height(500) == 420)
+        #expect(daemon.stderr.contains("keeping the last good configuration"), "\(daemon.stderr)")
+        daemon.stop()
+    }
+
     @Test func sigtermClosesClientsAndRemovesTheSocket() throws {
         let daemon = try DaemonProcess()
         let client = try LineClient(path: daemon.socketPath)

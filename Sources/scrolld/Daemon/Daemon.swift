@@ -136,6 +136,12 @@ final class Daemon: Sendable {
                 }
             }
         }
+        // Reload when the configuration file in use changes.
+        var watcher: Channel?
+        if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
+            watcher = await ConfigurationWatcher.start(path: file, core: core, logger: logger)
+        }
+
         let watchdog: RepeatedTask?
         if let usec = SystemdNotifier.watchdogInterval(environment: options.environment) {
             // Only when systemd asks for it: the one periodic wake-up the daemon ever has.
@@ -168,6 +174,7 @@ final class Daemon: Sendable {
             replay.value?.stop()
             for client in core.value.clients.values { client.channel.close(promise: nil) }
         }.get()
+        try? await watcher?.close()
         try? await server.close()
         if ownsSocketFile { unlink(options.socketPath) }
         try await group.shutdownGracefully()
