@@ -16,15 +16,15 @@ public enum RequestDecoder {
     public static func decode(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> Request {
         var reader = ProtocolReader(line)
         var fields = ObjectFields<RequestKey>()
-        var id: RequestID?
         do {
             try reader.locateLine(into: &fields)
-            id = fields[.id].map { RequestID(validated: line, range: $0) }
             var request = RequestReader(reader: reader, fields: fields)
-            return Request(id: id, operation: try request.operation())
+            let operation = try request.operation()
+            return Request(id: fields[.id].map { RequestID(validated: line, range: $0) }, operation: operation)
         } catch {
+            // `fields` holds whatever the first pass located before it stopped.
             var error = error
-            error.id = id ?? fields[.id].map { RequestID(validated: line, range: $0) }
+            error.id = fields[.id].map { RequestID(validated: line, range: $0) }
             throw error
         }
     }
