@@ -5,6 +5,7 @@ let package = Package(
     name: "scrolld",
     products: [
         .executable(name: "scrolld", targets: ["scrolld"]),
+        .executable(name: "scrollctl", targets: ["scrollctl"]),
         .library(name: "ScrollModel", targets: ["ScrollModel"]),
         .library(name: "ScrollLog", targets: ["ScrollLog"]),
         .library(name: "ScrollProtocol", targets: ["ScrollProtocol"]),
@@ -71,6 +72,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "ScrollProtocol",
+            ]
+        ),
+        // The client: requests from the command line, and a live terminal view.
+        .executableTarget(
+            name: "scrollctl",
+            dependencies: [
+                "ScrollProtocol",
+                "ScrollModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
