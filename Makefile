@@ -22,9 +22,10 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS)
 
-# The main job: replay the bundled demo session and print every state.
+# The main job: the daemon, on real devices when any are readable; otherwise it says why and
+# serves the bundled demo session in a loop. Watch it with `.build/debug/scrollctl watch`.
 run: build
-	$(BIN) replay examples/demo.scrolllog
+	$(BIN) run --fallback-replay examples/demo.scrolllog
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
