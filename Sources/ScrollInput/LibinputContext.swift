@@ -55,7 +55,7 @@ public final class LibinputContext {
             }
             libinput = context
             for path in paths where libinput_path_add_device(context, path) == nil {
-                if refusals[path] == nil { refusals[path] = "libinput could not use it" }
+                if refusals[path] == nil { refusals[path] = "libinput could not use it (not an evdev input device, or unreadable)" }
                 onDiagnostic("\(path): \(refusals[path]!)")
             }
         }
