@@ -6,7 +6,7 @@ import ScrollInput
 import ScrollLog
 import ScrollModel
 
-struct Run: AsyncParsableCommand {
+struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the daemon: read scroll input, drive the containers, serve clients on a Unix socket.",
         discussion: """
@@ -57,7 +57,7 @@ struct Run: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let journal = environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, journal: journal) }
@@ -106,7 +106,7 @@ struct Run: AsyncParsableCommand {
             logger: logger
         )
         do {
-            try await daemon.run()
+            try daemon.run()
         } catch let error as SocketLocation.AlreadyRunning {
             logger.critical("\(error)")
             throw ExitCode(1)

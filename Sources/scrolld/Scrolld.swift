@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Scrolld: AsyncParsableCommand {
+struct Scrolld: ParsableCommand {
     static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(

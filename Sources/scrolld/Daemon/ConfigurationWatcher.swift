@@ -22,7 +22,11 @@ final class ConfigurationWatcher: ChannelInboundHandler {
     }
 
     /// Starts watching `path`; nil (with a log line) when inotify is unavailable.
-    static func start(path: String, core: NIOLoopBound<DaemonCore>, logger: Logger) async -> Channel? {
+    static func start(path: String, core: NIOLoopBound<DaemonCore>, logger: Logger) -> Channel? {
+        // Only a regular file is worth watching: `--config /dev/null` must not reload every time
+        // some process writes to /dev/null.
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let name = String(path.split(separator: "/").last ?? "")
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
@@ -37,14 +41,14 @@ final class ConfigurationWatcher: ChannelInboundHandler {
             return nil
         }
         do {
-            return try await NIOPipeBootstrap(group: core.eventLoop)
+            return try NIOPipeBootstrap(group: core.eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ConfigurationWatcher(fileName: name, core: core.value))
                     }
                 }
                 .takingOwnershipOfDescriptor(input: fd)
-                .get()
+                .wait()
         } catch {
             logger.warning("not watching \(path) for changes: \(error)")
             close(fd)

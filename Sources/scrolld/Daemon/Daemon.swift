@@ -5,7 +5,6 @@ import ScrollConfig
 import ScrollInput
 import ScrollLog
 import ScrollModel
-import UnixSignals
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,18 +45,20 @@ final class Daemon: Sendable {
         notifier = SystemdNotifier(environment: options.environment)
     }
 
-    func run() async throws {
+    /// Runs until SIGTERM or SIGINT. Synchronous on purpose: the process' only threads are
+    /// the event loop, the input thread and this one, blocked until shutdown.
+    func run() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let options = self.options, logger = self.logger, notifier = self.notifier
 
         // Everything that touches the core is created on, and bound to, the loop.
-        let core = try await loop.submit {
+        let core = try loop.submit {
             let core = try DaemonCore(eventLoop: loop, configuration: options.configuration, source: options.configFile, logger: logger)
             return NIOLoopBound(core, eventLoop: loop)
-        }.get()
+        }.wait()
         // The input source: a replay, or libinput on its own thread (with an optional fallback).
-        let replay = try await loop.submit { () -> NIOLoopBound<ReplaySource?> in
+        let replay = try loop.submit { () -> NIOLoopBound<ReplaySource?> in
             let log: ReplayOptions?
             switch options.input {
             case .replay(let replay): log = replay
@@ -65,14 +66,14 @@ final class Daemon: Sendable {
             }
             guard let log else { return NIOLoopBound(nil, eventLoop: loop) }
             return NIOLoopBound(ReplaySource(events: log.events, speed: log.speed, loop: log.loop, core: core.value), eventLoop: loop)
-        }.get()
+        }.wait()
         let libinput: LibinputSource?
         if case .libinput(let backend, _) = options.input {
             libinput = LibinputSource(backend: backend, logger: logger)
         } else {
             libinput = nil
         }
-        try await loop.submit {
+        try loop.submit {
             let core = core.value
             if let libinput {
                 core.devices = {
@@ -87,8 +88,24 @@ final class Daemon: Sendable {
                     }
                 }
             }
-        }.get()
+        }.wait()
 
+        // Signals are handled from before the socket exists, so a SIGTERM sent as soon as a client
+        // can connect is never the default action. SIGHUP reloads; SIGTERM and SIGINT end the run.
+        let stopped = loop.makePromise(of: Int32.self)
+        let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP], on: loop) { number in
+            guard number == SIGHUP else {
+                stopped.succeed(number)
+                return
+            }
+            logger.notice("SIGHUP: reloading the configuration")
+            let result = core.value.reload()
+            if result.ok {
+                logger.notice("configuration reloaded: \(result.message)")
+            } else {
+                logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
+            }
+        }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
@@ -102,26 +119,26 @@ final class Daemon: Sendable {
         let server: Channel
         var ownsSocketFile = false
         if let fd = options.inheritedSocket {
-            server = try await bootstrap.withBoundSocket(fd).get()
+            server = try bootstrap.withBoundSocket(fd).wait()
             logger.info("listening on the socket systemd passed (fd \(fd))")
         } else {
             try SocketLocation.prepare(options.socketPath)
             // The socket is created 0600: only the owner's uid may even connect.
             let previous = umask(0o177)
             defer { umask(previous) }
-            server = try await bootstrap.bind(unixDomainSocketPath: options.socketPath).get()
+            server = try bootstrap.bind(unixDomainSocketPath: options.socketPath).wait()
             ownsSocketFile = true
             logger.info("listening on \(options.socketPath)")
         }
 
-        try await loop.submit {
+        try loop.submit {
             core.value.onStatusChange = {
                 notifier.notify("STATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients")
             }
-        }.get()
+        }.wait()
         switch options.input {
         case .replay(let log):
-            try await loop.submit { replay.value?.start() }.get()
+            try loop.submit { replay.value?.start() }.wait()
             logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
         case .libinput(let backend, let fallback):
             libinput?.start(core: core) { usable, problem in
@@ -139,7 +156,7 @@ final class Daemon: Sendable {
         // Reload when the configuration file in use changes.
         var watcher: Channel?
         if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
-            watcher = await ConfigurationWatcher.start(path: file, core: core, logger: logger)
+            watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
         }
 
         let watchdog: RepeatedTask?
@@ -152,31 +169,20 @@ final class Daemon: Sendable {
             watchdog = nil
         }
 
-        for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint, .sighup) {
-            if signal == .sighup {
-                logger.notice("SIGHUP: reloading the configuration")
-                let result = try await loop.submit { core.value.reload() }.get()
-                if result.ok {
-                    logger.notice("configuration reloaded: \(result.message)")
-                } else {
-                    logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
-                }
-                continue
-            }
-            logger.notice("\(signal == .sigterm ? "SIGTERM" : "SIGINT"): shutting down")
-            break
-        }
+        let signal = try stopped.futureResult.wait()
+        logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
 
         notifier.notify("STOPPING=1")
         watchdog?.cancel()
         libinput?.stop()
-        try? await loop.submit {
+        try? loop.submit {
             replay.value?.stop()
             for client in core.value.clients.values { client.channel.close(promise: nil) }
-        }.get()
-        try? await watcher?.close()
-        try? await server.close()
+        }.wait()
+        try? watcher?.close().wait()
+        try? signals.close().wait()
+        try? server.close().wait()
         if ownsSocketFile { unlink(options.socketPath) }
-        try await group.shutdownGracefully()
+        try group.syncShutdownGracefully()
     }
 }
