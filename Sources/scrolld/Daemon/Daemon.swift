@@ -169,6 +169,8 @@ final class Daemon: Sendable {
             watchdog = nil
         }
 
+        // Ready: the socket accepts, the input source runs, signals are handled.
+        notifier.notify("READY=1\nSTATUS=0 clients")
         let signal = try stopped.futureResult.wait()
         logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
 

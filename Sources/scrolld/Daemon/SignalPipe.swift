@@ -39,6 +39,12 @@ final class SignalPipe: ChannelInboundHandler {
             sigaction(number, &action, nil)
         }
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have left these blocked (test runners and some supervisors do); a
+        // blocked SIGTERM would stay pending forever.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for number in signals { sigaddset(&unblock, number) }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         return try NIOPipeBootstrap(group: loop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
