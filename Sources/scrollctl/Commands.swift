@@ -1,0 +1,281 @@
+import ArgumentParser
+import ScrollModel
+import ScrollProtocol
+
+struct Get: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a container's current state as one JSON line.")
+
+    @Argument(help: "The container.")
+    var container: String = "main"
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let operation = Operation.get(container: container)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .state(let line) = message.reply else { throw .unexpected(message.reply, for: operation) }
+            // The line a subscriber would see: the schema of §4, without the request's id.
+            var bytes: [UInt8] = []
+            ReplyEncoder.state(line.state, container: line.container, seq: line.seq, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            Output.write(bytes)
+        }
+    }
+}
+
+/// `--animation`, shared by the commands that move.
+struct AnimationOption: ParsableArguments {
+    @Option(help: ArgumentHelp("How to get there (default: smooth).", valueName: AnimationArgument.valueName))
+    var animation: AnimationArgument?
+}
+
+struct ScrollTo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scroll-to",
+        abstract: "Scroll a container to an offset.",
+        discussion: "Give --x, --y or both; the other axis stays. Replies once the scroll has started."
+    )
+
+    @Argument(help: "The container.")
+    var container: String = "main"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The horizontal offset.", valueName: "X"))
+    var x: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The vertical offset.", valueName: "Y"))
+    var y: Double?
+
+    @OptionGroup var motion: AnimationOption
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard x != nil || y != nil else { throw ValidationError("give --x, --y or both") }
+        for value in [x, y].compactMap({ $0 }) where !value.isFinite {
+            throw ValidationError("offsets must be finite numbers")
+        }
+    }
+
+    func run() throws {
+        let operation = Operation.scrollTo(container: container, target: AxisValues(x: x, y: y),
+                                           animation: motion.animation?.animation ?? .smooth)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+}
+
+struct ScrollBy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scroll-by",
+        abstract: "Scroll a container by a distance.",
+        discussion: "Positive --dy moves the content up (further down the document), positive --dx left."
+    )
+
+    @Argument(help: "The container.")
+    var container: String = "main"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The horizontal distance.", valueName: "DX"))
+    var dx: Double?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("The vertical distance.", valueName: "DY"))
+    var dy: Double?
+
+    @OptionGroup var motion: AnimationOption
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard dx != nil || dy != nil else { throw ValidationError("give --dx, --dy or both") }
+        for value in [dx, dy].compactMap({ $0 }) where !value.isFinite {
+            throw ValidationError("distances must be finite numbers")
+        }
+    }
+
+    func run() throws {
+        let operation = Operation.scrollBy(container: container, delta: AxisValues(x: dx, y: dy),
+                                           animation: motion.animation?.animation ?? .smooth)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+}
+
+struct Configure: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a container, or change some of its settings.",
+        discussion: """
+            Only the given settings change; values are checked as the configuration file's are \
+            (docs/config.md). Without --animation the change applies at once.
+            """
+    )
+
+    @Argument(help: "The container (created when new).")
+    var container: String
+
+    @Option(name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"))
+    var containerSize: SizeArgument?
+
+    @Option(name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"))
+    var contentSize: SizeArgument?
+
+    @Option(help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"))
+    var insets: InsetsArgument?
+
+    @Option(help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
+    var axes: String?
+
+    @Option(help: ArgumentHelp("A collapsing header's collapsed and expanded heights.", valueName: "MIN:MAX"))
+    var header: HeaderArgument?
+
+    @Option(help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"))
+    var rows: RowsArgument?
+
+    @Option(name: .customLong("scroll-target"), help: ArgumentHelp("Where releases aim: none, paging or rows.", valueName: "TARGET"))
+    var scrollTarget: String?
+
+    @Option(help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
+    var physics: [PhysicsAssignment] = []
+
+    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName))
+    var animation: AnimationArgument?
+
+    @OptionGroup var connection: ConnectionOptions
+
+    var settings: [ConfigureSetting] {
+        var settings: [ConfigureSetting] = []
+        func add(_ key: String, _ value: ProtocolValue?) {
+            if let value { settings.append(ConfigureSetting(key: key, value: value)) }
+        }
+        add("containerSize", containerSize?.value)
+        add("contentSize", contentSize?.value)
+        add("insets", insets?.value)
+        add("axes", axes.map { .string($0) })
+        add("header", header?.value)
+        add("rows", rows?.value)
+        add("scroll_target", scrollTarget.map { .string($0) })
+        if !physics.isEmpty { add("physics", .object(physics.map { ($0.key, $0.value) })) }
+        return settings
+    }
+
+    func run() throws {
+        let operation = Operation.configure(container: container, settings: settings, animation: animation?.animation)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+}
+
+struct Pause: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Stop routing input to a container.")
+
+    @Argument(help: "The container.")
+    var container: String
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let operation = Operation.pause(container: container)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Route input to a paused container again.")
+
+    @Argument(help: "The container.")
+    var container: String
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let operation = Operation.resume(container: container)
+        try connection.request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+}
+
+struct Devices: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the input devices the daemon reads.")
+
+    @Flag(help: "Print the daemon's reply line instead of a table.")
+    var json = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try connection.request(.devices) { message, _ throws(ClientFailure) in
+            guard case .devices(_, let devices) = message.reply else { throw .unexpected(message.reply, for: .devices) }
+            if json {
+                Output.write(message.line + [UInt8(ascii: "\n")])
+            } else {
+                Output.write(Self.table(devices))
+            }
+        }
+    }
+
+    static func table(_ devices: [DeviceInfo]) -> String {
+        guard !devices.isEmpty else { return "No input devices.\n" }
+        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS"]]
+        for device in devices {
+            let caps = DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1)
+            rows.append([
+                String(device.id), device.name, caps.isEmpty ? "-" : caps.joined(separator: ","),
+                device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
+            ])
+        }
+        var widths = Array(repeating: 0, count: rows[0].count)
+        for row in rows {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                line += i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count + 2)
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}
+
+struct Reload: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make the daemon re-read its configuration.",
+        discussion: "Exits 1 when the new configuration is refused; the last good one then stays in force."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try connection.request(.reload) { message, _ throws(ClientFailure) in
+            guard case .reloaded(_, let result) = message.reply else { throw .unexpected(message.reply, for: .reload) }
+            guard result.ok else {
+                throw ClientFailure("reload refused: \(result.message) (the last good configuration stays in force)",
+                                    status: ExitStatus.daemonError)
+            }
+            Output.write("reloaded \(result.message)\n")
+        }
+    }
+}
+
+struct Ping: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check that the daemon answers, and how fast.")
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try connection.run { daemon throws(ClientFailure) in
+            let clock = ContinuousClock()
+            let sent = clock.now
+            let message = try daemon.request(.ping, timeout: connection.timeoutDuration)
+            let elapsed = sent.duration(to: clock.now)
+            guard case .pong = message.reply else { throw .unexpected(message.reply, for: .ping) }
+            let (seconds, attoseconds) = elapsed.components
+            let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+            Output.write("pong from \(daemon.server ?? "scrolld") in \(Format.fixed(milliseconds, 3)) ms\n")
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import ScrollProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@main
+struct Scrollctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scrollctl",
+        abstract: "Talk to scrolld: watch containers live, read their state, scroll and configure them.",
+        discussion: """
+            Every subcommand takes --socket (default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, \
+            else /tmp/scrolld-UID/scrolld.sock, as the daemon) and --timeout. Exit status: 0 \
+            done; 1 scrolld answered with an error (or refused a reload); 64 bad command line; \
+            69 scrolld is not running or went away; 75 no reply in time; 76 a reply scrollctl \
+            cannot read; 77 scrolld refused this user.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Watch.self, Get.self, ScrollTo.self, ScrollBy.self, Configure.self,
+            Pause.self, Resume.self, Devices.self, Reload.self, Ping.self,
+        ]
+    )
+}
+
+/// `--socket` and `--timeout`, on every subcommand.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The daemon's socket (default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, else /tmp/scrolld-UID/scrolld.sock).",
+        valueName: "PATH"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("Seconds to wait for a reply.", valueName: "SECONDS"))
+    var timeout: Double = 5
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
+            throw ValidationError("--timeout expects a number of seconds greater than 0")
+        }
+    }
+
+    var socketPath: String {
+        if let socket { return socket }
+        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty {
+            return runtime + "/scrolld/scrolld.sock"
+        }
+        return "/tmp/scrolld-\(getuid())/scrolld.sock"
+    }
+
+    var timeoutDuration: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }
+
+    /// Connects, runs `body`, and turns a failure into its one line on stderr and its status.
+    func run(_ body: (DaemonConnection) throws(ClientFailure) -> Void) throws {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            let connection = try DaemonConnection(path: socketPath)
+            try body(connection)
+        } catch {
+            Output.error(error.message)
+            throw ExitCode(error.status)
+        }
+    }
+
+    /// Sends one request and returns its reply.
+    func request(_ operation: Operation, _ body: (DaemonConnection.Message, DaemonConnection) throws(ClientFailure) -> Void) throws {
+        try run { connection throws(ClientFailure) in
+            let message = try connection.request(operation, timeout: timeoutDuration)
+            try body(message, connection)
+        }
+    }
+}
+
+extension ClientFailure {
+    /// A reply of the wrong kind for the request.
+    static func unexpected(_ reply: Reply, for operation: Operation) -> ClientFailure {
+        ClientFailure("unexpected reply to \(operation.name): \(reply)", status: ExitStatus.protocolError)
+    }
+}

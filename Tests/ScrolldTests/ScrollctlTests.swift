@@ -1,0 +1,335 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the real `scrollctl` binary, which SwiftPM builds beside `scrolld`.
+enum Scrollctl {
+    static let binary = Scrolld.binary.deletingLastPathComponent().appendingPathComponent("scrollctl")
+
+    /// Runs `executable` (scrollctl by default) and returns its status and output. A process still
+    /// running after `limit` seconds is killed, so that a hung client fails the test instead of
+    /// hanging it.
+    static func run(
+        _ arguments: [String],
+        executable: URL = binary,
+        environment extra: [String: String] = [:],
+        removing removed: [String] = [],
+        limit: Double = 20
+    ) throws -> Scrolld.Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for key in removed { environment.removeValue(forKey: key) }
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("scrollctl-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try err.close()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+        let stderrData = (try? Data(contentsOf: errURL)) ?? Data()
+        return Scrolld.Result(status: process.terminationStatus, stdout: stdoutData, stderr: String(decoding: stderrData, as: UTF8.self))
+    }
+
+    /// `scrollctl ARGUMENTS --socket` the daemon's socket.
+    static func run(_ arguments: [String], on daemon: DaemonProcess, limit: Double = 20) throws -> Scrolld.Result {
+        try run(arguments + ["--socket", daemon.socketPath], limit: limit)
+    }
+
+    /// `get CONTAINER` as a JSON object.
+    static func state(_ container: String, on daemon: DaemonProcess) throws -> [String: Any] {
+        let result = try run(["get", container], on: daemon)
+        try #require(result.status == 0, "get \(container): \(result.stderr)")
+        try #require(result.lines.count == 1)
+        return try #require(result.states.first)
+    }
+}
+
+extension Scrolld.Result {
+    var output: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+@Suite("scrollctl against a real scrolld")
+struct ScrollctlTests {
+    @Test func getPrintsTheStateLineOfMainByDefault() throws {
+        let daemon = try DaemonProcess()
+        let result = try Scrollctl.run(["get"], on: daemon)
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.lines.count == 1)
+        let state = try #require(result.states.first)
+        #expect(state["type"] as? String == "state")
+        #expect(state["container"] as? String == "main")
+        #expect(state.phase == "idle")
+        #expect(state.y == 0)
+        #expect(state.number("containerSize", "height") == 600)
+        #expect(state.number("contentSize", "height") == 20000)
+        // The line of DESIGN §4, as a subscriber sees it: no request id.
+        #expect(state["id"] == nil)
+        #expect(result.lines[0].hasPrefix(#"{"type":"state","container":"main","seq":"#))
+    }
+
+    @Test func scrollToThenGetShowsTheTargetOnceTheSpringSettles() throws {
+        let daemon = try DaemonProcess()
+        let moved = try Scrollctl.run(["scroll-to", "--y", "1234", "--animation", "spring:0.2,0"], on: daemon)
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(moved.stdout.isEmpty)
+
+        var state = try Scrollctl.state("main", on: daemon)
+        let deadline = Date().addingTimeInterval(5)
+        while !(state.phase == "idle" && state.y == 1234), Date() < deadline {
+            usleep(50_000)
+            state = try Scrollctl.state("main", on: daemon)
+        }
+        #expect(state.phase == "idle")
+        #expect(state.y == 1234)
+
+        // A negative distance is a value, not an option; without animation it applies at once.
+        let back = try Scrollctl.run(["scroll-by", "main", "--dy", "-234", "--animation", "none"], on: daemon)
+        #expect(back.status == 0, "\(back.stderr)")
+        state = try Scrollctl.state("main", on: daemon)
+        #expect(state.y == 1000)
+        #expect(state.phase == "idle")
+    }
+
+    @Test func configureCreatesAContainerThatGetShows() throws {
+        let daemon = try DaemonProcess()
+        let configured = try Scrollctl.run([
+            "configure", "list", "--container-size", "400x300", "--content-size", "400x2000",
+            "--insets", "10,0,20,0", "--header", "50:120", "--rows", "40x44", "--physics", "profile=gtk",
+        ], on: daemon)
+        #expect(configured.status == 0, "\(configured.stderr)")
+        #expect(configured.stdout.isEmpty)
+
+        let state = try Scrollctl.state("list", on: daemon)
+        #expect(state["container"] as? String == "list")
+        #expect(state.number("containerSize", "width") == 400)
+        #expect(state.number("containerSize", "height") == 300)
+        #expect(state.number("contentSize", "height") == 2000)
+        #expect(state.number("contentInsets", "top") == 10)
+        #expect(state.number("contentInsets", "bottom") == 20)
+        #expect(state.number("header", "height") == 120)
+        #expect(state.number("visibleRows", "first") == 0)
+
+        // Values are checked by the daemon, which names the key.
+        let bad = try Scrollctl.run(["configure", "list", "--axes", "diagonal"], on: daemon)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("scrollctl: invalid_value: "))
+        #expect(bad.stderr.contains("axes"))
+        // A malformed option never reaches the daemon: a usage error.
+        let usage = try Scrollctl.run(["configure", "list", "--rows", "forty"], on: daemon)
+        #expect(usage.status == 64)
+    }
+
+    @Test func watchJSONPrintsTheDaemonsStateLines() throws {
+        let daemon = try DaemonProcess(arguments: ["--loop"], replay: Scrolld.example("demo.scrolllog"))
+        let result = try Scrollctl.run(["watch", "--json", "--count", "5", "--rate", "200"], on: daemon)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count == 5)
+        let states = result.states
+        for state in states {
+            #expect(state["type"] as? String == "state")
+            #expect(state["container"] as? String == "main")
+            #expect(state.number("contentOffset", "y") != nil)
+            #expect(["idle", "tracking", "interacting", "decelerating", "animating"].contains(state.phase))
+        }
+        let seqs = states.compactMap { $0.number("seq") }
+        #expect(seqs.count == 5)
+        #expect(seqs == seqs.sorted() && Set(seqs).count == 5)
+
+        // stdout a pipe: raw lines without asking.
+        let piped = try Scrollctl.run(["watch", "main", "--count", "2"], on: daemon)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.lines.count == 2)
+        #expect(piped.states.allSatisfy { $0["type"] as? String == "state" })
+    }
+
+    @Test func watchOnATerminalDrawsTheContainerInPlace() throws {
+        let daemon = try DaemonProcess(arguments: ["--loop"], replay: Scrolld.example("demo.scrolllog"))
+        let command = "'\(Scrollctl.binary.path)' watch --count 3 --socket '\(daemon.socketPath)'"
+        let result = try Scrollctl.run(
+            ["-qefc", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"),
+            environment: ["COLUMNS": "100", "TERM": "xterm"]
+        )
+        #expect(result.status == 0, "\(result.stderr)")
+        let screen = result.output
+        #expect(screen.contains("main"))
+        #expect(screen.contains("phase"))
+        #expect(["idle", "tracking", "interacting", "decelerating", "animating"].contains { screen.contains($0) })
+        #expect(screen.contains("offset"))
+        #expect(screen.contains("states/s"))
+        #expect(screen.contains("\u{1B}[?25l"))  // cursor hidden while drawing…
+        #expect(screen.hasSuffix("\u{1B}[?25h"))  // …and shown again at the end
+        #expect(!screen.contains(#"{"type""#))
+    }
+
+    @Test func devicesAsATableAndAsJSON() throws {
+        let daemon = try DaemonProcess(replay: Scrolld.example("demo.scrolllog"))
+        let table = try Scrollctl.run(["devices"], on: daemon)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.lines.first?.hasPrefix("ID") == true)
+        #expect(table.lines.first?.contains("NAME") == true)
+        #expect(table.lines.count >= 2)
+        #expect(table.lines.dropFirst().allSatisfy { $0.contains("main") || $0.contains("all") })
+
+        let json = try Scrollctl.run(["devices", "--json"], on: daemon)
+        #expect(json.status == 0)
+        #expect(json.lines.count == 1)
+        let reply = try #require(json.states.first)
+        #expect(reply["type"] as? String == "devices")
+        let devices = try #require(reply["devices"] as? [[String: Any]])
+        #expect(devices.count == table.lines.count - 1)
+        for device in devices {
+            let name = try #require(device["name"] as? String)
+            #expect(table.output.contains(name))
+        }
+    }
+
+    @Test func reloadReportsTheResultAndFailsOnABadFile() throws {
+        let daemon = try DaemonProcess()
+        let good = try Scrollctl.run(["reload"], on: daemon)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.output.hasPrefix("reloaded "))
+
+        try "[physics]\nrubber_band = \"soft\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let bad = try Scrollctl.run(["reload"], on: daemon)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("rubber_band"))
+        #expect(bad.stderr.hasPrefix("scrollctl: reload refused: "))
+        #expect(bad.stderr.split(separator: "\n").count == 1)
+        // The last good configuration stays in force.
+        #expect(try Scrollctl.run(["get"], on: daemon).status == 0)
+    }
+
+    @Test func pauseAndResume() throws {
+        let daemon = try DaemonProcess()
+        let paused = try Scrollctl.run(["pause", "main"], on: daemon)
+        #expect(paused.status == 0, "\(paused.stderr)")
+        #expect(paused.stdout.isEmpty && paused.stderr.isEmpty)
+        let resumed = try Scrollctl.run(["resume", "main"], on: daemon)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(try Scrollctl.run(["pause"], on: daemon).status == 64)  // CONTAINER is required
+        let unknown = try Scrollctl.run(["pause", "nope"], on: daemon)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown_container"))
+    }
+
+    @Test func pingPrintsTheRoundTrip() throws {
+        let daemon = try DaemonProcess()
+        let result = try Scrollctl.run(["ping"], on: daemon)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.hasPrefix("pong from scrolld "))
+        #expect(result.output.hasSuffix(" ms\n"))
+    }
+
+    @Test func unknownContainerIsTheDaemonsErrorAndExitsOne() throws {
+        let daemon = try DaemonProcess()
+        let result = try Scrollctl.run(["get", "nope"], on: daemon)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "scrollctl: unknown_container: unknown container \"nope\"\n")
+        let watch = try Scrollctl.run(["watch", "nope", "--json"], on: daemon)
+        #expect(watch.status == 1)
+        #expect(watch.stderr.contains("unknown_container"))
+    }
+
+    @Test func noDaemonIsOneLineAndExit69() throws {
+        let path = "/tmp/sc-\(UUID().uuidString.prefix(8))/scrolld.sock"
+        for command in [["get"], ["ping"], ["watch"], ["devices"], ["scroll-by", "--dy", "10"]] {
+            let result = try Scrollctl.run(command + ["--socket", path])
+            #expect(result.status == 69, "\(command)")
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr == "scrollctl: scrolld is not running (no socket at \(path))\n")
+        }
+        // Without --socket: the daemon's own default, under $XDG_RUNTIME_DIR…
+        let runtime = "/tmp/sc-\(UUID().uuidString.prefix(8))"
+        let defaulted = try Scrollctl.run(["ping"], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(defaulted.status == 69)
+        #expect(defaulted.stderr == "scrollctl: scrolld is not running (no socket at \(runtime)/scrolld/scrolld.sock)\n")
+        // …else in /tmp/scrolld-UID (only if no daemon of ours happens to be serving there).
+        let fallback = "/tmp/scrolld-\(getuid())/scrolld.sock"
+        if !FileManager.default.fileExists(atPath: fallback) {
+            let result = try Scrollctl.run(["ping"], removing: ["XDG_RUNTIME_DIR"])
+            #expect(result.status == 69)
+            #expect(result.stderr == "scrollctl: scrolld is not running (no socket at \(fallback))\n")
+        }
+    }
+
+    @Test func aDaemonThatNeverAnswersTimesOutWith75() throws {
+        let directory = "/tmp/sc-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/silent.sock"
+        // Listens, never accepts: connect succeeds and nothing ever arrives.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0 && listen(fd, 8) == 0)
+
+        let started = Date()
+        let result = try Scrollctl.run(["ping", "--socket", path, "--timeout", "0.3"])
+        #expect(result.status == 75)
+        #expect(result.stderr == "scrollctl: no reply from scrolld within 0.3 s (ping)\n")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func watchEndsWith69WhenTheDaemonGoesAway() throws {
+        let daemon = try DaemonProcess()
+        let process = Process()
+        process.executableURL = Scrollctl.binary
+        process.arguments = ["watch", "--json", "--socket", daemon.socketPath]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        // The first state proves the subscription is in place.
+        let first = out.fileHandleForReading.availableData
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"type":"state""#))
+        // Killed outright: a daemon spawned from the test runner inherits its blocked signal
+        // mask, and then does not see SIGTERM (DaemonTests' stop() waits 10 s and kills it).
+        daemon.signal(SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 69)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.hasPrefix("scrollctl: scrolld closed the connection"))
+    }
+
+    @Test func usageErrorsExit64() throws {
+        #expect(try Scrollctl.run(["scroll-to", "--socket", "/nonexistent.sock"]).status == 64)  // no --x/--y
+        #expect(try Scrollctl.run(["scroll-to", "--y", "1", "--animation", "wobbly", "--socket", "/nonexistent.sock"]).status == 64)
+        #expect(try Scrollctl.run(["watch", "--count", "0", "--socket", "/nonexistent.sock"]).status == 64)
+        let help = try Scrollctl.run(["--help"])
+        #expect(help.status == 0)
+        for command in ["watch", "get", "scroll-to", "scroll-by", "configure", "pause", "resume", "devices", "reload", "ping"] {
+            #expect(help.output.contains("  \(command) "), "\(command)")
+            let sub = try Scrollctl.run([command, "--help"])
+            #expect(sub.output.contains("--socket"), "\(command)")
+        }
+    }
+}
