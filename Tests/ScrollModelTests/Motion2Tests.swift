@@ -118,6 +118,23 @@ struct EdgeAndProfileTests {
         expectClose(h.state.contentOffset.y, y + 1, tolerance: 1e-9)
     }
 
+    @Test func aHoldFreezesTheHeaderSnapAndLiftingSnapsAgain() {
+        var config = ContainerConfiguration()
+        config.header = HeaderConfiguration(minHeight: 50, maxHeight: 150)
+        var h = Harness(config)
+        h.send(.finger(0, y: 30), .finger(200_000, y: 30), .stop(400_000))
+        let y = h.sample(at: 450_000).contentOffset.y
+        h.send(ScrollEvent(time: 450_000, device: 2, kind: .holdBegin(fingers: 2)))
+        #expect(h.state.phase == .tracking)
+        #expect(h.state.contentOffset.y == y)
+        #expect(h.engine.nextDeadline == nil)
+        // Lifting without scrolling: at rest half way again, so it snaps again (past half: closed).
+        h.send(ScrollEvent(time: 900_000, device: 2, kind: .holdEnd(fingers: 2, cancelled: false)))
+        #expect(h.state.phase == .animating)
+        h.settle()
+        #expect(h.published.last!.state.contentOffset.y == 100)
+    }
+
     @Test func pagingAimsAtTheNearestPageAtMostOnePageAway() {
         var config = ContainerConfiguration()
         config.scrollTarget = .paging
