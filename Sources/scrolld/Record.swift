@@ -73,7 +73,7 @@ struct Record: ParsableCommand {
         let writer = EventLogWriter()
         let source = devices.isEmpty ? "scrolld record, seat \(seatName)" : "scrolld record, " + devices.joined(separator: " ")
         var line: [UInt8] = []
-        writer.appendHeaderLine(EventLogHeader(created: Self.rfc3339(Date()), source: source), to: &line)
+        writer.appendHeaderLine(EventLogHeader(created: RFC3339.now(), source: source), to: &line)
         try write(&line, to: out)
 
         let end = duration.map { MonotonicClock.now() + Timestamp($0 * 1_000_000) }
@@ -112,11 +112,5 @@ struct Record: ParsableCommand {
             standardError("scrolld: cannot write \(output): \(error)")
             throw ExitCode(74)  // EX_IOERR
         }
-    }
-
-    static func rfc3339(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
     }
 }

@@ -8,7 +8,8 @@ struct Replay: ParsableCommand {
         abstract: "Run an event log through the engine as fast as possible and print state lines.",
         discussion: """
             Prints one JSON state line (DESIGN §4) after every input event and at every frame \
-            while in motion; --every and --at sample at chosen times instead. The output is \
+            while in motion; --every and --at sample at chosen times instead. LOG may also be a \
+            `libinput debug-events` transcript, detected and imported on the fly. The output is \
             what a live subscriber would have seen, byte for byte the same on every run.
             """
     )
@@ -75,21 +76,55 @@ struct Replay: ParsableCommand {
             throw ExitCode(66)
         }
         defer { reader.close() }
+        // An event log starts with its JSON header; anything else is taken for a `libinput
+        // debug-events` transcript, imported whole (device capabilities are known only at
+        // its end) and then replayed.
         var parser = EventLogParser()
+        var transcript: DebugEventsImporter?
+        var firstLines: [String] = []
         do {
             try reader.forEachLine { line, number, isLast in
+                if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
+                if transcript != nil {
+                    if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
+                    try transcript!.feed(line: line, lineNumber: number, isLast: isLast)
+                    return
+                }
                 switch try parser.parse(line: line, lineNumber: number, isLast: isLast) {
                 case .event(let event): replayer.feed(event)
                 case .warning(let message): standardError("scrolld: \(log): \(message)")
                 case .header, .skip: break
                 }
             }
+            if let transcript {
+                let imported = transcript.finish()
+                guard !imported.events.isEmpty || DebugEventsImporter.looksLikeTranscript(firstLines: firstLines) else {
+                    // Neither kind: report it as the event log it was meant to be.
+                    _ = try parser.parse(line: Array((firstLines.first ?? "").utf8), lineNumber: 1)
+                    return
+                }
+                for warning in imported.warnings { standardError("scrolld: \(log): \(warning)") }
+                for event in imported.events { replayer.feed(event) }
+            }
         } catch let error as EventLogError {
             replayer.printer.output.flush()
             standardError("scrolld: \(log): \(error)")
             throw ExitCode(65)
+        } catch let error as DebugEventsError {
+            replayer.printer.output.flush()
+            standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
+            throw ExitCode(65)
         }
         replayer.finish()
+    }
+}
+
+extension Replay {
+    /// Whether a line opens a JSON object (after an optional byte-order mark and spaces).
+    static func startsLikeJSON(_ line: UnsafeRawBufferPointer) -> Bool {
+        var bytes = line[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "{")
     }
 }
 

@@ -8,6 +8,6 @@ struct Scrolld: ParsableCommand {
         commandName: "scrolld",
         abstract: "Scroll input daemon: real wheels, touchpads and trackpoints drive virtual scroll containers.",
         version: version,
-        subcommands: [Run.self, Replay.self, Record.self, Devices.self, CheckConfig.self]
+        subcommands: [Run.self, Replay.self, Record.self, ImportDebugEvents.self, Devices.self, CheckConfig.self]
     )
 }

@@ -139,3 +139,44 @@ struct ReplayCommandTests {
         #expect(notALog.stderr.contains("line 1"), "\(notALog.stderr)")
     }
 }
+
+@Suite("scrolld replay of libinput debug-events transcripts")
+struct TranscriptReplayTests {
+    /// What libinput 1.22 printed in the real-kernel guest (shared/notes/real-kernel-e2e.md).
+    let transcript = """
+        -event2   POINTER_SCROLL_WHEEL    +1.815s\tvert 15.00/120.0* horiz 0.00/0.0 (wheel)
+         event2   POINTER_SCROLL_WHEEL    +2.381s\tvert -15.00/-120.0* horiz 0.00/0.0 (wheel)
+        -event3   POINTER_SCROLL_FINGER   +2.833s\tvert -15.77/0.0* horiz 0.00/0.0 (finger)
+         event3   POINTER_SCROLL_FINGER   +3.118s\tvert 0.00/0.0* horiz 0.00/0.0* (finger)
+
+        """
+
+    @Test func aTranscriptIsDetectedAndReplayedLikeAnEventLog() throws {
+        let path = try Scrolld.temporaryFile(transcript, name: "debug-events.txt")
+        let result = try Scrolld.run(["replay", path, "--set", "physics.wheel_animation=none"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let input = result.states.filter { [1_815_000, 2_381_000, 2_833_000, 3_118_000].contains($0.t ?? -1) }
+        #expect(input.map(\.t) == [1_815_000, 2_381_000, 2_833_000, 3_118_000])
+        expectClose(input[0].y, pow(600.0, 2.0 / 3.0))
+        #expect(input[1].y == 0)
+        // A finger drag up from the top: rubber band b(15.77) = 15.77·600·0.55 / (600 + 0.55·15.77)…
+        expectClose(input[2].y, -15.77 * 600 * 0.55 / (600 + 0.55 * 15.77))
+        #expect(input[2].phase == "interacting")
+        #expect(input[3].phase != "interacting")  // …ended by the stop
+        #expect(result.states.last?.phase == "idle")
+
+        // import-debug-events writes the same events as an event log.
+        let out = path + ".scrolllog"
+        let imported = try Scrolld.run(["import-debug-events", path, out])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let viaLog = try Scrolld.run(["replay", out, "--set", "physics.wheel_animation=none"])
+        #expect(viaLog.stdout == result.stdout)
+    }
+
+    @Test func somethingThatIsNeitherIsRejectedAsNotAnEventLog() throws {
+        let path = try Scrolld.temporaryFile("hello world\nthis is not input\n")
+        let result = try Scrolld.run(["replay", path])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("line 1"), "\(result.stderr)")
+    }
+}

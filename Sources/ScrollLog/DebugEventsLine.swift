@@ -1,0 +1,544 @@
+import ScrollModel
+
+/// What one transcript line holds, before the importer gives it a device id and a clock time.
+enum DebugEventsRecord: Equatable {
+    /// Nothing but whitespace.
+    case blank
+    /// Not an event line: a libinput log message, a shell prompt, anything else.
+    case text
+    /// An event line of a type that is not imported, with its time when it has one.
+    case otherEvent(type: String, time: Timestamp?)
+    case device(added: Bool, sysname: String, info: DebugEventsDeviceLine)
+    case scroll(sysname: String, time: Timestamp, scroll: DebugEventsScrollLine, layout: DebugEventsLayout)
+    case hold(sysname: String, time: Timestamp, begin: Bool, fingers: Int, cancelled: Bool, layout: DebugEventsLayout)
+}
+
+/// The body of a `DEVICE_ADDED` / `DEVICE_REMOVED` line:
+/// `"%-33s %5s %7s group%-2d cap:%s"` (name, seat, logical seat, group, capability letters
+/// `k p t g T P S`), then on `DEVICE_ADDED` the size, touch count and configuration options
+/// (` tap (dl off) left scroll-nat scroll-2fg-edge click-… dwt-on …`).
+struct DebugEventsDeviceLine: Equatable {
+    /// The device name; nil when the line shows none.
+    var name: String?
+    /// The letters after `cap:`; nil when the line has no `cap:` field.
+    var capabilityLetters: [UInt8]?
+    /// A `scroll-…` option listing `-2fg` or `-edge` (a touchpad).
+    var touchpadScrolling = false
+    /// A `scroll-…` option listing `-button` (button scrolling: trackpoints, and mice that allow it).
+    var buttonScrolling = false
+
+    private func has(_ letter: Unicode.Scalar) -> Bool {
+        capabilityLetters?.contains(UInt8(ascii: letter)) ?? false
+    }
+
+    /// Whether scrolld would open the device: it has the pointer or the gesture capability, or
+    /// the line does not say.
+    var isPointerOrGesture: Bool { capabilityLetters == nil || has("p") || has("g") }
+
+    /// Whether the device is a touchpad (gesture capability or two-finger / edge scrolling).
+    var isTouchpad: Bool { has("g") || touchpadScrolling }
+
+    /// The event log capabilities the line itself shows (the importer adds those of the events
+    /// the device sends): `g` → hold, `scroll-2fg`/`scroll-edge` → finger, `scroll-button` →
+    /// continuous. No line tells whether a pointer has a wheel.
+    var capabilities: DeviceCapabilities {
+        var caps: DeviceCapabilities = []
+        if touchpadScrolling { caps.insert(.finger) }
+        if buttonScrolling { caps.insert(.continuous) }
+        if has("g") { caps.insert(.hold) }
+        return caps
+    }
+}
+
+/// A scroll line's body: `vert V[/N][*] horiz V[/N][*] [(source)]`.
+struct DebugEventsScrollLine: Equatable {
+    /// The event type the line names.
+    enum EventType: Equatable { case axis, wheel, finger, continuous }
+    /// The source in parentheses.
+    enum Source: Equatable { case wheel, finger, continuous, tilt }
+
+    struct Reading: Equatable {
+        /// The value before the slash: degrees for wheels, pointer units otherwise.
+        var value: Double
+        /// The number after the slash: the click count (≤ 1.18) or v120 (≥ 1.19).
+        var second: Double?
+        /// A `*` follows: libinput's `has_axis` was true.
+        var marked: Bool
+    }
+
+    var type: EventType
+    var source: Source?
+    var vertical: Reading
+    var horizontal: Reading
+}
+
+/// Why a line did not read, and whether a line cut short (a capture stopped mid-write) could
+/// look like this: only then is an unterminated last line skipped rather than an error.
+struct DebugEventsLineFailure: Error {
+    var error: DebugEventsError
+    var truncatable: Bool
+}
+
+/// Reads single transcript lines. Whitespace-tolerant: tokens are split on runs of spaces and
+/// tabs, so spacing changed by a paste (tabs turned into spaces, a lost first column) still
+/// reads; exact column widths only serve to name the layout.
+struct DebugEventsLineParser {
+    private let bytes: UnsafeRawBufferPointer
+    private var position: Int
+    private var end: Int
+    private let lineNumber: Int
+    /// Set by `header()` for a line of nothing but whitespace.
+    private var isBlank = false
+
+    private init(_ bytes: UnsafeRawBufferPointer, lineNumber: Int) {
+        self.bytes = bytes
+        self.position = 0
+        self.end = bytes.count
+        self.lineNumber = lineNumber
+    }
+
+    static func parse(_ line: UnsafeRawBufferPointer, lineNumber: Int) throws(DebugEventsLineFailure) -> DebugEventsRecord {
+        var parser = DebugEventsLineParser(line, lineNumber: lineNumber)
+        return try parser.parse()
+    }
+
+    /// The sysname and event type of an event line, or nil for any other line; used to tell a
+    /// transcript from other files without reading the bodies.
+    static func eventHeader(_ line: UnsafeRawBufferPointer) -> (sysname: String, type: String)? {
+        var parser = DebugEventsLineParser(line, lineNumber: 0)
+        guard let (sysname, type) = parser.header() else { return nil }
+        return (parser.text(sysname), parser.text(type))
+    }
+
+    // MARK: Line structure
+
+    private mutating func parse() throws(DebugEventsLineFailure) -> DebugEventsRecord {
+        guard let (sysnameRange, typeRange) = header() else {
+            return isBlank ? .blank : .text
+        }
+        let sysname = text(sysnameRange)
+        let type = text(typeRange)
+        switch type {
+        case "DEVICE_ADDED":
+            return .device(added: true, sysname: sysname, info: deviceBody())
+        case "DEVICE_REMOVED":
+            return .device(added: false, sysname: sysname, info: deviceBody())
+        case "POINTER_AXIS":
+            let time = try timeColumn(type: type).time
+            let scroll = try scrollBody(type: type, eventType: .axis)
+            let discrete = scroll.vertical.second != nil || scroll.horizontal.second != nil
+            return .scroll(sysname: sysname, time: time, scroll: scroll, layout: discrete ? .axis : .legacyAxis)
+        case "POINTER_SCROLL_WHEEL", "POINTER_SCROLL_FINGER", "POINTER_SCROLL_CONTINUOUS":
+            let eventType: DebugEventsScrollLine.EventType =
+                type == "POINTER_SCROLL_WHEEL" ? .wheel : type == "POINTER_SCROLL_FINGER" ? .finger : .continuous
+            let (time, layout) = try timeColumn(type: type)
+            return .scroll(sysname: sysname, time: time, scroll: try scrollBody(type: type, eventType: eventType), layout: layout)
+        case "GESTURE_HOLD_BEGIN", "GESTURE_HOLD_END":
+            let (time, layout) = try timeColumn(type: type)
+            let (fingers, cancelled) = try holdBody(type: type, allowsCancelled: type == "GESTURE_HOLD_END")
+            return .hold(sysname: sysname, time: time, begin: type == "GESTURE_HOLD_BEGIN", fingers: fingers, cancelled: cancelled, layout: layout)
+        default:
+            return .otherEvent(type: type, time: try? timeColumn(type: type).time)
+        }
+    }
+
+    /// Trims the line and reads `[-]sysname TYPE`, leaving the position after the type. Nil
+    /// when the line is not an event line (the position is then at the end for a blank line).
+    private mutating func header() -> (sysname: Range<Int>, type: Range<Int>)? {
+        while end > position, Self.isSpace(bytes[end - 1]) { end -= 1 }
+        skipDecorations()
+        guard position < end else {
+            isBlank = true
+            return nil
+        }
+        // libinput ≥ 1.5 starts each line with '-' when the device differs from the previous
+        // line's, else with a space; ≤ 1.4 and many pastes start with the sysname.
+        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        skipSpaces()
+        guard let sysname = token(), let type = token(), isEventTypeName(type) else { return nil }
+        return (sysname, type)
+    }
+
+    /// Skips leading whitespace, a byte order mark, and terminal escape sequences (libinput's
+    /// `--compress-motion-events` starts repeated lines with ESC [1A; colours start some).
+    private mutating func skipDecorations() {
+        while position < end {
+            let byte = bytes[position]
+            if Self.isSpace(byte) {
+                position += 1
+            } else if byte == 0xEF, position + 2 < end, bytes[position + 1] == 0xBB, bytes[position + 2] == 0xBF {
+                position += 3
+            } else if byte == 0x1B {
+                position += 1
+                guard position < end else { return }
+                if bytes[position] == UInt8(ascii: "[") {
+                    position += 1
+                    // Parameters and intermediates up to the final byte (0x40–0x7E).
+                    while position < end, !(0x40...0x7E).contains(bytes[position]) { position += 1 }
+                }
+                if position < end { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    /// An upper-case name with underscores, like every libinput event type.
+    private func isEventTypeName(_ range: Range<Int>) -> Bool {
+        guard range.count >= 3, bytes[range.lowerBound] != UInt8(ascii: "_"), bytes[range.upperBound - 1] != UInt8(ascii: "_") else {
+            return false
+        }
+        var underscore = false
+        for index in range {
+            switch bytes[index] {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): continue
+            case UInt8(ascii: "_"): underscore = true
+            default: return false
+            }
+        }
+        return underscore && Self.isLetter(bytes[range.lowerBound])
+    }
+
+    /// `[count] time`: libinput ≥ 1.27 prints a repeat count (or four spaces) between the type
+    /// and the time. The spacing around them names the layout of the ≥ 1.19 lines.
+    private mutating func timeColumn(type: String) throws(DebugEventsLineFailure) -> (time: Timestamp, layout: DebugEventsLayout) {
+        let typeLength = type.utf8.count
+        let gap = skipSpaces()
+        var count: Range<Int>?
+        var countGap = (spaces: 0, onlySpaces: true)
+        let save = position
+        if let first = token(), isDigits(first) {
+            let spaces = skipSpaces()
+            if let next = peekToken(), Self.microseconds(bytes, next) != nil {
+                count = first
+                countGap = spaces
+            } else {
+                position = save
+            }
+        } else {
+            position = save
+        }
+        guard let timeToken = token() else {
+            throw error(.missingTime(type: type, found: "end of line"))
+        }
+        guard let time = Self.microseconds(bytes, timeToken) else {
+            throw error(.missingTime(type: type, found: quoted(text(timeToken))))
+        }
+        return (time, Self.layout(typeLength: typeLength, gap: gap, countDigits: count.map(\.count), countGap: countGap))
+    }
+
+    /// The layout of a `POINTER_SCROLL_*` or `GESTURE_HOLD_*` line from the spacing between its
+    /// type and its time: the type is printed `%-23s ` (padded to 23), then ≥ 1.27 prints
+    /// `%3zd ` or four spaces, then ≥ 1.28 one more space.
+    static func layout(typeLength: Int, gap: (spaces: Int, onlySpaces: Bool), countDigits: Int?, countGap: (spaces: Int, onlySpaces: Bool)) -> DebugEventsLayout {
+        guard gap.onlySpaces, countGap.onlySpaces else { return .scrollUnaligned }
+        let padded = max(23 - typeLength, 0) + 1
+        if let digits = countDigits {
+            guard gap.spaces == padded + max(3 - digits, 0) else { return .scrollUnaligned }
+            switch countGap.spaces {
+            case 1: return .scrollRepeatCount
+            case 2: return .scrollRepeatCountWide
+            default: return .scrollUnaligned
+            }
+        }
+        switch gap.spaces {
+        case padded: return .scroll
+        case padded + 4: return .scrollRepeatCount
+        case padded + 5: return .scrollRepeatCountWide
+        default: return .scrollUnaligned
+        }
+    }
+
+    // MARK: Bodies
+
+    /// `vert V[/N][*] horiz V[/N][*] [(source)]`.
+    private mutating func scrollBody(type: String, eventType: DebugEventsScrollLine.EventType) throws(DebugEventsLineFailure) -> DebugEventsScrollLine {
+        let valueShape = eventType == .axis ? "a value like 15.00/1* or 15.00*" : "a value like 15.00/120.0*"
+        try expectWord("vert", type: type)
+        let vertical = try reading(type: type, expected: valueShape + " after \"vert\"")
+        try expectWord("horiz", type: type)
+        let horizontal = try reading(type: type, expected: valueShape + " after \"horiz\"")
+        var source: DebugEventsScrollLine.Source?
+        if let sourceToken = token() {
+            guard sourceToken.count >= 2, bytes[sourceToken.lowerBound] == UInt8(ascii: "("),
+                  bytes[sourceToken.upperBound - 1] == UInt8(ascii: ")")
+            else {
+                let opens = bytes[sourceToken.lowerBound] == UInt8(ascii: "(")
+                throw error(
+                    .malformed(type: type, expected: "the source in parentheses or the end of the line", found: quoted(text(sourceToken))),
+                    truncatable: opens ? nil : false
+                )
+            }
+            let name = text(sourceToken.lowerBound + 1..<sourceToken.upperBound - 1)
+            switch (eventType, name) {
+            case (.axis, "wheel"), (.wheel, "wheel"): source = .wheel
+            case (.axis, "finger"), (.finger, "finger"): source = .finger
+            case (.axis, "continuous"), (.continuous, "continuous"): source = .continuous
+            case (.axis, "tilt"): source = .tilt
+            default: throw error(.unexpectedSource(type: type, source: text(sourceToken)), truncatable: false)
+            }
+            if let extra = token() {
+                throw error(.malformed(type: type, expected: "the end of the line after the source", found: quoted(text(extra))), truncatable: false)
+            }
+        }
+        if eventType == .wheel {
+            // v120 is what the event log needs from a wheel: a present axis must carry it.
+            for (reading, name) in [(vertical, "vert"), (horizontal, "horiz")] where reading.marked && reading.second == nil {
+                throw error(.malformed(type: type, expected: "value/v120 for the present \(name) axis", found: "no v120"), truncatable: false)
+            }
+        }
+        return DebugEventsScrollLine(type: eventType, source: source, vertical: vertical, horizontal: horizontal)
+    }
+
+    /// `V[/N][*]`.
+    private mutating func reading(type: String, expected: String) throws(DebugEventsLineFailure) -> DebugEventsScrollLine.Reading {
+        guard let range = token() else { throw error(.malformed(type: type, expected: expected, found: "end of line")) }
+        var upper = range.upperBound
+        let marked = bytes[upper - 1] == UInt8(ascii: "*")
+        if marked { upper -= 1 }
+        var slash: Int?
+        for index in range.lowerBound..<upper where bytes[index] == UInt8(ascii: "/") {
+            slash = index
+            break
+        }
+        let valueEnd = slash ?? upper
+        guard let value = Self.decimal(bytes, range.lowerBound..<valueEnd) else {
+            throw error(.malformed(type: type, expected: expected, found: quoted(text(range))))
+        }
+        var second: Double?
+        if let slash {
+            guard let number = Self.decimal(bytes, slash + 1..<upper) else {
+                throw error(.malformed(type: type, expected: expected, found: quoted(text(range))))
+            }
+            second = number
+        }
+        return DebugEventsScrollLine.Reading(value: value, second: second, marked: marked)
+    }
+
+    /// `fingers[ cancelled]`.
+    private mutating func holdBody(type: String, allowsCancelled: Bool) throws(DebugEventsLineFailure) -> (fingers: Int, cancelled: Bool) {
+        guard let count = token() else {
+            throw error(.malformed(type: type, expected: "the finger count", found: "end of line"))
+        }
+        guard isDigits(count), count.count <= 9, let fingers = Int(text(count)) else {
+            throw error(.malformed(type: type, expected: "the finger count", found: quoted(text(count))))
+        }
+        var cancelled = false
+        if let word = token() {
+            guard allowsCancelled, text(word) == "cancelled" else {
+                let expected = allowsCancelled ? "\"cancelled\" or the end of the line" : "the end of the line"
+                throw error(.malformed(type: type, expected: expected, found: quoted(text(word))))
+            }
+            cancelled = true
+            if let extra = token() {
+                throw error(.malformed(type: type, expected: "the end of the line", found: quoted(text(extra))), truncatable: false)
+            }
+        }
+        return (fingers, cancelled)
+    }
+
+    /// The device fields, read from the right: the last `cap:` preceded by `groupN`, the
+    /// logical and the physical seat; the name is what stands before them. A line that does not
+    /// have this shape gives its whole text as the name and no capabilities.
+    private mutating func deviceBody() -> DebugEventsDeviceLine {
+        skipSpaces()
+        let start = position
+        var info = DebugEventsDeviceLine()
+        guard start < end else { return info }
+        var capField: Int?
+        var index = end - 4
+        while index >= start {
+            if bytes[index] == UInt8(ascii: "c"), bytes[index + 1] == UInt8(ascii: "a"), bytes[index + 2] == UInt8(ascii: "p"),
+               bytes[index + 3] == UInt8(ascii: ":"), index == start || Self.isSpace(bytes[index - 1]) {
+                capField = index
+                break
+            }
+            index -= 1
+        }
+        guard let capField else {
+            info.name = text(start..<end)
+            return info
+        }
+        // Capability letters, then options.
+        position = capField + 4
+        var lettersEnd = position
+        while lettersEnd < end, !Self.isSpace(bytes[lettersEnd]) { lettersEnd += 1 }
+        info.capabilityLetters = Array(UnsafeRawBufferPointer(rebasing: bytes[position..<lettersEnd]))
+        position = lettersEnd
+        while let option = token() {
+            let word = text(option)
+            guard word.hasPrefix("scroll-"), word != "scroll-nat" else { continue }
+            for method in word.split(separator: "-").dropFirst() {
+                if method == "2fg" || method == "edge" { info.touchpadScrolling = true }
+                if method == "button" { info.buttonScrolling = true }
+            }
+        }
+        // Before `cap:`: `groupN`, the logical seat, the physical seat, then the name.
+        var cursor = capField
+        func previousToken() -> Range<Int>? {
+            while cursor > start, Self.isSpace(bytes[cursor - 1]) { cursor -= 1 }
+            guard cursor > start else { return nil }
+            let upper = cursor
+            while cursor > start, !Self.isSpace(bytes[cursor - 1]) { cursor -= 1 }
+            return cursor..<upper
+        }
+        var nameEnd = capField
+        if let group = previousToken(), text(group).hasPrefix("group"), isDigits(group.lowerBound + 5..<group.upperBound),
+           previousToken() != nil, previousToken() != nil {
+            nameEnd = cursor
+        }
+        while nameEnd > start, Self.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+        if nameEnd > start { info.name = text(start..<nameEnd) }
+        return info
+    }
+
+    private mutating func expectWord(_ word: String, type: String) throws(DebugEventsLineFailure) {
+        guard let range = token() else {
+            throw error(.malformed(type: type, expected: "\"\(word)\"", found: "end of line"))
+        }
+        guard text(range) == word else {
+            throw error(.malformed(type: type, expected: "\"\(word)\"", found: quoted(text(range))))
+        }
+    }
+
+    // MARK: Tokens
+
+    /// Skips spaces and tabs: how many, and whether all were spaces.
+    @discardableResult
+    private mutating func skipSpaces() -> (spaces: Int, onlySpaces: Bool) {
+        var count = 0
+        var onlySpaces = true
+        while position < end, Self.isSpace(bytes[position]) {
+            if bytes[position] != UInt8(ascii: " ") { onlySpaces = false }
+            count += 1
+            position += 1
+        }
+        return (count, onlySpaces)
+    }
+
+    /// The next run of non-whitespace bytes, skipping whitespace before it.
+    private mutating func token() -> Range<Int>? {
+        skipSpaces()
+        guard position < end else { return nil }
+        let start = position
+        while position < end, !Self.isSpace(bytes[position]) { position += 1 }
+        return start..<position
+    }
+
+    private mutating func peekToken() -> Range<Int>? {
+        let save = position
+        defer { position = save }
+        return token()
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    private func isDigits(_ range: Range<Int>) -> Bool {
+        !range.isEmpty && range.allSatisfy { Self.isDigit(bytes[$0]) }
+    }
+
+    /// A failure at the current position. Unless told, it may be the work of a cut-off line
+    /// when nothing follows the offending token (or the line ended where more was expected).
+    private func error(_ problem: DebugEventsError.Problem, truncatable: Bool? = nil) -> DebugEventsLineFailure {
+        var rest = position
+        while rest < end, Self.isSpace(bytes[rest]) { rest += 1 }
+        return DebugEventsLineFailure(error: DebugEventsError(line: lineNumber, problem: problem), truncatable: truncatable ?? (rest == end))
+    }
+
+    // MARK: Numbers
+
+    /// A time token, `[+-]S[.F]s` with up to 12 digits of seconds and 6 of fraction, in µs.
+    static func microseconds(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Timestamp? {
+        var index = range.lowerBound
+        let end = range.upperBound
+        guard end - index >= 2, bytes[end - 1] == UInt8(ascii: "s") else { return nil }
+        var negative = false
+        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var seconds: Int64 = 0
+        var digits = 0
+        while index < end - 1, isDigit(bytes[index]) {
+            seconds = seconds * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+            digits += 1
+            index += 1
+            if digits > 12 { return nil }
+        }
+        guard digits > 0 else { return nil }
+        var fraction: Int64 = 0
+        var fractionDigits = 0
+        if index < end - 1, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < end - 1, isDigit(bytes[index]) {
+                guard fractionDigits < 6 else { return nil }
+                fraction = fraction * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
+                fractionDigits += 1
+                index += 1
+            }
+            guard fractionDigits > 0 else { return nil }
+        }
+        guard index == end - 1 else { return nil }
+        for _ in fractionDigits..<6 { fraction *= 10 }
+        let value = seconds * 1_000_000 + fraction
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
+
+    /// A decimal as printf's `%d`, `%.1f` and `%.2f` print them: `[+-]digits[.digits]`, at
+    /// most 40 bytes. Exactly the double nearest to the decimal, as `Double("…")` gives.
+    static func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Double? {
+        var index = range.lowerBound
+        let end = range.upperBound
+        guard end > index, end - index <= 40 else { return nil }
+        var negative = false
+        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var seenPoint = false
+        var integerDigits = 0
+        while index < end {
+            let byte = bytes[index]
+            if isDigit(byte) {
+                if digits < 19 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) }
+                digits += 1
+                if seenPoint { fractionDigits += 1 } else { integerDigits += 1 }
+            } else if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return nil }
+        let magnitude: Double
+        if digits <= 15 {
+            // Both operands are exact, and IEEE division rounds once: the nearest double.
+            magnitude = Double(mantissa) / powersOfTen[fractionDigits]
+        } else {
+            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            guard let parsed = Double(text), parsed.isFinite else { return nil }
+            return parsed
+        }
+        return negative ? -magnitude : magnitude
+    }
+
+    @inline(__always) static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    @inline(__always) static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    @inline(__always) static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+}
