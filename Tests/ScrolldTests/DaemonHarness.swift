@@ -72,7 +72,9 @@ struct HarnessError: Error, CustomStringConvertible {
 
 /// A blocking Unix-socket client that reads JSON lines with a timeout.
 final class LineClient {
-    let fd: Int32
+    /// -1 once closed: closing a number twice could close a descriptor that another test (or
+    /// libudev, in this same process) has since been given.
+    private(set) var fd: Int32
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
@@ -87,13 +89,17 @@ final class LineClient {
         }
         guard result == 0 else {
             let code = errno
-            Glibc.close(fd)
+            close()
             throw HarnessError("connect \(path): \(String(cString: strerror(code)))")
         }
     }
 
-    func close() { Glibc.close(fd) }
-    deinit { Glibc.close(fd) }
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    deinit { close() }
 
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
