@@ -101,6 +101,30 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    @Test func unsubscribeStopsTheStream() throws {
+        let daemon = try DaemonProcess()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        _ = client.request(["op": "subscribe", "container": "main"], id: 1)
+        let driver = try LineClient(path: daemon.socketPath)
+        _ = driver.readJSON()
+        _ = driver.request(["op": "scrollTo", "container": "main", "y": 10, "animation": "none"], id: 2)
+        #expect(client.read(type: "state")?.y == 10)
+        #expect(client.request(["op": "unsubscribe", "container": "main"], id: 3)?["type"] as? String == "ok")
+        _ = driver.request(["op": "scrollTo", "container": "main", "y": 20, "animation": "none"], id: 4)
+        #expect(client.readJSON(timeout: 0.5) == nil)
+        daemon.stop()
+    }
+
+    @Test func underJournaldEachLogLineCarriesItsPriority() throws {
+        let daemon = try DaemonProcess(environment: ["JOURNAL_STREAM": "8:12345"])
+        daemon.stop()
+        let lines = daemon.stderr.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("<6>listening on ") }, "\(daemon.stderr)")
+        #expect(lines.contains { $0.hasPrefix("<5>SIGTERM") }, "\(daemon.stderr)")
+        #expect(lines.allSatisfy { $0.hasPrefix("<") })
+    }
+
     @Test func severalClientsReceiveTheSameStates() throws {
         let daemon = try DaemonProcess()
         let clients = try (0..<5).map { _ in try LineClient(path: daemon.socketPath) }
