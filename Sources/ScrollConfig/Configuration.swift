@@ -6,6 +6,8 @@ import ScrollModel
 /// defaults first and every explicitly set constant then wins over it, whatever their order.
 public struct Configuration: Sendable {
     public var daemon = DaemonSettings()
+    /// `[input]`: libinput settings for the devices.
+    public internal(set) var input = InputSettings()
     /// `[physics]` assignments, in order.
     public internal(set) var physics: [(key: String, value: ConfigValue)] = []
     public internal(set) var containers: [ContainerSettings] = [ContainerSettings(name: "main")]
@@ -24,7 +26,7 @@ public struct Configuration: Sendable {
     public mutating func set(_ key: String, _ value: ConfigValue) throws(ConfigurationError) {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count >= 2, !parts.contains(where: \.isEmpty) else {
-            throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, physics.*, containers.NAME.*)")
+            throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, physics.*, input.*, containers.NAME.*)")
         }
         switch parts[0] {
         case "daemon" where parts.count == 2:
@@ -33,13 +35,23 @@ public struct Configuration: Sendable {
             try ScrollPhysics.validate(parts[1], value, key: key)
             physics.removeAll { $0.key == parts[1] }
             physics.append((parts[1], value))
+        case "input":
+            try input.set(Array(parts[1...]), value, key: key)
         case "containers" where parts.count >= 3:
             let name = parts[1]
             if !containers.contains(where: { $0.name == name }) { containers.append(ContainerSettings(name: name)) }
             let index = containers.firstIndex { $0.name == name }!
             try containers[index].set(Array(parts[2...]), value, key: key)
         default:
-            throw ConfigurationError(key: key, message: "unknown key (sections: daemon, physics, containers.NAME)")
+            throw ConfigurationError(key: key, message: "unknown key (sections: daemon, physics, input, containers.NAME)")
+        }
+    }
+
+    /// Adds the containers of `other` that this configuration does not define (a reload keeps
+    /// the containers clients created, with their settings).
+    public mutating func keepContainers(from other: Configuration) {
+        for settings in other.containers where container(named: settings.name) == nil {
+            containers.append(settings)
         }
     }
 

@@ -33,6 +33,10 @@ public final class LibinputContext {
     public private(set) var devices: [Int: InputDevice] = [:]
     let mapper = InputEventMapper()
     public var onDiagnostic: (String) -> Void = { _ in }
+    /// The settings for a device, by name, applied when it appears and by `reapplySettings()`.
+    public var settings: (String) -> DeviceSettings = { _ in DeviceSettings() }
+    /// libinput's handles of the present devices, by id, to re-apply settings on reload.
+    var handles: [Int: OpaquePointer] = [:]
 
     public init(_ backend: Backend) throws {
         guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
@@ -93,14 +97,29 @@ public final class LibinputContext {
             libinput_device_set_user_data(device, UnsafeMutableRawPointer(bitPattern: id))
             let info = InputDevice(id: id, device: device, udev: udev)
             devices[id] = info
+            handles[id] = device
+            apply(settings(info.name), to: device, named: info.name)
             return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceAdded(name: info.name, capabilities: info.capabilities))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             let id = Self.id(of: device)
             devices[id] = nil
+            handles[id] = nil
             return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceRemoved)
         default:
             return mapper.map(event, type: type, device: Self.id(of: device))
         }
+    }
+
+    /// Applies the current `settings` to every present device again (after a reload).
+    public func reapplySettings() {
+        for (id, device) in handles {
+            guard let name = devices[id]?.name else { continue }
+            apply(settings(name), to: device, named: name)
+        }
+    }
+
+    func apply(_ settings: DeviceSettings, to device: OpaquePointer, named name: String) {
+        for problem in settings.apply(to: device) { onDiagnostic("\(name): \(problem)") }
     }
 
     static func id(of device: OpaquePointer) -> Int {

@@ -232,7 +232,7 @@ struct ConfigurationFileTests {
             socket = "/tmp/s"
             """
         )
-        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, physics, containers.NAME)", line: 4, file: "scrolld.toml"))
+        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, physics, input, containers.NAME)", line: 4, file: "scrolld.toml"))
 
         let scalar = failure("physics = 3\n")
         #expect(scalar?.key == "physics")

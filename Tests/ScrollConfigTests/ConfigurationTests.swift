@@ -81,3 +81,49 @@ struct ConfigurationTests {
         }
     }
 }
+
+@Suite("[input]: libinput settings per device")
+struct InputSettingsTests {
+    @Test func defaultsThenMatchingRulesInOrder() throws {
+        let config = try Configuration.parse("""
+            [input]
+            natural_scrolling = true
+            scroll_method = "two-finger"
+
+            [input.devices.trackpoint]
+            match = "TrackPoint"
+            scroll_method = "button"
+            scroll_button = 274
+
+            [input.devices.mice]
+            match = "Mouse"
+            natural_scrolling = false
+            """, file: "scrolld.toml")
+        let input = config.input
+        #expect(input.settings(forDevice: "Generic USB Mouse") == InputSettings.Device(naturalScrolling: false, scrollMethod: .twoFinger))
+        #expect(input.settings(forDevice: "TPPS/2 IBM TrackPoint") == InputSettings.Device(naturalScrolling: true, scrollMethod: .button, scrollButton: 274))
+        #expect(input.settings(forDevice: "SynPS/2 Synaptics TouchPad") == InputSettings.Device(naturalScrolling: true, scrollMethod: .twoFinger))
+        #expect(InputSettings().settings(forDevice: "anything") == InputSettings.Device())
+    }
+
+    @Test func badInputValuesNameTheirKeyAndLine() {
+        #expect(throws: ConfigurationError(key: "input.scroll_method", message: "expected one of two-finger, edge, button, none, got a string \"wheel\"", line: 2, file: "f.toml")) {
+            _ = try Configuration.parse("[input]\nscroll_method = \"wheel\"\n", file: "f.toml")
+        }
+        #expect(throws: ConfigurationError.self) {
+            _ = try Configuration.parse("[input.devices.x]\nscroll_button = -1\n", file: "f.toml")
+        }
+        #expect(throws: ConfigurationError.self) {
+            _ = try Configuration.parse("[input]\nnatural = true\n", file: "f.toml")
+        }
+    }
+
+    @Test func aReloadKeepsTheContainersClientsCreated() throws {
+        var old = Configuration()
+        try old.set("containers.side.containerSize", .string("300x200"))
+        var new = try Configuration.parse("[containers.main]\ncontainerSize = \"800x500\"\n", file: "f.toml")
+        new.keepContainers(from: old)
+        #expect(try new.resolve(container: "side").containerSize == Size(width: 300, height: 200))
+        #expect(try new.resolve(container: "main").containerSize == Size(width: 800, height: 500))
+    }
+}

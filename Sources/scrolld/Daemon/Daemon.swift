@@ -69,13 +69,14 @@ final class Daemon: Sendable {
         }.wait()
         let libinput: LibinputSource?
         if case .libinput(let backend, _) = options.input {
-            libinput = LibinputSource(backend: backend, logger: logger)
+            libinput = LibinputSource(backend: backend, settings: options.configuration.input, logger: logger)
         } else {
             libinput = nil
         }
         try loop.submit {
             let core = core.value
             if let libinput {
+                core.onInputSettings = { libinput.update($0) }
                 core.devices = {
                     libinput.devices.withLockedValue { $0 }.map {
                         DaemonCore.DeviceSummary(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)

@@ -29,6 +29,8 @@ final class DaemonCore {
     /// Called when device or client counts change (systemd STATUS=).
     var onStatusChange: () -> Void = {}
     var devices: () -> [DeviceSummary] = { [] }
+    /// Called with `[input]` after every reload, for the input source.
+    var onInputSettings: (InputSettings) -> Void = { _ in }
 
     struct DeviceSummary {
         var id: Int
@@ -166,12 +168,15 @@ final class DaemonCore {
     /// Puts a whole new configuration in force: containers it names are created or updated
     /// at once; containers created by clients and not in the file stay as they are.
     func apply(_ new: Configuration) throws {
+        var new = new
+        new.keepContainers(from: configuration)
         var resolved: [(String, ContainerConfiguration)] = []
         for settings in new.containers {
             resolved.append((settings.name, try new.resolve(container: settings.name)))
         }
         configuration = new
         engine.frameRate = new.daemon.frameRate
+        onInputSettings(new.input)
         let now = MonotonicClock.now()
         for (name, container) in resolved {
             if let index = engine.index(of: name) {

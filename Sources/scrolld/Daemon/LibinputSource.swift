@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import ScrollConfig
 import ScrollInput
 import ScrollModel
 #if canImport(Glibc)
@@ -18,11 +19,14 @@ final class LibinputSource: Sendable {
     /// A pipe whose read end wakes the thread's poll(2) for shutdown.
     let wake: (read: Int32, write: Int32)
     let devices = NIOLockedValueBox<[InputDevice]>([])
+    /// `[input]` from the configuration in force; replaced on reload.
+    let settings: NIOLockedValueBox<InputSettings>
     let problem = NIOLockedValueBox<String?>(nil)
 
-    init(backend: LibinputContext.Backend, logger: Logger) {
+    init(backend: LibinputContext.Backend, settings: InputSettings, logger: Logger) {
         self.backend = backend
         self.logger = logger
+        self.settings = NIOLockedValueBox(settings)
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -37,9 +41,19 @@ final class LibinputSource: Sendable {
     }
 
     func stop() {
-        var one: UInt8 = 1
-        _ = write(wake.write, &one, 1)
+        var byte = Self.stopRequest
+        _ = write(wake.write, &byte, 1)
     }
+
+    /// Puts new `[input]` settings in force on every present device (on the input thread).
+    func update(_ new: InputSettings) {
+        settings.withLockedValue { $0 = new }
+        var byte = Self.reapplyRequest
+        _ = write(wake.write, &byte, 1)
+    }
+
+    static let stopRequest: UInt8 = 1
+    static let reapplyRequest: UInt8 = 2
 
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
@@ -54,6 +68,8 @@ final class LibinputSource: Sendable {
         }
         let logger = self.logger
         context.onDiagnostic = { message in logger.warning("\(message)") }
+        let settings = self.settings
+        context.settings = { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) }
         deliver(context, to: core)
         let usable = context.devices.count
         let permission = context.permissionProblem
@@ -68,7 +84,15 @@ final class LibinputSource: Sendable {
                 logger.error("input: poll failed: \(String(cString: strerror(errno)))")
                 return
             }
-            if fds[1].revents != 0 { return }
+            if fds[1].revents != 0 {
+                var request: UInt8 = 0
+                _ = read(wake.read, &request, 1)
+                if request == Self.reapplyRequest {
+                    context.reapplySettings()
+                } else {
+                    return
+                }
+            }
             if fds[0].revents != 0 {
                 context.dispatch()
                 deliver(context, to: core)
