@@ -34,11 +34,13 @@ public final class LibinputContext {
     let mapper = InputEventMapper()
     public var onDiagnostic: (String) -> Void = { _ in }
     /// The settings for a device, by name, applied when it appears and by `reapplySettings()`.
-    public var settings: (String) -> DeviceSettings = { _ in DeviceSettings() }
+    public var settings: (String) -> DeviceSettings
     /// libinput's handles of the present devices, by id, to re-apply settings on reload.
     var handles: [Int: OpaquePointer] = [:]
 
-    public init(_ backend: Backend) throws {
+    /// `settings` are applied to each device as it appears (and again by `reapplySettings()`).
+    public init(_ backend: Backend, settings: @escaping (String) -> DeviceSettings = { _ in DeviceSettings() }) throws {
+        self.settings = settings
         guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
         self.udev = udev
         interface = .allocate(capacity: 1)

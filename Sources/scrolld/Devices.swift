@@ -1,11 +1,15 @@
 import ArgumentParser
 import Foundation
+import ScrollConfig
 import ScrollInput
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the input devices scrolld would use, and why others are skipped."
     )
+
+    @Option(help: ArgumentHelp("The configuration file whose [input] settings apply (default: the XDG search path).", valueName: "FILE"))
+    var config: String?
 
     @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
     var seat: String?
@@ -18,9 +22,10 @@ struct Devices: ParsableCommand {
         let backend: LibinputContext.Backend = devices.isEmpty
             ? .seat(seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
             : .paths(devices)
+        let input = try InputSettings.load(config: config, environment: environment)
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend)
+            context = try LibinputContext(backend, settings: { input.libinputSettings(forDevice: $0) })
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)

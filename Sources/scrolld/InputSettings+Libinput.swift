@@ -1,3 +1,4 @@
+import ArgumentParser
 import ScrollConfig
 import ScrollInput
 
@@ -14,5 +15,18 @@ extension InputSettings {
             }
         }
         return DeviceSettings(naturalScrolling: settings.naturalScrolling, scrollMethod: method, scrollButton: settings.scrollButton)
+    }
+}
+
+extension InputSettings {
+    /// `[input]` from `--config FILE` or the search path, for the commands that open devices
+    /// themselves (`record`, `devices`), so they see input exactly as the daemon would.
+    static func load(config: String?, environment: [String: String]) throws -> InputSettings {
+        do {
+            return try ConfigurationFileSource(explicitPath: config, environment: environment).load().configuration.input
+        } catch {
+            standardError("scrolld: \(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ScrollConfig
 import ScrollInput
 import ScrollLog
 import ScrollModel
@@ -27,6 +28,9 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "S"))
     var duration: Double?
 
+    @Option(help: ArgumentHelp("The configuration file whose [input] settings apply (default: the XDG search path).", valueName: "FILE"))
+    var config: String?
+
     @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
     var seat: String?
 
@@ -51,9 +55,10 @@ struct Record: ParsableCommand {
             standardError("scrolld: cannot write \(output): \(error)")
             throw ExitCode(73)  // EX_CANTCREAT
         }
+        let input = try InputSettings.load(config: config, environment: environment)
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend)
+            context = try LibinputContext(backend, settings: { input.libinputSettings(forDevice: $0) })
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)

@@ -57,9 +57,10 @@ final class LibinputSource: Sendable {
 
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
+        let settings = self.settings
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend)
+            context = try LibinputContext(backend, settings: { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) })
         } catch {
             let message = "\(error)"
             problem.withLockedValue { $0 = message }
@@ -68,8 +69,7 @@ final class LibinputSource: Sendable {
         }
         let logger = self.logger
         context.onDiagnostic = { message in logger.warning("\(message)") }
-        let settings = self.settings
-        context.settings = { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) }
+
         deliver(context, to: core)
         let usable = context.devices.count
         let permission = context.permissionProblem
