@@ -32,15 +32,22 @@ public final class LibinputContext {
     var nextDeviceID = 1
     public private(set) var devices: [Int: InputDevice] = [:]
     let mapper = InputEventMapper()
-    public var onDiagnostic: (String) -> Void = { _ in }
+    /// Refusals, permission problems and unsupported settings, as they happen (devices present
+    /// at start-up are opened during `init`, so the handler is given there).
+    public var onDiagnostic: (String) -> Void
     /// The settings for a device, by name, applied when it appears and by `reapplySettings()`.
     public var settings: (String) -> DeviceSettings
     /// libinput's handles of the present devices, by id, to re-apply settings on reload.
     var handles: [Int: OpaquePointer] = [:]
 
     /// `settings` are applied to each device as it appears (and again by `reapplySettings()`).
-    public init(_ backend: Backend, settings: @escaping (String) -> DeviceSettings = { _ in DeviceSettings() }) throws {
+    public init(
+        _ backend: Backend,
+        settings: @escaping (String) -> DeviceSettings = { _ in DeviceSettings() },
+        onDiagnostic: @escaping (String) -> Void = { _ in }
+    ) throws {
         self.settings = settings
+        self.onDiagnostic = onDiagnostic
         guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
         self.udev = udev
         interface = .allocate(capacity: 1)

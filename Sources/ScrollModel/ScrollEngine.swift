@@ -119,6 +119,10 @@ public struct ScrollEngine: Sendable {
     /// Applies an event at its time, after every deadline before it, and publishes the state of
     /// each container it concerned.
     public mutating func handle(_ event: ScrollEvent, _ emit: (Update) -> Void) {
+        // Time never runs backwards: an event stamped before what the engine has already shown
+        // (possible live, when a request ran frames first) is applied now.
+        var event = event
+        event.time = max(event.time, now)
         advance(to: event.time, emit)
         switch event.kind {
         case let .deviceAdded(name, _):

@@ -58,12 +58,13 @@ struct Record: ParsableCommand {
         let input = try InputSettings.load(config: config, environment: environment)
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend, settings: { input.libinputSettings(forDevice: $0) })
+            context = try LibinputContext(
+                backend, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
+            )
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)
         }
-        context.onDiagnostic = { standardError("scrolld: \($0)") }
 
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)

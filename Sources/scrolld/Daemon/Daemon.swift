@@ -77,6 +77,7 @@ final class Daemon: Sendable {
             let core = core.value
             if let libinput {
                 core.onInputSettings = { libinput.update($0) }
+                core.inputPending = { libinput.hasPendingInput() }
                 core.devices = {
                     libinput.devices.withLockedValue { $0 }.map {
                         DaemonCore.DeviceSummary(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)

@@ -29,6 +29,8 @@ final class DaemonCore {
     /// Called when device or client counts change (systemd STATUS=).
     var onStatusChange: () -> Void = {}
     var devices: () -> [DeviceSummary] = { [] }
+    /// Whether input older than now may still be on its way (see LibinputSource).
+    var inputPending: () -> Bool = { false }
     /// Called with `[input]` after every reload, for the input source.
     var onInputSettings: (InputSettings) -> Void = { _ in }
 
@@ -98,6 +100,9 @@ final class DaemonCore {
     private func deadlineReached() {
         scheduledDeadline = nil
         deadlineTask = nil
+        // Input stamped before this deadline may not have been read yet: its arrival runs the
+        // frames up to its own time first (exactly as a replay would), then reschedules.
+        if inputPending() { return }
         // A late wake-up runs every frame due by now; subscribers get the latest of them.
         engine.advance(to: max(MonotonicClock.now(), engine.nextDeadline ?? 0)) { pending[$0.container] = $0.state }
         publishPending()

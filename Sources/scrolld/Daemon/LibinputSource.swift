@@ -19,6 +19,14 @@ final class LibinputSource: Sendable {
     /// A pipe whose read end wakes the thread's poll(2) for shutdown.
     let wake: (read: Int32, write: Int32)
     let devices = NIOLockedValueBox<[InputDevice]>([])
+    /// Ordering with frames: a frame must never run before input the kernel has already
+    /// stamped with an earlier time, or live states would differ from a replay of the same
+    /// events. `inFlight` counts batches being read or on their way to the loop; the loop
+    /// defers a frame while it is non-zero or libinput's fd is readable, and `deferred` tells
+    /// this thread to wake the loop again when a read produced nothing to deliver.
+    let inFlight = NIOLockedValueBox<Int>(0)
+    let deferred = NIOLockedValueBox<Bool>(false)
+    let libinputFD = NIOLockedValueBox<Int32>(-1)
     /// `[input]` from the configuration in force; replaced on reload.
     let settings: NIOLockedValueBox<InputSettings>
     let problem = NIOLockedValueBox<String?>(nil)
@@ -52,6 +60,22 @@ final class LibinputSource: Sendable {
         _ = write(wake.write, &byte, 1)
     }
 
+    /// Whether input may be waiting that is older than now; if so, remembers to wake the loop
+    /// once it has been read (called on the loop before running a frame).
+    func hasPendingInput() -> Bool {
+        if inFlight.withLockedValue({ $0 }) > 0 || isReadable(libinputFD.withLockedValue { $0 }) {
+            deferred.withLockedValue { $0 = true }
+            return true
+        }
+        return false
+    }
+
+    private func isReadable(_ fd: Int32) -> Bool {
+        guard fd >= 0 else { return false }
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&pfd, 1, 0) > 0
+    }
+
     static let stopRequest: UInt8 = 1
     static let reapplyRequest: UInt8 = 2
 
@@ -60,7 +84,12 @@ final class LibinputSource: Sendable {
         let settings = self.settings
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend, settings: { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) })
+            let logger = self.logger
+            context = try LibinputContext(
+                backend,
+                settings: { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) },
+                onDiagnostic: { message in logger.warning("\(message)") }
+            )
         } catch {
             let message = "\(error)"
             problem.withLockedValue { $0 = message }
@@ -68,8 +97,9 @@ final class LibinputSource: Sendable {
             return
         }
         let logger = self.logger
-        context.onDiagnostic = { message in logger.warning("\(message)") }
 
+        libinputFD.withLockedValue { $0 = context.fileDescriptor }
+        inFlight.withLockedValue { $0 += 1 }
         deliver(context, to: core)
         let usable = context.devices.count
         let permission = context.permissionProblem
@@ -94,12 +124,16 @@ final class LibinputSource: Sendable {
                 }
             }
             if fds[0].revents != 0 {
+                // Counted before reading, so the loop never sees "nothing readable, nothing on
+                // the way" while events are between the kernel and the engine.
+                inFlight.withLockedValue { $0 += 1 }
                 context.dispatch()
                 deliver(context, to: core)
             }
         }
     }
 
+    /// Hands what libinput has to the loop, and ends one `inFlight` count there.
     private func deliver(_ context: LibinputContext, to core: NIOLoopBound<DaemonCore>) {
         var batch: [ScrollEvent] = []
         var devicesChanged = false
@@ -111,9 +145,19 @@ final class LibinputSource: Sendable {
             let snapshot = context.devices.values.sorted { $0.id < $1.id }
             devices.withLockedValue { $0 = snapshot }
         }
-        guard !batch.isEmpty else { return }
+        let inFlight = self.inFlight, deferred = self.deferred
+        guard !batch.isEmpty else {
+            inFlight.withLockedValue { $0 -= 1 }
+            // A deferred frame waited for this read, which brought nothing: let it run now.
+            if deferred.withLockedValue({ let was = $0; $0 = false; return was }) {
+                core.eventLoop.execute { core.value.reschedule() }
+            }
+            return
+        }
         core.eventLoop.execute {
             for event in batch { core.value.input(event) }
+            inFlight.withLockedValue { $0 -= 1 }
+            deferred.withLockedValue { $0 = false }
             if devicesChanged { core.value.onStatusChange() }
         }
     }
