@@ -40,6 +40,7 @@ SOCK=$RUN/scrolld.sock
 PY=$E2E_PYTHON
 RESULTS=$W/results.txt
 REC_LOG=$W/recorded.scrolllog
+NATURAL_PID=
 LIVE=$W/live.jsonl
 
 rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
@@ -99,9 +100,9 @@ SUB_PID=
 WATCH_PID=
 stop_all() {
   local p
-  for p in $REC_PID $DAEMON_PID $SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
-  for p in $REC_PID $DAEMON_PID $SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
-  REC_PID='' DAEMON_PID='' SUB_PID='' WATCH_PID=''
+  for p in $REC_PID $NATURAL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
+  for p in $REC_PID $NATURAL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
+  REC_PID='' NATURAL_PID='' DAEMON_PID='' SUB_PID='' WATCH_PID=''
   e2e_devices_stop
 }
 
@@ -248,6 +249,11 @@ e2e_wait_for "$W/opens.log" "^ready " 30 || { cat "$W/watch-opens.err"; fatal "t
 
 "$SCROLLD" record "$REC_LOG" 2>"$W/record.log" &
 REC_PID=$!
+# A second recorder with [input] settings: natural scrolling for the mouse only, to prove the
+# configuration reaches libinput (the mouse's wheel events must come out inverted).
+printf '[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
+"$SCROLLD" record "$W/natural.scrolllog" --config "$W/natural.toml" 2>"$W/record-natural.log" &
+NATURAL_PID=$!
 "$SCROLLD" run --socket "$SOCK" --config /dev/null 2>"$W/daemon.log" &
 DAEMON_PID=$!
 printf 'record %d\ndaemon %d\n' "$REC_PID" "$DAEMON_PID" >>"$RUN/pids"
@@ -326,6 +332,9 @@ kill -INT "$REC_PID"
 wait "$REC_PID"
 REC_RC=$?
 REC_PID=
+kill -INT "$NATURAL_PID"
+wait "$NATURAL_PID"
+NATURAL_RC=$?
 kill -TERM "$DAEMON_PID"
 wait "$DAEMON_PID"
 DAEMON_RC=$?
@@ -342,6 +351,22 @@ e2e_devices_stop
 e2e_log "stopped: record exit $REC_RC, run exit $DAEMON_RC; $(wc -l <"$REC_LOG") log lines, $(wc -l <"$LIVE") live states"
 
 check "scrolld record exits 0 on SIGINT (got $REC_RC)" test "$REC_RC" = 0
+natural_inverted() {  # the mouse's wheel events in natural.scrolllog are those of recorded.scrolllog, negated
+  "$PY" - "$REC_LOG" "$W/natural.scrolllog" <<'PYEOF'
+import json, sys
+def wheels(path, inverted_name):
+    lines = [json.loads(l) for l in open(path) if l.strip()][1:]
+    ids = {e["dev"] for e in lines if e["type"] == "device_added" and e["name"] == inverted_name}
+    return [(e.get("v120", {}).get("x"), e.get("v120", {}).get("y")) for e in lines if e["type"] == "wheel" and e["dev"] in ids]
+name = "scrolld-e2e hi-res wheel mouse"
+plain, natural = wheels(sys.argv[1], name), wheels(sys.argv[2], name)
+neg = lambda v: None if v is None else -v
+expected = [(neg(x), neg(y)) for x, y in plain]
+print("plain:", plain); print("natural:", natural)
+sys.exit(0 if plain and natural == expected else 1)
+PYEOF
+}
+check "[input] natural_scrolling = true for the mouse (a second recorder, exit $NATURAL_RC): its wheel events come out inverted" natural_inverted
 check "scrolld run exits 0 on SIGTERM (got $DAEMON_RC)" test "$DAEMON_RC" = 0
 
 # --- replays ------------------------------------------------------------------------------
