@@ -311,6 +311,9 @@ inject type hello --device keyboard2
 PAUSE=0 inject touchpad-remove-mid-scroll --dy 8 --frames 10  # fingers down, moving, unplugged
 e2e_wait_for "$REC_LOG" "\"dev\":[0-9]+,\"type\":\"device_removed\"" 30 \
   || fatal "scrolld record saw the touchpad's removal"
+# Nothing leaks: once the touchpad is gone, neither process still holds its node open.
+sleep 0.5
+TOUCHPAD_FDS_AFTER_REMOVAL=$(ls -l /proc/"$DAEMON_PID"/fd /proc/"$REC_PID"/fd 2>/dev/null | grep -c -- "-> $DEV_TOUCHPAD_NODE\$")
 
 # Let the daemon come to rest after the removal's fling: its last state is idle, and later than
 # the touchpad's last finger event (so not the rest before that gesture).
@@ -368,6 +371,7 @@ PYEOF
 }
 check "[input] natural_scrolling = true for the mouse (a second recorder, exit $NATURAL_RC): its wheel events come out inverted" natural_inverted
 check "scrolld run exits 0 on SIGTERM (got $DAEMON_RC)" test "$DAEMON_RC" = 0
+check "after the touchpad's removal, scrolld run and record hold no descriptor of its node (got $TOUCHPAD_FDS_AFTER_REMOVAL)" test "$TOUCHPAD_FDS_AFTER_REMOVAL" = 0
 
 # --- replays ------------------------------------------------------------------------------
 "$SCROLLD" replay "$REC_LOG" >"$W/replay.jsonl" 2>"$W/replay.err"
