@@ -278,6 +278,10 @@ DEVICES_PID=$!
 echo "devices $DEVICES_PID" >>"$RUN/pids"
 wait "$DEVICES_PID"
 DEVICES_RC=$?
+# Without read access to /dev/input (an unprivileged uid), scrolld says exactly that and how to
+# fix it, once, and does not fail.
+setpriv --reuid=65534 --regid=65534 --clear-groups "$SCROLLD" devices >"$W/devices-nobody.txt" 2>"$W/devices-nobody.err"
+NOBODY_RC=$?
 
 # --- injection ------------------------------------------------------------------------------
 # Kernel signs (see README): `wheel -1` is REL_WHEEL -1 + REL_WHEEL_HI_RES -120, which libinput
@@ -371,6 +375,11 @@ PYEOF
 }
 check "[input] natural_scrolling = true for the mouse (a second recorder, exit $NATURAL_RC): its wheel events come out inverted" natural_inverted
 check "scrolld run exits 0 on SIGTERM (got $DAEMON_RC)" test "$DAEMON_RC" = 0
+permission_message() {  # one clear line naming the problem and the fix
+  cat "$W/devices-nobody.err"
+  [ "$NOBODY_RC" = 0 ] && [ "$(grep -c "permission denied. scrolld needs read access to /dev/input: add your user to the 'input' group" "$W/devices-nobody.err")" = 1 ]
+}
+check "without access to /dev/input, scrolld devices says so once, with the fix (the input group), and exits 0 (got $NOBODY_RC)" permission_message
 check "after the touchpad's removal, scrolld run and record hold no descriptor of its node (got $TOUCHPAD_FDS_AFTER_REMOVAL)" test "$TOUCHPAD_FDS_AFTER_REMOVAL" = 0
 
 # --- replays ------------------------------------------------------------------------------
