@@ -31,6 +31,19 @@ public enum DeviceAccessPolicy {
         return result
     }
 
+    /// The kernel's name of the input device behind the node at `path` (what libinput reports
+    /// as the device name), read from udev without opening the node.
+    public static func deviceName(ofNode path: String, udev: OpaquePointer) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), info.st_rdev) else { return nil }
+        defer { udev_device_unref(device) }
+        guard let parent = udev_device_get_parent_with_subsystem_devtype(device, "input", nil),
+              let name = udev_device_get_sysattr_value(parent, "name")
+        else { return nil }
+        return String(cString: name)
+    }
+
     /// A node is opened when udev says it points, scrolls or touches; a node that is only a
     /// keyboard (or only keys) is refused. Unclassified nodes are refused too: libinput itself
     /// skips devices udev has not tagged as input.

@@ -41,11 +41,16 @@ public final class LibinputContext {
     var handles: [Int: OpaquePointer] = [:]
 
     /// `settings` are applied to each device as it appears (and again by `reapplySettings()`).
+    /// Device names never opened (`daemon.ignore`).
+    let ignoredNames: Set<String>
+
     public init(
         _ backend: Backend,
+        ignoring ignoredNames: [String] = [],
         settings: @escaping (String) -> DeviceSettings = { _ in DeviceSettings() },
         onDiagnostic: @escaping (String) -> Void = { _ in }
     ) throws {
+        self.ignoredNames = Set(ignoredNames)
         self.settings = settings
         self.onDiagnostic = onDiagnostic
         guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
@@ -151,7 +156,12 @@ public final class LibinputContext {
 
     func open(_ path: String, flags: Int32) -> Int32 {
         let properties = DeviceAccessPolicy.properties(ofNode: path, udev: udev)
-        if case .refuse(let reason) = DeviceAccessPolicy.decide(properties: properties) {
+        var decision = DeviceAccessPolicy.decide(properties: properties)
+        if decision == .open, !ignoredNames.isEmpty,
+           let name = DeviceAccessPolicy.deviceName(ofNode: path, udev: udev), ignoredNames.contains(name) {
+            decision = .refuse("\"\(name)\" is in daemon.ignore")
+        }
+        if case .refuse(let reason) = decision {
             if refusals[path] == nil { onDiagnostic("not opening \(path): \(reason)") }
             refusals[path] = reason
             return -EPERM

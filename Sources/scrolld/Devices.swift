@@ -22,10 +22,11 @@ struct Devices: ParsableCommand {
         let backend: LibinputContext.Backend = devices.isEmpty
             ? .seat(seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
             : .paths(devices)
-        let input = try InputSettings.load(config: config, environment: environment)
+        let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
+        let input = loaded.input
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend, settings: { input.libinputSettings(forDevice: $0) })
+            context = try LibinputContext(backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) })
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)

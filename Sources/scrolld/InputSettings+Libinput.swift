@@ -18,12 +18,12 @@ extension InputSettings {
     }
 }
 
-extension InputSettings {
-    /// `[input]` from `--config FILE` or the search path, for the commands that open devices
-    /// themselves (`record`, `devices`), so they see input exactly as the daemon would.
-    static func load(config: String?, environment: [String: String]) throws -> InputSettings {
+extension ConfigurationFileSource {
+    /// The configuration from `--config FILE` or the search path, for the commands that open
+    /// devices themselves (`record`, `devices`), so they see input exactly as the daemon would.
+    static func loadForDevices(config: String?, environment: [String: String]) throws -> Configuration {
         do {
-            return try ConfigurationFileSource(explicitPath: config, environment: environment).load().configuration.input
+            return try ConfigurationFileSource(explicitPath: config, environment: environment).load().configuration
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(78)  // EX_CONFIG

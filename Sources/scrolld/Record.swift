@@ -55,11 +55,12 @@ struct Record: ParsableCommand {
             standardError("scrolld: cannot write \(output): \(error)")
             throw ExitCode(73)  // EX_CANTCREAT
         }
-        let input = try InputSettings.load(config: config, environment: environment)
+        let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
+        let input = loaded.input
         let context: LibinputContext
         do {
             context = try LibinputContext(
-                backend, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
+                backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
             )
         } catch {
             standardError("scrolld: \(error)")

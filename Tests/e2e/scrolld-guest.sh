@@ -251,7 +251,8 @@ e2e_wait_for "$W/opens.log" "^ready " 30 || { cat "$W/watch-opens.err"; fatal "t
 REC_PID=$!
 # A second recorder with [input] settings: natural scrolling for the mouse only, to prove the
 # configuration reaches libinput (the mouse's wheel events must come out inverted).
-printf '[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
+# It also ignores the touchpad by name (daemon.ignore): that node must never be opened by it.
+printf '[daemon]\nignore = ["scrolld-e2e touchpad"]\n\n[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
 "$SCROLLD" record "$W/natural.scrolllog" --config "$W/natural.toml" 2>"$W/record-natural.log" &
 NATURAL_PID=$!
 "$SCROLLD" run --socket "$SOCK" --config /dev/null 2>"$W/daemon.log" &
@@ -373,6 +374,13 @@ print("plain:", plain); print("natural:", natural)
 sys.exit(0 if plain and natural == expected else 1)
 PYEOF
 }
+ignored_touchpad() {  # the second recorder never used the ignored touchpad, and said why
+  ! grep -q '"name":"scrolld-e2e touchpad"' "$W/natural.scrolllog" \
+    && ! grep -q '"type":"finger"' "$W/natural.scrolllog" \
+    && grep -q "is in daemon.ignore" "$W/record-natural.log" \
+    && grep -q '"type":"finger"' "$REC_LOG"
+}
+check "daemon.ignore: a recorder ignoring the touchpad by name never opens it and records none of its events" ignored_touchpad
 check "[input] natural_scrolling = true for the mouse (a second recorder, exit $NATURAL_RC): its wheel events come out inverted" natural_inverted
 check "scrolld run exits 0 on SIGTERM (got $DAEMON_RC)" test "$DAEMON_RC" = 0
 permission_message() {  # one clear line naming the problem and the fix

@@ -69,7 +69,7 @@ final class Daemon: Sendable {
         }.wait()
         let libinput: LibinputSource?
         if case .libinput(let backend, _) = options.input {
-            libinput = LibinputSource(backend: backend, settings: options.configuration.input, logger: logger)
+            libinput = LibinputSource(backend: backend, ignoring: options.configuration.daemon.ignore, settings: options.configuration.input, logger: logger)
         } else {
             libinput = nil
         }
@@ -77,7 +77,7 @@ final class Daemon: Sendable {
             let core = core.value
             if let libinput {
                 core.onInputSettings = { libinput.update($0) }
-                core.inputPending = { libinput.hasPendingInput() }
+                core.inputBarrier = { libinput.barrier($0) }
                 core.devices = {
                     libinput.devices.withLockedValue { $0 }.map {
                         DaemonCore.DeviceSummary(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)

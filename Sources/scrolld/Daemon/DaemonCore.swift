@@ -29,8 +29,10 @@ final class DaemonCore {
     /// Called when device or client counts change (systemd STATUS=).
     var onStatusChange: () -> Void = {}
     var devices: () -> [DeviceSummary] = { [] }
-    /// Whether input older than now may still be on its way (see LibinputSource).
-    var inputPending: () -> Bool = { false }
+    /// With real input: runs its argument on the loop once all input read up to the given
+    /// time has been applied (see LibinputSource.barrier); nil without real input.
+    var inputBarrier: ((@escaping @Sendable (Timestamp) -> Void) -> Void)?
+    var barrierPending = false
     /// Called with `[input]` after every reload, for the input source.
     var onInputSettings: (InputSettings) -> Void = { _ in }
 
@@ -100,12 +102,35 @@ final class DaemonCore {
     private func deadlineReached() {
         scheduledDeadline = nil
         deadlineTask = nil
-        // Input stamped before this deadline may not have been read yet: its arrival runs the
-        // frames up to its own time first (exactly as a replay would), then reschedules.
-        if inputPending() { return }
-        // A late wake-up runs every frame due by now; subscribers get the latest of them.
-        engine.advance(to: max(MonotonicClock.now(), engine.nextDeadline ?? 0)) { pending[$0.container] = $0.state }
-        publishPending()
+        // Input stamped before this deadline may not have reached the loop yet: let the input
+        // thread hand over everything first (its events run the frames before them exactly as
+        // a replay would), then run what is still due.
+        if let inputBarrier {
+            guard !barrierPending else { return }
+            barrierPending = true
+            let core = NIOLoopBound(self, eventLoop: eventLoop)
+            inputBarrier { readTime in core.value.barrierPassed(readTime) }
+            return
+        }
+        runDeadlines(until: dueTime)
+    }
+
+    /// The deadline that woke the loop has come by definition; a clock read a hair early must
+    /// not turn into an immediate re-schedule.
+    private var dueTime: Timestamp { max(MonotonicClock.now(), engine.nextDeadline ?? 0) }
+
+    private func barrierPassed(_ readTime: Timestamp) {
+        barrierPending = false
+        runDeadlines(until: readTime)
+    }
+
+    /// Runs every frame and timer due by `time` (a late wake-up runs them all, each with its own
+    /// timestamp; subscribers get the latest).
+    private func runDeadlines(until time: Timestamp) {
+        if let next = engine.nextDeadline, next <= time {
+            engine.advance(to: time) { pending[$0.container] = $0.state }
+            publishPending()
+        }
         reschedule()
     }
 

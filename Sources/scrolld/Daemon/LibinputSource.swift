@@ -19,20 +19,22 @@ final class LibinputSource: Sendable {
     /// A pipe whose read end wakes the thread's poll(2) for shutdown.
     let wake: (read: Int32, write: Int32)
     let devices = NIOLockedValueBox<[InputDevice]>([])
-    /// Ordering with frames: a frame must never run before input the kernel has already
-    /// stamped with an earlier time, or live states would differ from a replay of the same
-    /// events. `inFlight` counts batches being read or on their way to the loop; the loop
-    /// defers a frame while it is non-zero or libinput's fd is readable, and `deferred` tells
-    /// this thread to wake the loop again when a read produced nothing to deliver.
-    let inFlight = NIOLockedValueBox<Int>(0)
-    let deferred = NIOLockedValueBox<Bool>(false)
-    let libinputFD = NIOLockedValueBox<Int32>(-1)
+    /// Ordering with frames: a frame must never run before input that happened earlier, or
+    /// live states would differ from a replay of the same events. libinput can hold events
+    /// back (its own timers, reads in progress), so before running frames the loop asks for a
+    /// barrier: this thread dispatches libinput, hands over every event it has, then answers
+    /// with the moment it read — everything stamped before that is now on the loop, in order.
+    let barrierWaiting = NIOLockedValueBox<[@Sendable (Timestamp) -> Void]>([])
     /// `[input]` from the configuration in force; replaced on reload.
     let settings: NIOLockedValueBox<InputSettings>
     let problem = NIOLockedValueBox<String?>(nil)
 
-    init(backend: LibinputContext.Backend, settings: InputSettings, logger: Logger) {
+    /// Device names never opened (`daemon.ignore`, read at start).
+    let ignored: [String]
+
+    init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, logger: Logger) {
         self.backend = backend
+        self.ignored = ignored
         self.logger = logger
         self.settings = NIOLockedValueBox(settings)
         var fds: [Int32] = [-1, -1]
@@ -60,24 +62,17 @@ final class LibinputSource: Sendable {
         _ = write(wake.write, &byte, 1)
     }
 
-    /// Whether input may be waiting that is older than now; if so, remembers to wake the loop
-    /// once it has been read (called on the loop before running a frame).
-    func hasPendingInput() -> Bool {
-        if inFlight.withLockedValue({ $0 }) > 0 || isReadable(libinputFD.withLockedValue { $0 }) {
-            deferred.withLockedValue { $0 = true }
-            return true
-        }
-        return false
-    }
-
-    private func isReadable(_ fd: Int32) -> Bool {
-        guard fd >= 0 else { return false }
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&pfd, 1, 0) > 0
+    /// Asks the input thread to read libinput now; `passed(readTime)` then runs on the loop
+    /// after every event read up to `readTime` has been handed over.
+    func barrier(_ passed: @escaping @Sendable (Timestamp) -> Void) {
+        barrierWaiting.withLockedValue { $0.append(passed) }
+        var byte = Self.barrierRequest
+        _ = write(wake.write, &byte, 1)
     }
 
     static let stopRequest: UInt8 = 1
     static let reapplyRequest: UInt8 = 2
+    static let barrierRequest: UInt8 = 3
 
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
@@ -87,6 +82,7 @@ final class LibinputSource: Sendable {
             let logger = self.logger
             context = try LibinputContext(
                 backend,
+                ignoring: ignored,
                 settings: { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) },
                 onDiagnostic: { message in logger.warning("\(message)") }
             )
@@ -98,8 +94,6 @@ final class LibinputSource: Sendable {
         }
         let logger = self.logger
 
-        libinputFD.withLockedValue { $0 = context.fileDescriptor }
-        inFlight.withLockedValue { $0 += 1 }
         deliver(context, to: core)
         let usable = context.devices.count
         let permission = context.permissionProblem
@@ -117,23 +111,29 @@ final class LibinputSource: Sendable {
             if fds[1].revents != 0 {
                 var request: UInt8 = 0
                 _ = read(wake.read, &request, 1)
-                if request == Self.reapplyRequest {
+                switch request {
+                case Self.reapplyRequest:
                     context.reapplySettings()
-                } else {
+                case Self.barrierRequest:
+                    let readTime = MonotonicClock.now()
+                    context.dispatch()
+                    deliver(context, to: core)
+                    // Queued after the events: the loop runs it once they are all applied.
+                    let waiting = barrierWaiting.withLockedValue { list in defer { list.removeAll() }; return list }
+                    core.eventLoop.execute { for passed in waiting { passed(readTime) } }
+                    continue
+                default:
                     return
                 }
             }
             if fds[0].revents != 0 {
-                // Counted before reading, so the loop never sees "nothing readable, nothing on
-                // the way" while events are between the kernel and the engine.
-                inFlight.withLockedValue { $0 += 1 }
                 context.dispatch()
                 deliver(context, to: core)
             }
         }
     }
 
-    /// Hands what libinput has to the loop, and ends one `inFlight` count there.
+    /// Hands what libinput has to the loop, in one batch, in order.
     private func deliver(_ context: LibinputContext, to core: NIOLoopBound<DaemonCore>) {
         var batch: [ScrollEvent] = []
         var devicesChanged = false
@@ -145,19 +145,9 @@ final class LibinputSource: Sendable {
             let snapshot = context.devices.values.sorted { $0.id < $1.id }
             devices.withLockedValue { $0 = snapshot }
         }
-        let inFlight = self.inFlight, deferred = self.deferred
-        guard !batch.isEmpty else {
-            inFlight.withLockedValue { $0 -= 1 }
-            // A deferred frame waited for this read, which brought nothing: let it run now.
-            if deferred.withLockedValue({ let was = $0; $0 = false; return was }) {
-                core.eventLoop.execute { core.value.reschedule() }
-            }
-            return
-        }
+        guard !batch.isEmpty else { return }
         core.eventLoop.execute {
             for event in batch { core.value.input(event) }
-            inFlight.withLockedValue { $0 -= 1 }
-            deferred.withLockedValue { $0 = false }
             if devicesChanged { core.value.onStatusChange() }
         }
     }
