@@ -9,9 +9,6 @@ import SystemPackage
 import Glibc
 #endif
 
-/// The write end of the pipe that SIGINT/SIGTERM poke to end a recording cleanly.
-nonisolated(unsafe) private var recordStopPipe: Int32 = -1
-
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record the real devices' scroll events to an event log.",
@@ -67,15 +64,8 @@ struct Record: ParsableCommand {
             throw ExitCode(1)
         }
 
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        recordStopPipe = fds[1]
-        let stop: @convention(c) (Int32) -> Void = { _ in
-            var byte: UInt8 = 1
-            _ = Glibc.write(recordStopPipe, &byte, 1)
-        }
-        signal(SIGINT, stop)
-        signal(SIGTERM, stop)
+        // SIGINT and SIGTERM end the recording cleanly: they arrive as input on this pipe.
+        let stopSignals = try SignalSelfPipe.install([SIGINT, SIGTERM])
 
         let writer = EventLogWriter()
         let source = devices.isEmpty ? "scrolld record, seat \(seatName)" : "scrolld record, " + devices.joined(separator: " ")
@@ -85,7 +75,7 @@ struct Record: ParsableCommand {
 
         let end = duration.map { MonotonicClock.now() + Timestamp($0 * 1_000_000) }
         var count = 0
-        var polled = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)]
+        var polled = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
         while true {
             // Events queued at start-up (devices already present) come out first.
             while let event = context.nextEvent() {
