@@ -55,11 +55,6 @@ public struct Configuration: Sendable {
         }
     }
 
-    /// Removes a container's settings (a configuration without `main` is allowed).
-    public mutating func removeContainer(named name: String) {
-        containers.removeAll { $0.name == name }
-    }
-
     /// The physics for a container: its profile's defaults, the global constants, then its own.
     public func resolvePhysics(for container: ContainerSettings? = nil) throws(ConfigurationError) -> ScrollPhysics {
         let assignments = physics + (container?.physics ?? [])

@@ -113,12 +113,12 @@ public final class LibinputContext {
             devices[id] = info
             handles[id] = device
             apply(settings(info.name), to: device, named: info.name)
-            return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceAdded(name: info.name, capabilities: info.capabilities))
+            return ScrollEvent(time: MonotonicClock.now(), device: id, kind: .deviceAdded(name: info.name, capabilities: info.capabilities))
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             let id = Self.id(of: device)
             devices[id] = nil
             handles[id] = nil
-            return ScrollEvent(time: MonotonicTime.nowMicroseconds(), device: id, kind: .deviceRemoved)
+            return ScrollEvent(time: MonotonicClock.now(), device: id, kind: .deviceRemoved)
         default:
             return mapper.map(event, type: type, device: Self.id(of: device))
         }
@@ -186,9 +186,10 @@ public final class LibinputContext {
     }
 }
 
-/// CLOCK_MONOTONIC in µs, libinput's clock, for events libinput does not stamp.
-enum MonotonicTime {
-    static func nowMicroseconds() -> Timestamp {
+/// CLOCK_MONOTONIC in µs: the clock libinput stamps its events with, and so the engine's
+/// clock in a live daemon (input and frames share one timeline).
+public enum MonotonicClock {
+    public static func now() -> Timestamp {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Timestamp(ts.tv_sec) * 1_000_000 + Timestamp(ts.tv_nsec) / 1000

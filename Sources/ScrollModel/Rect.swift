@@ -23,8 +23,4 @@ public struct Rect: Hashable, Sendable {
     @inlinable public var width: Double { size.width }
     @inlinable public var height: Double { size.height }
 
-    @inlinable
-    public func offsetBy(_ delta: Point) -> Rect {
-        Rect(origin: origin + delta, size: size)
-    }
 }

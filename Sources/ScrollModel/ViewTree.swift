@@ -41,11 +41,6 @@ public struct ViewTree: Sendable {
         return NodeID(id)
     }
 
-    public func parent(of node: NodeID) -> NodeID? {
-        let p = nodes[node.index].parent
-        return p < 0 ? nil : NodeID(p)
-    }
-
     /// The node's frame in its parent's space.
     @inlinable
     public func frame(of node: NodeID) -> Rect { nodes[node.index].frame }

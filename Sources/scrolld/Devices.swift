@@ -19,9 +19,7 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let backend: LibinputContext.Backend = devices.isEmpty
-            ? .seat(seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
-            : .paths(devices)
+        let backend = LibinputContext.Backend.resolve(devices: devices, seat: seat, environment: environment)
         let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
         let input = loaded.input
         let context: LibinputContext

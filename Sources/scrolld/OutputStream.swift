@@ -15,11 +15,6 @@ struct OutputStream {
 
     static var standardOutput: OutputStream { OutputStream(fd: .standardOutput) }
 
-    mutating func write(_ string: String) {
-        buffer.append(contentsOf: string.utf8)
-        flushIfFull()
-    }
-
     mutating func flushIfFull() {
         if buffer.count >= capacity { flush() }
     }

@@ -40,8 +40,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let seatName = seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0"
-        let backend: LibinputContext.Backend = devices.isEmpty ? .seat(seatName) : .paths(devices)
+        let backend = LibinputContext.Backend.resolve(devices: devices, seat: seat, environment: environment)
 
         let out: FileDescriptor
         do {
@@ -68,7 +67,7 @@ struct Record: ParsableCommand {
         let stopSignals = try SignalSelfPipe.install([SIGINT, SIGTERM])
 
         let writer = EventLogWriter()
-        let source = devices.isEmpty ? "scrolld record, seat \(seatName)" : "scrolld record, " + devices.joined(separator: " ")
+        let source = "scrolld record, \(backend.label)"
         var line: [UInt8] = []
         writer.appendHeaderLine(EventLogHeader(created: RFC3339.now(), source: source), to: &line)
         try write(&line, to: out)

@@ -36,7 +36,7 @@ struct Replay: ParsableCommand {
         guard let at else { return nil }
         var offsets: [Timestamp] = []
         for part in at.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let seconds = Double(part.trimmingCharacters(in: " ")), seconds.isFinite, seconds >= 0, seconds < 1e9 else {
+            guard let seconds = Double(part.filter { $0 != " " }), seconds.isFinite, seconds >= 0, seconds < 1e9 else {
                 throw ValidationError("--at expects non-negative seconds separated by commas, got '\(part)'")
             }
             offsets.append(Timestamp((seconds * 1_000_000).rounded()))
@@ -128,11 +128,3 @@ extension Replay {
     }
 }
 
-extension Substring {
-    func trimmingCharacters(in set: Character) -> Substring {
-        var s = self
-        while s.first == set { s.removeFirst() }
-        while s.last == set { s.removeLast() }
-        return s
-    }
-}

@@ -99,7 +99,6 @@ struct Replayer {
     }
 
     mutating func sample(at time: Timestamp) {
-        engine.advance(to: time) { _ in }
         printer.print(engine.sample(container: index, at: time))
     }
 

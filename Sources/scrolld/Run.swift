@@ -81,9 +81,7 @@ struct Run: ParsableCommand {
             input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, logger: logger))
         } else {
             let daemon = configuration.daemon
-            let backend: LibinputContext.Backend = daemon.devices.isEmpty
-                ? .seat(daemon.seat ?? environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0")
-                : .paths(daemon.devices)
+            let backend = LibinputContext.Backend.resolve(devices: daemon.devices, seat: daemon.seat, environment: environment)
             let fallback = try fallbackReplay.map { try Self.loadReplay($0, speed: 1, loop: true, logger: logger) }
             input = .libinput(backend, fallback: fallback)
         }

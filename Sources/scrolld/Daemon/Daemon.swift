@@ -5,6 +5,7 @@ import ScrollConfig
 import ScrollInput
 import ScrollLog
 import ScrollModel
+import ScrollProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -80,13 +81,13 @@ final class Daemon: Sendable {
                 core.inputBarrier = { libinput.barrier($0) }
                 core.devices = {
                     libinput.devices.withLockedValue { $0 }.map {
-                        DaemonCore.DeviceSummary(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)
+                        DeviceInfo(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)
                     }
                 }
             } else if let source = replay.value {
                 core.devices = { [weak source] in
                     (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
-                        DaemonCore.DeviceSummary(id: $0.key, name: $0.value.0, capabilities: $0.value.1, path: nil)
+                        DeviceInfo(id: $0.key, name: $0.value.0, capabilities: $0.value.1)
                     }
                 }
             }
@@ -145,7 +146,7 @@ final class Daemon: Sendable {
         case .libinput(let backend, let fallback):
             libinput?.start(core: core) { usable, problem in
                 if usable > 0 {
-                    logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend))")
+                    logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend.label))")
                     return
                 }
                 logger.warning("no usable input device: \(problem ?? "none with wheel, touchpad or trackpoint scrolling was found")")

@@ -1,5 +1,6 @@
 import NIOCore
 import ScrollConfig
+import ScrollInput
 import ScrollLog
 import ScrollModel
 import ScrollProtocol
@@ -93,10 +94,11 @@ extension DaemonCore {
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .devices:
             let list = devices().map { device in
-                DeviceInfo(
-                    id: device.id, name: device.name, capabilities: device.capabilities, path: device.path,
-                    containers: engine.slots.filter { $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name) }.map(\.container.name)
-                )
+                var device = device
+                device.containers = engine.slots.filter {
+                    $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
+                }.map(\.container.name)
+                return device
             }
             return line { ReplyEncoder.devices(list, id: id, into: &$0) }
         case .reload:

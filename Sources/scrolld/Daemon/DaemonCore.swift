@@ -1,8 +1,10 @@
 import Logging
 import NIOCore
 import ScrollConfig
+import ScrollInput
 import ScrollLog
 import ScrollModel
+import ScrollProtocol
 
 /// Everything the daemon knows, owned by its one event loop: the engine, the containers'
 /// subscribers, the configuration in force. Input sources, clients and timers all call in on
@@ -28,7 +30,8 @@ final class DaemonCore {
     var scheduledDeadline: Timestamp?
     /// Called when device or client counts change (systemd STATUS=).
     var onStatusChange: () -> Void = {}
-    var devices: () -> [DeviceSummary] = { [] }
+    /// The input devices in use, for `devices` and systemd STATUS.
+    var devices: () -> [DeviceInfo] = { [] }
     /// With real input: runs its argument on the loop once all input read up to the given
     /// time has been applied (see LibinputSource.barrier); nil without real input.
     var inputBarrier: ((@escaping @Sendable (Timestamp) -> Void) -> Void)?
@@ -36,12 +39,6 @@ final class DaemonCore {
     /// Called with `[input]` after every reload, for the input source.
     var onInputSettings: (InputSettings) -> Void = { _ in }
 
-    struct DeviceSummary {
-        var id: Int
-        var name: String
-        var capabilities: DeviceCapabilities
-        var path: String?
-    }
 
     init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, logger: Logger) throws {
         self.eventLoop = eventLoop

@@ -1,4 +1,5 @@
 import NIOCore
+import ScrollInput
 import ScrollLog
 import ScrollModel
 
