@@ -58,9 +58,7 @@ struct ScrollTo: ParsableCommand {
     func run() throws {
         let operation = Operation.scrollTo(container: container, target: AxisValues(x: x, y: y),
                                            animation: motion.animation?.animation ?? .smooth)
-        try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
-        }
+        try connection.requestOK(operation)
     }
 }
 
@@ -93,9 +91,7 @@ struct ScrollBy: ParsableCommand {
     func run() throws {
         let operation = Operation.scrollBy(container: container, delta: AxisValues(x: dx, y: dy),
                                            animation: motion.animation?.animation ?? .smooth)
-        try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
-        }
+        try connection.requestOK(operation)
     }
 }
 
@@ -158,9 +154,7 @@ struct Configure: ParsableCommand {
 
     func run() throws {
         let operation = Operation.configure(container: container, settings: settings, animation: animation?.animation)
-        try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
-        }
+        try connection.requestOK(operation)
     }
 }
 
@@ -174,9 +168,7 @@ struct Pause: ParsableCommand {
 
     func run() throws {
         let operation = Operation.pause(container: container)
-        try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
-        }
+        try connection.requestOK(operation)
     }
 }
 
@@ -190,9 +182,7 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         let operation = Operation.resume(container: container)
-        try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
-        }
+        try connection.requestOK(operation)
     }
 }
 

@@ -63,6 +63,13 @@ struct ConnectionOptions: ParsableArguments {
     }
 
     /// Sends one request and returns its reply.
+    /// Sends a request whose only good answer is `ok` (the commands that just act).
+    func requestOK(_ operation: Operation) throws {
+        try request(operation) { message, _ throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+        }
+    }
+
     func request(_ operation: Operation, _ body: (DaemonConnection.Message, DaemonConnection) throws(ClientFailure) -> Void) throws {
         try run { connection throws(ClientFailure) in
             let message = try connection.request(operation, timeout: timeoutDuration)
