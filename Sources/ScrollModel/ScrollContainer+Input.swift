@@ -35,7 +35,6 @@ extension ScrollContainer {
 
     @usableFromInline
     mutating func wheel(_ v120: AxisValues, at time: Timestamp) {
-        let physics = configuration.physics
         var moved = false
         for axis in Axis.allCases where scrolls(axis) {
             guard let clicks = v120[axis], clicks != 0 else { continue }
@@ -46,29 +45,38 @@ extension ScrollContainer {
                 moved = true
             }
             let range = self.range(axis)
-            let delta = clicks / 120 * physics.wheelStep(forLength: containerSize[axis])
-            switch physics.wheelAnimation {
+            let delta = clicks / 120 * wheelStep(axis)
+            switch configuration.physics.wheelAnimation {
             case .none:
                 position[axis] = Math.clamp(position[axis] + delta, range)
                 velocity[axis] = 0
                 self[motion: axis] = nil
             case .smooth:
-                let running = self[motion: axis]
-                let base: Double
-                if let running, running.purpose == .wheel, case .spring(let spring) = running.curve {
-                    base = spring.target
-                } else {
-                    base = position[axis]
-                }
-                let target = Math.clamp(base + delta, range)
-                let spring = Spring.criticallyDamped(stiffness: (2 * Double.pi / physics.wheelDuration) * (2 * Double.pi / physics.wheelDuration))
+                // A wheel spring still running retargets from its own target, read in place.
+                let running = axis == .horizontal ? motionX?.wheelTarget : motionY?.wheelTarget
+                let target = Math.clamp((running ?? position[axis]) + delta, range)
+                let omega = 2 * Double.pi / configuration.physics.wheelDuration
+                let spring = Spring.criticallyDamped(stiffness: omega * omega)
                 let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: spring)
                 self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .wheel)
             }
         }
         guard moved else { return }
-        let deadline = time + Timestamp((physics.wheelIdle * 1_000_000).rounded())
+        let deadline = time + Timestamp((configuration.physics.wheelIdle * 1_000_000).rounded())
         wheel = WheelGesture(deadline: deadline, timerPending: true, origin: wheel?.origin ?? position)
+    }
+
+    /// `ScrollPhysics.wheelStep(forLength:)` for the current length along `axis`, remembered:
+    /// `pow` costs as much as the rest of a wheel event, and the length rarely changes.
+    mutating func wheelStep(_ axis: Axis) -> Double {
+        let length = containerSize[axis]
+        let rule = configuration.physics.wheelStep
+        let memo = axis == .horizontal ? wheelStepX : wheelStepY
+        if let memo, memo.length == length, memo.rule == rule { return memo.step }
+        let step = configuration.physics.wheelStep(forLength: length)
+        let new = WheelStepMemo(length: length, rule: rule, step: step)
+        if axis == .horizontal { wheelStepX = new } else { wheelStepY = new }
+        return step
     }
 
     // MARK: Finger and continuous

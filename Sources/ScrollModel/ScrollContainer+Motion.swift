@@ -13,22 +13,21 @@ extension ScrollContainer {
             velocity = scaledVelocity()
             return
         }
-        for axis in Axis.allCases {
-            guard let motion = self[motion: axis] else { continue }
-            var y = motion.position(at: self.time)
-            var v = motion.velocity(at: self.time)
-            if motion.purpose == .wheel {
-                // Wheels never overscroll, even when a retargeted spring would swing past an edge.
-                let range = self.range(axis)
-                if y < range.lowerBound || y > range.upperBound {
-                    y = Math.clamp(y, range)
-                    v = 0
-                }
-            }
-            position[axis] = y
-            velocity[axis] = v
-        }
+        // Optional chaining reads a trajectory where it is stored; `motionX!` or
+        // `self[motion:]` would copy its ~100 bytes, several times per event.
+        if let sample = motionX?.sample(at: time) { (position.x, velocity.x) = shown(sample, .horizontal) }
+        if let sample = motionY?.sample(at: time) { (position.y, velocity.y) = shown(sample, .vertical) }
         if geometryAnimation != nil { clampRestingAxes() }
+    }
+
+    /// Wheels never overscroll, even when a retargeted spring would swing past an edge.
+    private func shown(_ sample: Trajectory.Sample, _ axis: Axis) -> (Double, Double) {
+        guard sample.purpose == .wheel else { return (sample.position, sample.velocity) }
+        let range = self.range(axis)
+        if sample.position < range.lowerBound || sample.position > range.upperBound {
+            return (Math.clamp(sample.position, range), 0)
+        }
+        return (sample.position, sample.velocity)
     }
 
     /// Moves the presented geometry along an animated change.

@@ -17,6 +17,8 @@ public struct ScrollContainer: Sendable {
     var tree: ViewTree
     let containerNode: ViewTree.NodeID
     let contentNode: ViewTree.NodeID
+    /// The container's named space as the content sees it.
+    let contentSpace: ResolvedCoordinateSpace
     var rowLayout: RowLayout?
     var offsetObserver = PreferenceChangeObserver<ScrollContentOriginKey>()
     /// The geometry as presented now: the configured one, or where an animated change has got to.
@@ -37,6 +39,8 @@ public struct ScrollContainer: Sendable {
     var tracker: VelocityTracker
     var holdDevice: Int?
     var wheel: WheelGesture?
+    var wheelStepX: WheelStepMemo?
+    var wheelStepY: WheelStepMemo?
     /// The time of the last thing that happened to the container.
     public internal(set) var time: Timestamp
 
@@ -57,6 +61,12 @@ public struct ScrollContainer: Sendable {
         var origin: Point
     }
 
+    struct WheelStepMemo: Sendable {
+        var length: Double
+        var rule: ScrollPhysics.WheelStep
+        var step: Double
+    }
+
     public init(name: String, configuration: ContainerConfiguration = ContainerConfiguration(), at time: Timestamp = 0) {
         self.name = name
         self.configuration = configuration
@@ -70,6 +80,7 @@ public struct ScrollContainer: Sendable {
             coordinateSpace: coordinateSpaceName
         )
         contentNode = tree.addChild(to: containerNode, frame: .zero)
+        contentSpace = tree.resolve(.named(coordinateSpaceName), from: contentNode)
         self.tree = tree
         containerSize = configuration.containerSize
         contentInsets = configuration.contentInsets
@@ -119,14 +130,17 @@ public struct ScrollContainer: Sendable {
 
     /// Moves the content to the current position and reads the offset back through the
     /// coordinate space and the preference, as a SwiftUI content-offset observer does.
+    ///
+    /// The content is the only view that writes `ScrollContentOriginKey`, so the tree's
+    /// reduction is the key's `reduce` of that one value over the default — computed directly
+    /// rather than by visiting every node, because this runs on every event and frame.
+    /// `ContainerTests` check it against `ViewTree.preference`'s full walk.
     @usableFromInline
     mutating func layout() {
         tree.setOrigin(-position, of: contentNode)
-        let space = CoordinateSpace.named(coordinateSpaceName)
-        let content = contentNode
-        let origin = tree.preference(ScrollContentOriginKey.self) { proxy in
-            proxy.node == content ? proxy.frame(in: space).origin : nil
-        }
+        let reported = tree.frame(of: contentNode, in: contentSpace).origin
+        var origin = ScrollContentOriginKey.defaultValue
+        ScrollContentOriginKey.reduce(value: &origin) { reported }
         offsetObserver.update(origin) { origin in
             contentOffset = -(origin ?? .zero)
         }
@@ -138,12 +152,12 @@ public struct ScrollContainer: Sendable {
         if holdDevice != nil { return .tracking }
         if drag != nil || wheel != nil { return .interacting }
         if motionX?.purpose == .animation || motionY?.purpose == .animation { return .animating }
-        if motionX != nil || motionY != nil { return .decelerating }
+        if motionX.isSome || motionY.isSome { return .decelerating }
         return .idle
     }
 
     /// Whether anything runs by itself and so needs frames.
-    public var isMoving: Bool { motionX != nil || motionY != nil || geometryAnimation != nil }
+    public var isMoving: Bool { motionX.isSome || motionY.isSome || geometryAnimation.isSome }
 
     /// When the one-shot wheel timer must fire, if it is armed.
     public var timerDeadline: Timestamp? {
@@ -170,5 +184,15 @@ public struct ScrollContainer: Sendable {
         advance(to: time)
         layout()
         return state
+    }
+}
+
+extension Optional {
+    /// Whether there is a value, tested in place: `!= nil` on a large payload (a trajectory)
+    /// copies it first, and these tests run several times per event.
+    @inlinable
+    var isSome: Bool {
+        if case .some = self { return true }
+        return false
     }
 }

@@ -22,6 +22,60 @@ public struct ScrollEngine: Sendable {
         public internal(set) var container: ScrollContainer
         public internal(set) var frames: FrameClock?
         public var isPaused = false
+
+        /// The earlier of the next frame tick and the wheel timer.
+        var deadline: Timestamp? {
+            let frame = frames?.nextTick
+            let timer = container.timerDeadline
+            switch (frame, timer) {
+            case let (f?, t?): return min(f, t)
+            case let (f?, nil): return f
+            case let (nil, t?): return t
+            case (nil, nil): return nil
+            }
+        }
+
+        /// Starts a frame grid when the container begins to move and drops it when it stops.
+        mutating func syncFrames(at time: Timestamp, rate: Double) {
+            if container.isMoving {
+                if frames == nil { frames = FrameClock(anchor: time, rate: rate) }
+            } else {
+                frames = nil
+            }
+        }
+
+        /// Runs what is due at `time` (a frame tick, the wheel timer, or both).
+        mutating func fire(at time: Timestamp, rate: Double) -> Cause {
+            var cause = Cause.timer
+            if let tick = frames?.nextTick, tick == time {
+                container.tick(at: time)
+                frames!.advance()
+                cause = .frame
+            }
+            if let timer = container.timerDeadline, timer <= time {
+                container.fireTimer(at: time)
+            }
+            syncFrames(at: time, rate: rate)
+            return cause
+        }
+
+        /// Applies an input event when it is routed here, returning the state to publish.
+        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double) -> ScrollState? {
+            guard !isPaused else { return nil }
+            let bound = container.configuration.devices
+            if !bound.isEmpty {
+                guard let name = devices[event.device], bound.contains(name) else { return nil }
+            }
+            container.handle(event)
+            syncFrames(at: event.time, rate: rate)
+            return container.state
+        }
+
+        /// Runs what is due at `time` and returns the state to publish and why.
+        mutating func fired(at time: Timestamp, rate: Double) -> (ScrollState, Cause) {
+            let cause = fire(at: time, rate: rate)
+            return (container.state, cause)
+        }
     }
 
     public var frameRate: Double
@@ -60,7 +114,7 @@ public struct ScrollEngine: Sendable {
         _ body: (inout ScrollContainer) -> Void
     ) -> ScrollState {
         body(&slots[index].container)
-        syncFrames(index, at: time)
+        slots[index].syncFrames(at: time, rate: frameRate)
         return slots[index].container.state
     }
 
@@ -70,48 +124,32 @@ public struct ScrollEngine: Sendable {
     /// is armed, which is when a daemon should sleep in the kernel.
     public var nextDeadline: Timestamp? {
         var next: Timestamp?
-        for slot in slots {
-            if let d = deadline(slot), next == nil || d < next! { next = d }
+        for index in slots.indices {
+            if let d = slots[index].deadline, next == nil || d < next! { next = d }
         }
         return next
     }
 
-    func deadline(_ slot: Slot) -> Timestamp? {
-        let frame = slot.frames?.nextTick
-        let timer = slot.container.timerDeadline
-        switch (frame, timer) {
-        case let (f?, t?): return min(f, t)
-        case let (f?, nil): return f
-        case let (nil, t?): return t
-        case (nil, nil): return nil
-        }
-    }
-
     /// Runs every frame tick and timer due at or before `time`, in time order, publishing one
     /// state per container and instant.
+    ///
+    /// Slots are only touched through their own mutating methods and stored properties: a
+    /// `Slot` is large, and reading a computed property of `slots[i]` from out here can copy
+    /// the whole slot (and retain all it holds) on every event.
     public mutating func advance(to time: Timestamp, _ emit: (Update) -> Void) {
         while true {
             var best = -1
             var bestTime = Timestamp.max
             for index in slots.indices {
-                if let d = deadline(slots[index]), d <= time, d < bestTime {
+                if let d = slots[index].deadline, d <= time, d < bestTime {
                     best = index
                     bestTime = d
                 }
             }
             guard best >= 0 else { break }
             now = max(now, bestTime)
-            var cause = Cause.timer
-            if let frames = slots[best].frames, frames.nextTick == bestTime {
-                slots[best].container.tick(at: bestTime)
-                slots[best].frames!.advance()
-                cause = .frame
-            }
-            if let timer = slots[best].container.timerDeadline, timer <= bestTime {
-                slots[best].container.fireTimer(at: bestTime)
-            }
-            syncFrames(best, at: bestTime)
-            emit(Update(container: best, state: slots[best].container.state, cause: cause))
+            let (state, cause) = slots[best].fired(at: bestTime, rate: frameRate)
+            emit(Update(container: best, state: state, cause: cause))
         }
         now = max(now, time)
     }
@@ -120,9 +158,13 @@ public struct ScrollEngine: Sendable {
     /// each container it concerned.
     public mutating func handle(_ event: ScrollEvent, _ emit: (Update) -> Void) {
         // Time never runs backwards: an event stamped before what the engine has already shown
-        // (possible live, when a request ran frames first) is applied now.
-        var event = event
-        event.time = max(event.time, now)
+        // (possible live, when a request ran frames first) is applied now. (Copying an event
+        // costs a retain and a large copy, so only the rare late one is copied.)
+        guard event.time >= now else {
+            var late = event
+            late.time = now
+            return handle(late, emit)
+        }
         advance(to: event.time, emit)
         switch event.kind {
         case let .deviceAdded(name, _):
@@ -130,34 +172,16 @@ public struct ScrollEngine: Sendable {
             return
         case .deviceRemoved:
             for index in slots.indices where slots[index].container.handle(event) {
-                syncFrames(index, at: event.time)
+                slots[index].syncFrames(at: event.time, rate: frameRate)
                 emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
         default:
-            for index in slots.indices where routes(event, to: slots[index]) {
-                slots[index].container.handle(event)
-                syncFrames(index, at: event.time)
-                emit(Update(container: index, state: slots[index].container.state, cause: .input))
+            for index in slots.indices {
+                if let state = slots[index].apply(event, devices: devices, rate: frameRate) {
+                    emit(Update(container: index, state: state, cause: .input))
+                }
             }
-        }
-    }
-
-    func routes(_ event: ScrollEvent, to slot: Slot) -> Bool {
-        guard !slot.isPaused else { return false }
-        let bound = slot.container.configuration.devices
-        guard !bound.isEmpty else { return true }
-        guard let name = devices[event.device] else { return false }
-        return bound.contains(name)
-    }
-
-    /// Starts a frame grid when a container begins to move and drops it when it stops.
-    @usableFromInline
-    mutating func syncFrames(_ index: Int, at time: Timestamp) {
-        if slots[index].container.isMoving {
-            if slots[index].frames == nil { slots[index].frames = FrameClock(anchor: time, rate: frameRate) }
-        } else {
-            slots[index].frames = nil
         }
     }
 

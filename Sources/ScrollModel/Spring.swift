@@ -90,4 +90,26 @@ public struct SpringCurve: Hashable, Sendable {
             return a * r1 * Math.exp(r1 * tau) + b * r2 * Math.exp(r2 * tau)
         }
     }
+
+    /// Position and velocity at τ, sharing their exponentials (this runs on every event and
+    /// frame of a wheel or bounce); each is computed exactly as `position(at:)` and
+    /// `velocity(at:)` compute it, so the results are the same bits.
+    @inlinable
+    public func sample(at tau: Double) -> (position: Double, velocity: Double) {
+        switch regime {
+        case let .critical(omega, c1, c2):
+            let e = Math.exp(-omega * tau)
+            return (target + e * (c1 + c2 * tau), e * (c2 - omega * (c1 + c2 * tau)))
+        case let .under(decay, omegaD, c1, c2):
+            let e = Math.exp(-decay * tau)
+            let c = Math.cos(omegaD * tau), s = Math.sin(omegaD * tau)
+            return (
+                target + e * (c1 * c + c2 * s),
+                e * ((c2 * omegaD - decay * c1) * c - (c1 * omegaD + decay * c2) * s)
+            )
+        case let .over(r1, r2, a, b):
+            let e1 = Math.exp(r1 * tau), e2 = Math.exp(r2 * tau)
+            return (target + a * e1 + b * e2, a * r1 * e1 + b * r2 * e2)
+        }
+    }
 }

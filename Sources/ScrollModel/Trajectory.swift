@@ -28,7 +28,34 @@ public struct Trajectory: Hashable, Sendable {
         self.purpose = purpose
     }
 
+    /// Where a running wheel spring is heading, the base for the next wheel step.
+    var wheelTarget: Double? {
+        guard purpose == .wheel, case .spring(let spring) = curve else { return nil }
+        return spring.target
+    }
+
     func tau(_ time: Timestamp) -> Double { Double(time - start) / 1_000_000 }
+
+    public struct Sample: Hashable, Sendable {
+        public var position: Double
+        public var velocity: Double
+        public var purpose: Purpose
+    }
+
+    /// Position and velocity at `time`.
+    public func sample(at time: Timestamp) -> Sample {
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring):
+            let (y, v) = spring.sample(at: tau)
+            return Sample(position: y, velocity: v, purpose: purpose)
+        case .deceleration(let path):
+            let (y, v) = path.sample(at: tau)
+            return Sample(position: y, velocity: v, purpose: purpose)
+        case .ease(let ease):
+            return Sample(position: ease.position(at: tau), velocity: ease.velocity(at: tau), purpose: purpose)
+        }
+    }
 
     public func position(at time: Timestamp) -> Double {
         let tau = tau(time)
@@ -126,6 +153,15 @@ public struct DecelerationPath: Hashable, Sendable {
     public func velocity(at tau: Double) -> Double {
         guard let crossing, tau >= crossing else { return deceleration.velocity(at: tau) }
         return bounce?.velocity(at: tau - crossing) ?? 0
+    }
+
+    /// Position and velocity at τ, as `position(at:)` and `velocity(at:)`, bit for bit.
+    public func sample(at tau: Double) -> (position: Double, velocity: Double) {
+        guard let crossing, let edge, tau >= crossing else { return deceleration.sample(at: tau) }
+        guard let bounce else { return (edge, 0) }
+        let (y, v) = bounce.sample(at: tau - crossing)
+        guard let limit = overshootLimit else { return (y, v) }
+        return (Math.clamp(y, (edge - limit)...(edge + limit)), v)
     }
 
     public func finished(at tau: Double, physics: ScrollPhysics) -> Double? {

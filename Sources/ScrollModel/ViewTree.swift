@@ -88,6 +88,23 @@ public struct ViewTree: Sendable {
         return index < 0 ? nil : NodeID(index)
     }
 
+    /// `space` as seen from `node`, resolved once for reads repeated every frame: a named space
+    /// is looked up (a walk up the parents comparing names) here rather than on each read.
+    /// Valid while the tree's structure stays as it is; nodes may move and resize freely.
+    public func resolve(_ space: CoordinateSpace, from node: NodeID) -> ResolvedCoordinateSpace {
+        switch space {
+        case .global: return ResolvedCoordinateSpace(ancestor: -1)
+        case .local: return ResolvedCoordinateSpace(ancestor: node.index)
+        case .named(let name): return ResolvedCoordinateSpace(ancestor: nearestDeclaring(name, from: node.index))
+        }
+    }
+
+    /// The node's frame in a space resolved from it by `resolve(_:from:)`.
+    @inlinable
+    public func frame(of node: NodeID, in space: ResolvedCoordinateSpace) -> Rect {
+        Rect(origin: originInAncestor(node.index, stop: space.ancestor), size: nodes[node.index].frame.size)
+    }
+
     /// Sum of local origins from `index` up to, not including, `stop` (-1: through the root).
     @inlinable
     func originInAncestor(_ index: Int, stop: Int) -> Point {
@@ -141,4 +158,12 @@ public struct ViewTree: Sendable {
             reduce(key, node: child, into: &value, contribution)
         }
     }
+}
+
+/// A coordinate space pinned to the node whose local space it is (`ancestor`, or -1 for the
+/// global space), so reading a frame in it is a walk that compares indices, not names.
+public struct ResolvedCoordinateSpace: Hashable, Sendable {
+    @usableFromInline let ancestor: Int
+
+    @inlinable init(ancestor: Int) { self.ancestor = ancestor }
 }

@@ -42,6 +42,21 @@ struct GeometryTests {
         #expect(tree.frame(of: outer, in: .named("scroll")).origin == .zero)
     }
 
+    @Test func aResolvedSpaceReadsTheSameFramesAsTheSpaceItCameFrom() {
+        var (tree, leaf, deep, outer) = tree()
+        for node in [leaf, deep, outer] {
+            for space in [CoordinateSpace.global, .local, .named("scroll"), .named("nowhere")] {
+                let resolved = tree.resolve(space, from: node)
+                #expect(tree.frame(of: node, in: resolved) == tree.frame(of: node, in: space))
+            }
+        }
+        // Resolution pins the declaring node, not positions: moving nodes keeps it valid.
+        let resolved = tree.resolve(.named("scroll"), from: deep)
+        tree.setOrigin(Point(x: -50, y: 25), of: deep)
+        #expect(tree.frame(of: deep, in: resolved) == tree.frame(of: deep, in: .named("scroll")))
+        #expect(tree.frame(of: deep, in: resolved).origin == Point(x: -50, y: 25))
+    }
+
     @Test func anUndeclaredNameFallsBackToGlobal() {
         let (tree, leaf, _, _) = tree()
         #expect(tree.frame(of: leaf, in: .named("nowhere")) == tree.frame(of: leaf, in: .global))

@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+// The benchmark suite lives in its own package so the project's build and CI stay lean:
+// `make bench` builds it (release) and runs it with package-benchmark's plugin.
+import PackageDescription
+import class Foundation.ProcessInfo
+import struct Foundation.URL
+
+// A path dependency's identity is its directory name, which is whatever the clone is called.
+let project = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "ScrolldBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .target(name: "EngineDriver", dependencies: [.product(name: "ScrollModel", package: project)]),
+        .executableTarget(name: "model-loop", dependencies: ["EngineDriver", .product(name: "ScrollModel", package: project)]),
+        .executableTarget(
+            name: "ScrollModelBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                "EngineDriver",
+            ],
+            path: "Benchmarks/ScrollModelBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
