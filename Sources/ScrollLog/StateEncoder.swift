@@ -10,88 +10,124 @@ import ScrollModel
 ///
 /// (one line, no spaces). `header` and `visibleRows` appear only when the state has them;
 /// `first`/`last` are `null` when no row is visible. Numbers are shortest round-trip doubles,
-/// integral ones without ".0", -0 as 0 (see `JSONNumberFormatter` for NaN and infinities).
+/// integral ones without ".0", -0 as 0 (see `JSONByteWriter.number(_:)` for NaN and infinities).
 ///
 /// The line is appended to a caller-owned buffer with no newline, so a publisher can reuse one
-/// buffer for every state and frame lines as it likes; nothing is allocated per state once the
-/// buffer has grown to size.
+/// buffer for every state; nothing is allocated per state once the buffer has grown to size.
+/// An encoder remembers the encoded bytes of the parts that rarely change — the opening with
+/// the container's name, and the sizes and insets — so a stream of states from one container
+/// formats six numbers instead of fourteen; keep one encoder per stream.
 public struct StateEncoder: Sendable {
+    private var opening: [UInt8] = []
+    private var openingName: String?
+    private var sizes: [UInt8] = []
+    private var sizesKey: SizesKey?
+
+    private struct SizesKey: Equatable {
+        var contentSize: Size
+        var containerSize: Size
+        var contentInsets: EdgeInsets
+    }
+
     public init() {}
 
-    public func encode(_ state: ScrollState, container: String, seq: Int, into buffer: inout [UInt8]) {
+    public mutating func encode(_ state: ScrollState, container: String, seq: Int, into buffer: inout [UInt8]) {
+        if openingName != container {
+            opening.removeAll(keepingCapacity: true)
+            JSONStringFormatter.appendRaw("{\"type\":\"state\",\"container\":", to: &opening)
+            JSONStringFormatter.append(container, to: &opening)
+            JSONStringFormatter.appendRaw(",\"seq\":", to: &opening)
+            openingName = container
+        }
         let geometry = state.geometry
-        raw("{\"type\":\"state\",\"container\":", &buffer)
-        JSONStringFormatter.append(container, to: &buffer)
-        raw(",\"seq\":", &buffer)
-        JSONNumberFormatter.append(seq, to: &buffer)
-        raw(",\"t\":", &buffer)
-        JSONNumberFormatter.append(state.time, to: &buffer)
-        raw(",\"phase\":\"", &buffer)
-        buffer.append(contentsOf: state.phase.rawValue.utf8)
-        raw("\",\"contentOffset\":{\"x\":", &buffer)
-        number(geometry.contentOffset.x, &buffer)
-        raw(",\"y\":", &buffer)
-        number(geometry.contentOffset.y, &buffer)
-        raw("},\"velocity\":{\"x\":", &buffer)
-        number(state.velocity.x, &buffer)
-        raw(",\"y\":", &buffer)
-        number(state.velocity.y, &buffer)
-        raw("},\"contentSize\":{\"width\":", &buffer)
-        number(geometry.contentSize.width, &buffer)
-        raw(",\"height\":", &buffer)
-        number(geometry.contentSize.height, &buffer)
-        raw("},\"containerSize\":{\"width\":", &buffer)
-        number(geometry.containerSize.width, &buffer)
-        raw(",\"height\":", &buffer)
-        number(geometry.containerSize.height, &buffer)
-        raw("},\"contentInsets\":{\"top\":", &buffer)
-        number(geometry.contentInsets.top, &buffer)
-        raw(",\"leading\":", &buffer)
-        number(geometry.contentInsets.leading, &buffer)
-        raw(",\"bottom\":", &buffer)
-        number(geometry.contentInsets.bottom, &buffer)
-        raw(",\"trailing\":", &buffer)
-        number(geometry.contentInsets.trailing, &buffer)
-        buffer.append(UInt8(ascii: "}"))
-        if let header = state.header {
-            raw(",\"header\":{\"height\":", &buffer)
-            number(header.height, &buffer)
-            raw(",\"progress\":", &buffer)
-            number(header.progress, &buffer)
-            buffer.append(UInt8(ascii: "}"))
+        let key = SizesKey(contentSize: geometry.contentSize, containerSize: geometry.containerSize, contentInsets: geometry.contentInsets)
+        if sizesKey != key {
+            sizes.removeAll(keepingCapacity: true)
+            sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
+            sizesKey = key
         }
-        if let rows = state.visibleRows {
-            raw(",\"visibleRows\":{\"first\":", &buffer)
-            row(rows.first, &buffer)
-            raw(",\"last\":", &buffer)
-            row(rows.last, &buffer)
-            buffer.append(UInt8(ascii: "}"))
+        // 200 bytes of fixed text at most, and ten numbers.
+        let maxCount = opening.count + sizes.count + 200 + 10 * JSONByteWriter.maxNumberLength
+        opening.withUnsafeBufferPointer { opening in
+            sizes.withUnsafeBufferPointer { sizes in
+                buffer.appendJSON(maxCount: maxCount) { w in
+                    w.bytes(opening)
+                    w.integer(Int64(seq))
+                    w.raw(",\"t\":")
+                    w.integer(state.time)
+                    w.raw(Self.phaseAndOffsetKey(state.phase))
+                    w.number(geometry.contentOffset.x)
+                    w.raw(",\"y\":")
+                    w.number(geometry.contentOffset.y)
+                    w.raw("},\"velocity\":{\"x\":")
+                    w.number(state.velocity.x)
+                    w.raw(",\"y\":")
+                    w.number(state.velocity.y)
+                    w.raw("},")
+                    w.bytes(sizes)
+                    if let header = state.header {
+                        w.raw(",\"header\":{\"height\":")
+                        w.number(header.height)
+                        w.raw(",\"progress\":")
+                        w.number(header.progress)
+                        w.byte(UInt8(ascii: "}"))
+                    }
+                    if let rows = state.visibleRows {
+                        w.raw(",\"visibleRows\":{\"first\":")
+                        Self.row(rows.first, &w)
+                        w.raw(",\"last\":")
+                        Self.row(rows.last, &w)
+                        w.byte(UInt8(ascii: "}"))
+                    }
+                    w.byte(UInt8(ascii: "}"))
+                }
+            }
         }
-        buffer.append(UInt8(ascii: "}"))
     }
 
     /// The line as a String (tests, diagnostics); the hot path uses the buffer variant.
     public func encode(_ state: ScrollState, container: String, seq: Int) -> String {
+        var encoder = self
         var buffer: [UInt8] = []
-        encode(state, container: container, seq: seq, into: &buffer)
+        encoder.encode(state, container: container, seq: seq, into: &buffer)
         return String(decoding: buffer, as: UTF8.self)
     }
 
-    @inline(__always)
-    private func raw(_ text: StaticString, _ buffer: inout [UInt8]) {
-        JSONStringFormatter.appendRaw(text, to: &buffer)
+    private static func writeSizes(_ key: SizesKey, _ w: inout JSONByteWriter) {
+        w.raw("\"contentSize\":{\"width\":")
+        w.number(key.contentSize.width)
+        w.raw(",\"height\":")
+        w.number(key.contentSize.height)
+        w.raw("},\"containerSize\":{\"width\":")
+        w.number(key.containerSize.width)
+        w.raw(",\"height\":")
+        w.number(key.containerSize.height)
+        w.raw("},\"contentInsets\":{\"top\":")
+        w.number(key.contentInsets.top)
+        w.raw(",\"leading\":")
+        w.number(key.contentInsets.leading)
+        w.raw(",\"bottom\":")
+        w.number(key.contentInsets.bottom)
+        w.raw(",\"trailing\":")
+        w.number(key.contentInsets.trailing)
+        w.byte(UInt8(ascii: "}"))
     }
 
-    @inline(__always)
-    private func number(_ value: Double, _ buffer: inout [UInt8]) {
-        JSONNumberFormatter.append(value, to: &buffer)
+    private static func phaseAndOffsetKey(_ phase: ScrollPhase) -> StaticString {
+        switch phase {
+        case .idle: return ",\"phase\":\"idle\",\"contentOffset\":{\"x\":"
+        case .tracking: return ",\"phase\":\"tracking\",\"contentOffset\":{\"x\":"
+        case .interacting: return ",\"phase\":\"interacting\",\"contentOffset\":{\"x\":"
+        case .decelerating: return ",\"phase\":\"decelerating\",\"contentOffset\":{\"x\":"
+        case .animating: return ",\"phase\":\"animating\",\"contentOffset\":{\"x\":"
+        }
     }
 
-    private func row(_ index: Int?, _ buffer: inout [UInt8]) {
+    private static func row(_ index: Int?, _ w: inout JSONByteWriter) {
         if let index {
-            JSONNumberFormatter.append(index, to: &buffer)
+            w.integer(Int64(index))
         } else {
-            raw("null", &buffer)
+            w.raw("null")
         }
     }
 }

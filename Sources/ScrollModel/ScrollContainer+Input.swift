@@ -58,7 +58,8 @@ extension ScrollContainer {
                 let omega = 2 * Double.pi / configuration.physics.wheelDuration
                 let spring = Spring.criticallyDamped(stiffness: omega * omega)
                 let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: spring)
-                self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .wheel)
+                let motion = Trajectory(start: time, curve: .spring(curve), purpose: .wheel)
+                if axis == .horizontal { motionX = motion } else { motionY = motion }
             }
         }
         guard moved else { return }

@@ -59,8 +59,9 @@ public struct ScrollEngine: Sendable {
             return cause
         }
 
-        /// Applies an input event when it is routed here, returning the state to publish.
-        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double) -> ScrollState? {
+        /// Applies an input event when it is routed here, returning the update to publish
+        /// (built in place: a state is 160 bytes, and each extra hop is a copy).
+        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double, index: Int) -> Update? {
             guard !isPaused else { return nil }
             let bound = container.configuration.devices
             if !bound.isEmpty {
@@ -68,13 +69,13 @@ public struct ScrollEngine: Sendable {
             }
             container.handle(event)
             syncFrames(at: event.time, rate: rate)
-            return container.state
+            return Update(container: index, state: container.state, cause: .input)
         }
 
-        /// Runs what is due at `time` and returns the state to publish and why.
-        mutating func fired(at time: Timestamp, rate: Double) -> (ScrollState, Cause) {
+        /// Runs what is due at `time` and returns the update to publish.
+        mutating func fired(at time: Timestamp, rate: Double, index: Int) -> Update {
             let cause = fire(at: time, rate: rate)
-            return (container.state, cause)
+            return Update(container: index, state: container.state, cause: cause)
         }
     }
 
@@ -148,8 +149,7 @@ public struct ScrollEngine: Sendable {
             }
             guard best >= 0 else { break }
             now = max(now, bestTime)
-            let (state, cause) = slots[best].fired(at: bestTime, rate: frameRate)
-            emit(Update(container: best, state: state, cause: cause))
+            emit(slots[best].fired(at: bestTime, rate: frameRate, index: best))
         }
         now = max(now, time)
     }
@@ -178,8 +178,8 @@ public struct ScrollEngine: Sendable {
             devices[event.device] = nil
         default:
             for index in slots.indices {
-                if let state = slots[index].apply(event, devices: devices, rate: frameRate) {
-                    emit(Update(container: index, state: state, cause: .input))
+                if let update = slots[index].apply(event, devices: devices, rate: frameRate, index: index) {
+                    emit(update)
                 }
             }
         }

@@ -52,7 +52,8 @@ public enum ReplyEncoder {
     /// request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
     public static func state(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
         let start = buffer.count
-        StateEncoder().encode(state, container: container, seq: seq, into: &buffer)
+        var encoder = StateEncoder()
+        encoder.encode(state, container: container, seq: seq, into: &buffer)
         guard let id else { return }
         // StateEncoder owns the schema; the id goes in after its fixed opening. A get reply is
         // rare enough for the tail's shift (a few hundred bytes) not to matter.

@@ -3,7 +3,7 @@ import ScrollModel
 import Testing
 
 @Suite struct StateEncoderTests {
-    let encoder = StateEncoder()
+    var encoder = StateEncoder()
 
     func state(header: HeaderState? = nil, rows: VisibleRows? = nil) -> ScrollState {
         ScrollState(

@@ -26,6 +26,9 @@ final class DaemonCore {
     /// The latest state of each container produced during one engine call, published after it.
     var pending: [ScrollState?] = []
     var encodeBuffer: [UInt8] = []
+    /// One encoder for all containers: its remembered opening and sizes are per container, so
+    /// interleaved containers re-encode them, which costs no more than having no memory.
+    var stateEncoder = StateEncoder()
     var deadlineTask: Scheduled<Void>?
     var scheduledDeadline: Timestamp?
     /// Called when device or client counts change (systemd STATUS=).
@@ -149,7 +152,7 @@ final class DaemonCore {
 
     func encode(_ state: ScrollState, container index: Int, seq: Int) -> ByteBuffer {
         encodeBuffer.removeAll(keepingCapacity: true)
-        StateEncoder().encode(state, container: engine[index].name, seq: seq, into: &encodeBuffer)
+        stateEncoder.encode(state, container: engine[index].name, seq: seq, into: &encodeBuffer)
         encodeBuffer.append(UInt8(ascii: "\n"))
         return ByteBuffer(bytes: encodeBuffer)
     }

@@ -1,0 +1,116 @@
+/// Writes JSON text through a pointer into memory its owner has already reserved.
+///
+/// This is the encoders' hot path: appending to an array byte by byte pays a capacity and a
+/// uniqueness check per byte, which costs more than formatting the numbers. The owner reserves
+/// an upper bound of what it will write (`Array.appendJSON(maxCount:_:)`), the writer fills it.
+public struct JSONByteWriter {
+    @usableFromInline var cursor: UnsafeMutablePointer<UInt8>
+
+    /// The most bytes `number(_:)` or `integer(_:)` writes ("-1.7976931348623157e+308" is 24).
+    public static let maxNumberLength = 32
+
+    @inlinable
+    init(cursor: UnsafeMutablePointer<UInt8>) {
+        self.cursor = cursor
+    }
+
+    /// A static ASCII fragment of JSON (keys, punctuation), as is.
+    @inlinable
+    public mutating func raw(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        cursor.update(from: text.utf8Start, count: count)
+        cursor += count
+    }
+
+    @inlinable
+    public mutating func byte(_ byte: UInt8) {
+        cursor.pointee = byte
+        cursor += 1
+    }
+
+    @inlinable
+    public mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        cursor.update(from: base, count: bytes.count)
+        cursor += bytes.count
+    }
+
+    public mutating func integer(_ value: Int64) {
+        if value < 0 { byte(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits = 1
+        var rest = magnitude
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        // Digits come out last first: write them from the end of their place.
+        var p = cursor + digits
+        repeat {
+            p -= 1
+            p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        } while magnitude != 0
+        cursor += digits
+    }
+
+    /// A double as the shortest text that parses back to it; integral values without ".0";
+    /// -0 as 0; NaN as 0 and ±infinity as ±1.7976931348623157e+308, since JSON has neither and
+    /// one bad value must not make a whole line invalid (the model never produces them).
+    public mutating func number(_ value: Double) {
+        var value = value
+        if !value.isFinite {
+            value = value.isNaN ? 0 : (value < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+        }
+        // Integral values below 2^53 are exact integers: the integer path is faster, drops the
+        // ".0", and prints -0 as 0.
+        if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero) {
+            integer(Int64(value))
+            return
+        }
+        // Double's TextOutputStreamable conformance formats on the stack and hands the bytes to
+        // `_writeASCII`: no String is made.
+        var sink = PointerSink(cursor: cursor)
+        value.write(to: &sink)
+        cursor = sink.cursor
+        // Integral values from 2^53 up to 10^16 come out as "9007199254740992.0".
+        if (cursor - 2).pointee == UInt8(ascii: "."), (cursor - 1).pointee == UInt8(ascii: "0") {
+            cursor -= 2
+        }
+    }
+}
+
+/// The text stream `Double.write(to:)` writes through, straight into the reserved memory.
+struct PointerSink: TextOutputStream {
+    var cursor: UnsafeMutablePointer<UInt8>
+
+    mutating func write(_ string: String) {
+        for byte in string.utf8 {
+            cursor.pointee = byte
+            cursor += 1
+        }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        guard let base = buffer.baseAddress else { return }
+        cursor.update(from: base, count: buffer.count)
+        cursor += buffer.count
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends what `body` writes, which must be at most `maxCount` bytes.
+    @inlinable
+    public mutating func appendJSON(maxCount: Int, _ body: (inout JSONByteWriter) -> Void) {
+        let start = count
+        append(contentsOf: repeatElement(0, count: maxCount))
+        let written = withUnsafeMutableBufferPointer { all -> Int in
+            let base = all.baseAddress! + start
+            var writer = JSONByteWriter(cursor: base)
+            body(&writer)
+            precondition(writer.cursor - base <= maxCount, "JSONByteWriter overran its reservation")
+            return writer.cursor - base
+        }
+        removeLast(maxCount - written)
+    }
+}
