@@ -53,6 +53,19 @@ public struct NiceTicks: Hashable, Sendable {
         lastIndex = Int((hi / step + 1e-9).rounded(.down))
     }
 
+    /// Ticks as above, asking for more until at least `minimum` fall inside the domain: the
+    /// step rule can land on a step as large as 1.4 × the requested one, which leaves a short
+    /// panel with two labels (0 and 1000 on −800…1900) when the range is just past a boundary.
+    public init(lower: Double, upper: Double, count: Int, minimum: Int) {
+        var ticks = NiceTicks(lower: lower, upper: upper, count: count)
+        var request = count
+        while ticks.values.count < minimum && request < max(count, 1) * 4 {
+            request += 1
+            ticks = NiceTicks(lower: lower, upper: upper, count: request)
+        }
+        self = ticks
+    }
+
     /// The tick values, in ascending order.
     public var values: [Double] {
         guard firstIndex <= lastIndex else { return [] }

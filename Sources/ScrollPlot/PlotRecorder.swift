@@ -129,7 +129,8 @@ public struct PlotRecorder: Sendable {
         phaseStarts.indices.compactMap { index in
             let start = phaseStarts[index].time
             let stop = index + 1 < phaseStarts.count ? phaseStarts[index + 1].time : end
-            guard stop > start || phaseStarts.count == 1 else { return nil }
+            // The last phase is kept even when it began at the end: it is the one that holds.
+            guard stop > start || index == phaseStarts.count - 1 else { return nil }
             return PlotSeries.PhaseSpan(start: seconds(start), end: seconds(stop), phase: phaseStarts[index].phase)
         }
     }

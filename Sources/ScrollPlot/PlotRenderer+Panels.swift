@@ -56,7 +56,7 @@ extension PlotRenderer {
     func draw(_ panel: ValuePanel, time: TimeScale, at top: Double, into document: inout SVGDocument) -> Double {
         let plotTop = top + Self.panelTitleHeight
         let scale = ValueScale(domain: panel.domain, top: plotTop, height: panel.height)
-        let ticks = NiceTicks(lower: scale.domain.lower, upper: scale.domain.upper, count: max(2, Int(panel.height / 40)))
+        let ticks = NiceTicks(lower: scale.domain.lower, upper: scale.domain.upper, count: max(2, Int(panel.height / 40)), minimum: 3)
         let width = plotRight - plotLeft
         document.open("g", ["id": "panel-\(panel.id)", "class": "panel"])
         document.text(["x": plotLeft, "y": plotTop - 8, "font-size": 13], runs: [

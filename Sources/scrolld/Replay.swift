@@ -7,7 +7,7 @@ import SystemPackage
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run an event log through the engine as fast as possible and print state lines.",
+        abstract: "Run an event log through the engine as fast as possible and print its states, or plot them.",
         discussion: """
             Prints one JSON state line (DESIGN §4) after every input event and at every frame \
             while in motion; --every and --at sample at chosen times instead. LOG may also be a \

@@ -54,6 +54,21 @@ struct NiceTicksTests {
         #expect(NiceTicks(lower: 0, upper: 1000, count: 10).step == 100)
     }
 
+    @Test func aMinimumCountAsksForMoreTicks() {
+        // A quarter of the span past √50 × 100 = 707.1 picks a step of 1000, below it 500.
+        let sparse = NiceTicks(lower: -800, upper: 2100, count: 4)
+        #expect(sparse.values == [0, 1000, 2000])
+        let dense = NiceTicks(lower: -800, upper: 1900, count: 4)
+        #expect(dense.values == [-500, 0, 500, 1000, 1500])
+        // 2840 / 4 = 710: a step of 1000, and only 0 and 1000 inside.
+        let wide = NiceTicks(lower: -850, upper: 1990, count: 4)
+        #expect(wide.values == [0, 1000])
+        // Asking for 5: 2840 / 5 = 568 → 500.
+        let asked = NiceTicks(lower: -850, upper: 1990, count: 4, minimum: 3)
+        #expect(asked.values == [-500, 0, 500, 1000, 1500])
+        #expect(NiceTicks(lower: -37.5, upper: 312.2, count: 5, minimum: 3) == NiceTicks(lower: -37.5, upper: 312.2, count: 5))
+    }
+
     @Test func boundsInEitherOrder() {
         #expect(NiceTicks(lower: 312.2, upper: -37.5, count: 5) == NiceTicks(lower: -37.5, upper: 312.2, count: 5))
     }

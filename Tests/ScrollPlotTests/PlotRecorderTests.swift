@@ -36,6 +36,8 @@ struct PlotRecorderTests {
         #expect(series.phases == [
             PlotSeries.PhaseSpan(start: 0, end: 0.5, phase: .idle),
             PlotSeries.PhaseSpan(start: 0.5, end: 1, phase: .interacting),
+            // The phase at the end holds on: kept even though it lasted no time yet.
+            PlotSeries.PhaseSpan(start: 1, end: 1, phase: .idle),
         ])
         #expect(series.frames == [0.508333, 1])
         #expect(series.frameCount == 2)
@@ -55,6 +57,7 @@ struct PlotRecorderTests {
         #expect(recorder.series(description).phases == [
             PlotSeries.PhaseSpan(start: 0, end: 0.1, phase: .idle),
             PlotSeries.PhaseSpan(start: 0.1, end: 0.3, phase: .interacting),
+            PlotSeries.PhaseSpan(start: 0.3, end: 0.3, phase: .idle),
         ])
     }
 
