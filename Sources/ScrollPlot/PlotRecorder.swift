@@ -13,7 +13,9 @@ public struct PlotRecorder: Sendable {
     private var header = StreamingEnvelope()
     /// Where each phase began; the last one lasts until the end.
     private var phaseStarts: [(time: Timestamp, phase: ScrollPhase)] = []
-    private var inputs: [PlotSeries.InputSource: (events: TickSet, stops: TickSet)] = [:]
+    /// One lane per `InputSource`, in `allCases` order (an array, mutated in place: a
+    /// dictionary's copy-out-copy-back would copy the tick arrays on every event).
+    private var lanes = PlotSeries.InputSource.allCases.map { _ in Lane() }
     private var frames = TickSet()
     private var stateCount = 0
     private var eventCount = 0
@@ -28,8 +30,6 @@ public struct PlotRecorder: Sendable {
     public mutating func begin(at origin: Timestamp, state: ScrollState) {
         guard self.origin == nil else { return }
         self.origin = origin
-        var state = state
-        state.time = origin
         restingRangeX = state.geometry.restingRange(.horizontal)
         restingRangeY = state.geometry.restingRange(.vertical)
         append(state, at: 0)
@@ -72,10 +72,9 @@ public struct PlotRecorder: Sendable {
         if origin == nil { origin = event.time }
         let time = relative(event.time)
         eventCount += 1
-        var ticks = inputs[source] ?? (TickSet(), TickSet())
-        ticks.events.insert(time)
-        if isStop { ticks.stops.insert(time) }
-        inputs[source] = ticks
+        let lane = PlotSeries.InputSource.allCases.firstIndex(of: source)!
+        lanes[lane].events.insert(time)
+        if isStop { lanes[lane].stops.insert(time) }
         end = max(end, time)
     }
 
@@ -92,10 +91,10 @@ public struct PlotRecorder: Sendable {
             velocityY: x.velocityY.points,
             headerHeight: x.header.points,
             phases: x.phaseSpans,
-            inputs: PlotSeries.InputSource.allCases.compactMap { source in
-                x.inputs[source].map {
-                    PlotSeries.InputTicks(source: source, events: $0.events.seconds, stops: $0.stops.seconds, count: $0.events.count)
-                }
+            inputs: zip(PlotSeries.InputSource.allCases, x.lanes).compactMap { source, lane in
+                lane.events.count == 0
+                    ? nil
+                    : PlotSeries.InputTicks(source: source, events: lane.events.seconds, stops: lane.stops.seconds, count: lane.events.count)
             },
             frames: x.frames.seconds,
             frameCount: x.frames.count,
@@ -170,4 +169,9 @@ public struct PlotRecorder: Sendable {
     }
 
     private func seconds(_ time: Timestamp) -> Double { Double(time) / 1_000_000 }
+
+    private struct Lane: Sendable {
+        var events = TickSet()
+        var stops = TickSet()
+    }
 }
