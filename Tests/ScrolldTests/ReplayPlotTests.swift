@@ -10,8 +10,15 @@ import Testing
 struct ReplayPlotTests {
     static let demoOptions = ["--header", "60:200", "--rows", "200x44", "--axes", "both", "--content-size", "1600x9000"]
 
+    /// A path in a fresh directory, not created.
+    func outputPath(_ name: String = "plot.svg") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-plot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent(name).path
+    }
+
     func plot(_ log: String, _ options: [String] = []) throws -> (svg: String, path: String, result: Scrolld.Result) {
-        let path = try Scrolld.temporaryFile("", name: "plot.svg")
+        let path = try outputPath()
         let result = try Scrolld.run(["replay", log] + options + ["--plot", path])
         return ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "", path, result)
     }
@@ -173,12 +180,26 @@ struct ReplayPlotTests {
         #expect(title.hasPrefix(#"a&b <c> "d" 'e'.scrolllog"#))
     }
 
+    @Test func aMalformedLogWritesNoPlot() throws {
+        let log = try Scrolld.temporaryFile(
+            #"{"format":"scrolld-events","version":1,"created":"2026-11-22T12:00:00Z","source":"test"}"# + "\n"
+                + #"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"# + "\n"
+                + #"{"t":2000,"dev":1,"type":"wheel","v120":{"y":120}"# + "\n"
+                + #"{"t":3000,"dev":1,"type":"wheel","v120":{"y":120}}"# + "\n"
+        )
+        let (_, path, result) = try plot(log)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("line 3"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test func badPlotOptionsNameTheProblem() throws {
         let demo = Scrolld.example("demo.scrolllog")
-        let withAt = try Scrolld.run(["replay", demo, "--at", "1", "--plot", "/tmp/never-written.svg"])
+        let never = try outputPath()
+        let withAt = try Scrolld.run(["replay", demo, "--at", "1", "--plot", never])
         #expect(withAt.status == 64)
         #expect(withAt.stderr.contains("--plot draws the whole replay and excludes --at"), "\(withAt.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.svg"))
+        #expect(!FileManager.default.fileExists(atPath: never))
         let unwritable = try Scrolld.run(["replay", demo, "--plot", "/nonexistent/dir/plot.svg"])
         #expect(unwritable.status == 73)
         #expect(unwritable.stderr.contains("cannot write the plot to /nonexistent/dir/plot.svg"), "\(unwritable.stderr)")
