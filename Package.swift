@@ -44,6 +44,12 @@ let package = Package(
             name: "ScrollProtocol",
             dependencies: ["ScrollModel", "ScrollLog"]
         ),
+        // `scrolld replay --plot`: a replay's states as an SVG chart, written by hand. A library
+        // of its own so the tick and decimation logic is unit-tested without the executable.
+        .target(
+            name: "ScrollPlot",
+            dependencies: ["ScrollModel", .product(name: "RealModule", package: "swift-numerics")]
+        ),
         // Real input: a thin typed layer over libinput and libudev (contexts, the device access
         // policy, event mapping). The daemon drives it from its input thread.
         .target(
@@ -70,6 +76,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 "ScrollProtocol",
+                "ScrollPlot",
             ]
         ),
         // The client: requests from the command line, and a live terminal view.
@@ -89,6 +96,7 @@ let package = Package(
         .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollLog"]),
         .testTarget(name: "ScrollInputTests", dependencies: ["ScrollInput", "ScrollModel"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
+        .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,15 +2,24 @@ import ArgumentParser
 import ScrollConfig
 import ScrollLog
 import ScrollModel
+import ScrollPlot
+import SystemPackage
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run an event log through the engine as fast as possible and print state lines.",
+        abstract: "Run an event log through the engine as fast as possible and print its states, or plot them.",
         discussion: """
             Prints one JSON state line (DESIGN §4) after every input event and at every frame \
             while in motion; --every and --at sample at chosen times instead. LOG may also be a \
             `libinput debug-events` transcript, detected and imported on the fly. The output is \
             what a live subscriber would have seen, byte for byte the same on every run.
+
+            --plot FILE draws the replay as an SVG chart instead (- writes it to standard \
+            output): offset, velocity and header height over time, the phases as coloured \
+            bands, input events as ticks per source with scroll stops circled, and the frames; \
+            the title names the log, the container and its physics. It composes with the \
+            container options (compare --profile ios and gtk, or --set physics.KEY=VALUE) and \
+            with --every, which samples the curves at a fixed interval instead of at frames.
             """
     )
 
@@ -26,8 +35,15 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
     var every: Double?
 
+    @Option(help: ArgumentHelp("Draw the replay as an SVG chart into FILE (- for standard output) instead of printing states.", valueName: "FILE"))
+    var plot: String?
+
     func validate() throws {
         if at != nil && every != nil { throw ValidationError("--at and --every exclude each other") }
+        if at != nil && plot != nil {
+            throw ValidationError("--plot draws the whole replay and excludes --at; use --every MS to sample at a fixed interval")
+        }
+        if plot?.isEmpty == true { throw ValidationError("--plot expects a file name, or - for standard output") }
         if let every, !(every > 0 && every.isFinite) { throw ValidationError("--every expects a positive number of milliseconds") }
         _ = try atOffsets()
     }
@@ -53,7 +69,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        let mode: Replayer.Mode
+        let mode: ReplayMode
         if let offsets = try atOffsets() {
             mode = .at(offsets)
         } else if let every {
@@ -61,13 +77,42 @@ struct Replay: ParsableCommand {
         } else {
             mode = .everyState
         }
-        var replayer = Replayer(
-            container: model.container,
-            configuration: container,
-            frameRate: configuration.daemon.frameRate,
-            mode: mode,
-            output: .standardOutput
-        )
+        if let plot {
+            var replayer = Replayer(
+                container: model.container,
+                configuration: container,
+                frameRate: configuration.daemon.frameRate,
+                mode: mode,
+                sink: PlotSink()
+            )
+            try feed(&replayer)
+            let description = PlotSeries.Description(
+                logName: log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log)),
+                container: model.container,
+                configuration: container,
+                frameRate: configuration.daemon.frameRate,
+                sampleInterval: every,
+                overrides: model.assignments
+            )
+            let series = replayer.sink.recorder.series(description)
+            if series.isEmpty {
+                standardError("scrolld: \(log): no input event reached container '\(model.container)'; the plot says so")
+            }
+            try write(PlotRenderer().render(series), to: plot)
+        } else {
+            var replayer = Replayer(
+                container: model.container,
+                configuration: container,
+                frameRate: configuration.daemon.frameRate,
+                mode: mode,
+                sink: StatePrinter(container: model.container, output: .standardOutput)
+            )
+            try feed(&replayer)
+        }
+    }
+
+    /// Reads the log (or transcript) into the replayer and finishes it.
+    func feed<Sink>(_ replayer: inout Replayer<Sink>) throws {
         var reader: LineReader
         do {
             reader = try LineReader(path: log)
@@ -107,15 +152,32 @@ struct Replay: ParsableCommand {
                 for event in imported.events { replayer.feed(event) }
             }
         } catch let error as EventLogError {
-            replayer.printer.output.flush()
+            replayer.sink.flush()
             standardError("scrolld: \(log): \(error)")
             throw ExitCode(65)
         } catch let error as DebugEventsError {
-            replayer.printer.output.flush()
+            replayer.sink.flush()
             standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
             throw ExitCode(65)
         }
         replayer.finish()
+    }
+
+    /// Writes the chart to `path`, or to standard output for -.
+    func write(_ svg: String, to path: String) throws {
+        do {
+            if path == "-" {
+                try FileDescriptor.standardOutput.writeAll(svg.utf8)
+                return
+            }
+            let fd = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
+            )
+            try fd.closeAfter { _ = try fd.writeAll(svg.utf8) }
+        } catch {
+            standardError("scrolld: cannot write the plot to \(path): \(error)")
+            throw ExitCode(73)
+        }
     }
 }
 

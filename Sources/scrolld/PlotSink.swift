@@ -1,0 +1,21 @@
+import ScrollModel
+import ScrollPlot
+
+/// Collects a replay for `scrolld replay --plot` instead of printing it.
+struct PlotSink: ReplaySink {
+    var recorder = PlotRecorder()
+
+    mutating func begin(at origin: Timestamp, state: ScrollState) {
+        recorder.begin(at: origin, state: state)
+    }
+
+    mutating func publish(_ state: ScrollState, cause: ScrollEngine.Cause?) {
+        recorder.record(state, isFrame: cause == .frame)
+    }
+
+    mutating func input(_ event: ScrollEvent) {
+        recorder.recordInput(event)
+    }
+
+    mutating func flush() {}
+}
