@@ -46,6 +46,7 @@ import Testing
     }
 
     @Test func appendsToAReusedBuffer() {
+        var encoder = StateEncoder()
         var buffer: [UInt8] = []
         encoder.encode(state(), container: "main", seq: 1, into: &buffer)
         buffer.append(UInt8(ascii: "\n"))
@@ -56,6 +57,35 @@ import Testing
         buffer.removeAll(keepingCapacity: true)
         encoder.encode(state(), container: "main", seq: 1, into: &buffer)
         #expect(buffer + [UInt8(ascii: "\n")] == first)
+    }
+
+    @Test func theRememberedOpeningAndSizesFollowEveryChange() {
+        // One encoder across changes of container, sizes and insets must print what a fresh
+        // encoder prints for each state, never bytes remembered from an earlier one.
+        var encoder = StateEncoder()
+        var states: [(ScrollState, String)] = []
+        var s = state(header: HeaderState(height: 10, progress: 0))
+        states.append((s, "main"))
+        states.append((s, "side"))
+        s.geometry.containerSize.height = 601
+        states.append((s, "side"))
+        s.geometry.contentInsets.bottom = 7.25
+        states.append((s, "side"))
+        s.geometry.contentSize.width = -0.0
+        states.append((s, "main"))
+        s.geometry.contentSize.width = 0
+        states.append((s, "main"))
+        s.geometry.containerSize.width = .nan
+        states.append((s, "main"))
+        states.append((s, "main"))
+        for (seq, (state, container)) in states.enumerated() {
+            var buffer: [UInt8] = []
+            encoder.encode(state, container: container, seq: seq, into: &buffer)
+            #expect(String(decoding: buffer, as: UTF8.self) == StateEncoder().encode(state, container: container, seq: seq))
+        }
+        var buffer: [UInt8] = []
+        encoder.encode(s, container: "main", seq: 9, into: &buffer)
+        #expect(String(decoding: buffer, as: UTF8.self).contains(#""containerSize":{"width":0,"height":601},"contentInsets":{"top":0,"leading":0,"bottom":7.25,"trailing":0}"#))
     }
 
     @Test func everyPhaseHasItsSwiftUIName() {
