@@ -8,20 +8,58 @@ struct EventLine {
     private enum Field: Int {
         case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled
 
-        static let keys: [(StaticString, Field)] = [
-            ("t", .t), ("dev", .dev), ("type", .type), ("name", .name), ("caps", .caps),
-            ("v120", .v120), ("deg", .deg), ("delta", .delta), ("fingers", .fingers),
-            ("cancelled", .cancelled),
-        ]
+        /// Matched on the raw bytes by length first: this runs for every key of every line.
+        init?(_ raw: UnsafeRawBufferPointer) {
+            func equals(_ name: StaticString) -> Bool {
+                name.withUTF8Buffer { raw.elementsEqual($0) }
+            }
+            switch raw.count {
+            case 1 where raw[0] == UInt8(ascii: "t"): self = .t
+            case 3 where equals("dev"): self = .dev
+            case 3 where equals("deg"): self = .deg
+            case 4 where equals("type"): self = .type
+            case 4 where equals("name"): self = .name
+            case 4 where equals("caps"): self = .caps
+            case 4 where equals("v120"): self = .v120
+            case 5 where equals("delta"): self = .delta
+            case 7 where equals("fingers"): self = .fingers
+            case 9 where equals("cancelled"): self = .cancelled
+            default: return nil
+            }
+        }
+    }
+
+    /// The event types of DESIGN §3, recognised on the raw bytes of the `type` value so that
+    /// the common case makes no String and hashes nothing.
+    private enum EventType {
+        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd
 
         init?(_ raw: UnsafeRawBufferPointer) {
-            for (key, field) in Self.keys where key.utf8CodeUnitCount == raw.count {
-                if key.withUTF8Buffer({ raw.elementsEqual($0) }) {
-                    self = field
-                    return
-                }
+            func equals(_ name: StaticString) -> Bool {
+                name.withUTF8Buffer { raw.elementsEqual($0) }
             }
-            return nil
+            switch raw.count {
+            case 5 where equals("wheel"): self = .wheel
+            case 6 where equals("finger"): self = .finger
+            case 8 where equals("hold_end"): self = .holdEnd
+            case 10 where equals("continuous"): self = .continuous
+            case 10 where equals("hold_begin"): self = .holdBegin
+            case 12 where equals("device_added"): self = .deviceAdded
+            case 14 where equals("device_removed"): self = .deviceRemoved
+            default: return nil
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .deviceAdded: "device_added"
+            case .deviceRemoved: "device_removed"
+            case .wheel: "wheel"
+            case .finger: "finger"
+            case .continuous: "continuous"
+            case .holdBegin: "hold_begin"
+            case .holdEnd: "hold_end"
+            }
         }
     }
 
@@ -72,6 +110,12 @@ struct EventLine {
     }
 
     static func parse(_ line: UnsafeRawBufferPointer, lineNumber: Int) throws(EventLogError) -> EventLogLine {
+        if let event = CanonicalEventLine.parse(line) { return .event(event) }
+        return try parseInTwoPasses(line, lineNumber: lineNumber)
+    }
+
+    /// The general reader: any key order, any JSON spacing, and the errors.
+    static func parseInTwoPasses(_ line: UnsafeRawBufferPointer, lineNumber: Int) throws(EventLogError) -> EventLogLine {
         var reader = EventLine(line, lineNumber: lineNumber)
         do {
             try reader.locateFields()
@@ -91,38 +135,39 @@ struct EventLine {
         try scanner.finish()
     }
 
-    private static let knownTypes: Set<String> = [
-        "device_added", "device_removed", "wheel", "finger", "continuous", "hold_begin", "hold_end",
-    ]
-
     private mutating func interpret() throws(EventLogError) -> EventLogLine {
         guard let typeOffset = offsets.type else { throw missing("type") }
-        guard let type = string(at: typeOffset) else { throw invalid("type", at: typeOffset, expected: "a string") }
-        record = .event(type: type)
-        // Checked before `t` and `dev`: a type from the future may not have them.
-        guard Self.knownTypes.contains(type) else {
-            return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(type)))
+        scanner.position = typeOffset
+        guard (try? scanner.peekValueKind()) == .string, let token = try? scanner.scanString() else {
+            throw invalid("type", at: typeOffset, expected: "a string")
         }
+        // Checked before `t` and `dev`: a type from the future may not have them.
+        guard let type = scanner.withKeyBytes(token, { EventType($0) }) else {
+            let name = scanner.decodeString(token)
+            record = .event(type: name)
+            return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(name)))
+        }
+        record = .event(type: type.name)
         let time = try integer(at: require(.t, "t"), key: "t")
         let device = try int(at: require(.dev, "dev"), key: "dev")
         let kind: ScrollEvent.Kind
         switch type {
-        case "device_added":
+        case .deviceAdded:
             let name = try require(.name, "name")
             guard let deviceName = string(at: name) else { throw invalid("name", at: name, expected: "a string") }
             kind = .deviceAdded(name: deviceName, capabilities: try capabilities(at: require(.caps, "caps")))
-        case "wheel":
+        case .wheel:
             let v120 = try axes(at: require(.v120, "v120"), key: "v120")
             var degrees: AxisValues?
             if let deg = offsets.deg, !isNull(at: deg) { degrees = try axes(at: deg, key: "deg") }
             kind = .wheel(v120: v120, degrees: degrees)
-        case "finger":
+        case .finger:
             kind = .finger(try axes(at: require(.delta, "delta"), key: "delta"))
-        case "continuous":
+        case .continuous:
             kind = .continuous(try axes(at: require(.delta, "delta"), key: "delta"))
-        case "hold_begin":
+        case .holdBegin:
             kind = .holdBegin(fingers: try int(at: require(.fingers, "fingers"), key: "fingers"))
-        case "hold_end":
+        case .holdEnd:
             let fingers = try int(at: require(.fingers, "fingers"), key: "fingers")
             let cancelled = try require(.cancelled, "cancelled")
             scanner.position = cancelled
@@ -130,10 +175,8 @@ struct EventLine {
                 throw invalid("cancelled", at: cancelled, expected: "true or false")
             }
             kind = .holdEnd(fingers: fingers, cancelled: value)
-        case "device_removed":
+        case .deviceRemoved:
             kind = .deviceRemoved
-        default:
-            return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(type)))
         }
         return .event(ScrollEvent(time: time, device: device, kind: kind))
     }
@@ -198,7 +241,8 @@ struct EventLine {
         return axes
     }
 
-    private mutating func axis(at offset: Int, key: String) throws(EventLogError) -> Double? {
+    /// `key` is only built when there is an error to report: this runs for every axis value.
+    private mutating func axis(at offset: Int, key: @autoclosure () -> String) throws(EventLogError) -> Double? {
         scanner.position = offset
         switch try? scanner.peekValueKind() {
         case .null?:
@@ -206,11 +250,11 @@ struct EventLine {
             return nil
         case .number?:
             guard let number = try? scanner.readNumber(), number.double.isFinite else {
-                throw invalid(key, at: offset, expected: "a number within the range of a double")
+                throw invalid(key(), at: offset, expected: "a number within the range of a double")
             }
             return number.double
         default:
-            throw invalid(key, at: offset, expected: "a number")
+            throw invalid(key(), at: offset, expected: "a number")
         }
     }
 
