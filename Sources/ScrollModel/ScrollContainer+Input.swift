@@ -109,6 +109,7 @@ extension ScrollContainer {
     }
 
     /// A finger or continuous event whose present axes are all 0.
+    @inline(__always)
     func isStop(_ delta: AxisValues) -> Bool {
         (delta.x ?? 0) == 0 && (delta.y ?? 0) == 0 && (delta.x != nil || delta.y != nil)
     }
@@ -128,6 +129,7 @@ extension ScrollContainer {
 
     /// The shown offset for a raw drag position: itself inside the range, rubber-banded (or
     /// limited, or clamped) beyond it.
+    @inline(__always)
     func shown(raw r: Double, _ axis: Axis) -> Double {
         let range = self.range(axis)
         if r < range.lowerBound { return range.lowerBound - overshoot(range.lowerBound - r, axis) }
@@ -135,6 +137,7 @@ extension ScrollContainer {
         return r
     }
 
+    @inline(__always)
     func overshoot(_ x: Double, _ axis: Axis) -> Double {
         let physics = configuration.physics
         guard physics.overscroll else { return 0 }
@@ -143,6 +146,7 @@ extension ScrollContainer {
     }
 
     /// The raw position a drag resumes from when it starts at a shown offset beyond an edge.
+    @inline(__always)
     func unshown(_ y: Double, _ axis: Axis) -> Double {
         let physics = configuration.physics
         let range = self.range(axis)

@@ -21,6 +21,7 @@ extension ScrollContainer {
     }
 
     /// Wheels never overscroll, even when a retargeted spring would swing past an edge.
+    @inline(__always)
     private func shown(_ sample: Trajectory.Sample, _ axis: Axis) -> (Double, Double) {
         guard sample.purpose == .wheel else { return (sample.position, sample.velocity) }
         let range = self.range(axis)
@@ -48,6 +49,7 @@ extension ScrollContainer {
         }
     }
 
+    @inline(__always)
     func scaledVelocity() -> Point {
         let v = tracker.velocity
         return Point(x: scrolls(.horizontal) ? v.x : 0, y: scrolls(.vertical) ? v.y : 0)
@@ -56,14 +58,18 @@ extension ScrollContainer {
     /// A frame tick: the only moment a running motion may end (DESIGN §6).
     public mutating func tick(at time: Timestamp) {
         advance(to: time)
-        for axis in Axis.allCases {
-            guard let motion = self[motion: axis], let end = motion.finished(at: time, physics: configuration.physics)
-            else { continue }
-            position[axis] = end
-            velocity[axis] = 0
-            self[motion: axis] = nil
+        // Asked in place (optional chaining), not through copies of the trajectories.
+        if let end = motionX?.finished(at: time, physics: configuration.physics) {
+            position.x = end
+            velocity.x = 0
+            motionX = nil
         }
-        if let animation = geometryAnimation, animation.hasSettled(at: time, physics: configuration.physics) {
+        if let end = motionY?.finished(at: time, physics: configuration.physics) {
+            position.y = end
+            velocity.y = 0
+            motionY = nil
+        }
+        if geometryAnimation.isSome, let animation = geometryAnimation, animation.hasSettled(at: time, physics: configuration.physics) {
             geometryAnimation = nil
             containerSize = configuration.containerSize
             contentSize = Self.idealContentSize(configuration)
@@ -119,6 +125,7 @@ extension ScrollContainer {
     }
 
     /// Whether gestures along `axis` end on a scroll target rather than where momentum takes them.
+    @inline(__always)
     func aimsAtScrollTarget(_ axis: Axis) -> Bool {
         guard scrolls(axis) else { return false }
         switch configuration.scrollTarget {

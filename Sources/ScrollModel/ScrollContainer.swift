@@ -94,6 +94,10 @@ public struct ScrollContainer: Sendable {
 
     // MARK: Geometry
 
+    // The container is a kilobyte; calling a non-mutating method of it from a mutating one can
+    // make the compiler copy all of it (and retain what it holds) first. The small readers below
+    // are therefore always inlined, which lets the compiler read the fields in place.
+
     /// Sizes the content the way a `ScrollView` proposes to it: `nil` along scrolled axes (the
     /// content's ideal size: its rows and header, else 10), the container's size across them.
     static func idealContentSize(_ configuration: ContainerConfiguration) -> Size {
@@ -110,6 +114,7 @@ public struct ScrollContainer: Sendable {
         configuration.rows.map { RowLayout($0, defaultTop: configuration.header?.maxHeight ?? 0) }
     }
 
+    @inline(__always)
     public var geometry: ScrollGeometry {
         ScrollGeometry(
             contentOffset: contentOffset,
@@ -120,12 +125,14 @@ public struct ScrollContainer: Sendable {
     }
 
     /// The resting range `[lo, hi]` along `axis`.
+    @inline(__always)
     public func range(_ axis: Axis) -> ClosedRange<Double> {
         let lo = -contentInsets.leadingEdge(axis)
         let hi = max(contentSize[axis] - containerSize[axis] + contentInsets.trailingEdge(axis), lo)
         return lo...hi
     }
 
+    @inline(__always)
     func scrolls(_ axis: Axis) -> Bool { configuration.axes.contains(axis) }
 
     /// Moves the content to the current position and reads the offset back through the
@@ -148,6 +155,7 @@ public struct ScrollContainer: Sendable {
 
     // MARK: Reading
 
+    @inline(__always)
     public var phase: ScrollPhase {
         if holdDevice != nil { return .tracking }
         if drag != nil || wheel != nil { return .interacting }
@@ -157,15 +165,18 @@ public struct ScrollContainer: Sendable {
     }
 
     /// Whether anything runs by itself and so needs frames.
+    @inline(__always)
     public var isMoving: Bool { motionX.isSome || motionY.isSome || geometryAnimation.isSome }
 
     /// When the one-shot wheel timer must fire, if it is armed.
+    @inline(__always)
     public var timerDeadline: Timestamp? {
         guard let wheel, wheel.timerPending else { return nil }
         return wheel.deadline
     }
 
     /// The published state at the container's current time.
+    @inline(__always)
     public var state: ScrollState {
         let geometry = self.geometry
         let axis = configuration.listAxis

@@ -107,14 +107,16 @@ public struct DecelerationPath: Hashable, Sendable {
         case speed
     }
 
+    // Stored in this order so that optionals pack tightly: a trajectory that fits in 128 bytes
+    // is copied with a few vector moves rather than a call to memcpy, on every event.
     public let deceleration: Deceleration
-    public let ending: Ending
-    public let edge: Double?
-    public let crossing: Double?
     /// The spring after the crossing; nil stops at the edge.
     public let bounce: SpringCurve?
+    public let edge: Double?
+    public let crossing: Double?
     /// GTK limits how far a fling overshoots.
     public let overshootLimit: Double?
+    public let ending: Ending
 
     public init(_ deceleration: Deceleration, ending: Ending, range: ClosedRange<Double>, physics: ScrollPhysics) {
         self.deceleration = deceleration

@@ -23,6 +23,7 @@ public struct VelocityTracker: Sendable {
     public mutating func reset() {
         head = 0
         count = 0
+        velocity = .zero
     }
 
     public mutating func add(_ delta: Point, at time: Timestamp) {
@@ -37,17 +38,27 @@ public struct VelocityTracker: Sendable {
             head = (head + 1) % ring.count
             count -= 1
         }
+        velocity = measuredVelocity()
     }
 
-    /// px/s per axis; zero with fewer than two samples in the window.
-    public var velocity: Point {
+    /// px/s per axis; zero with fewer than two samples in the window. Kept up to date by
+    /// `add` and `reset`, since it is read more often than samples arrive.
+    public private(set) var velocity: Point = .zero
+
+    private func measuredVelocity() -> Point {
         guard count > 1 else { return .zero }
         let first = ring[head].time
         let last = ring[(head + count - 1) % ring.count].time
         guard last > first else { return .zero }
+        // Oldest first, as the samples came: the ring's tail part, then its wrapped part (no
+        // division per sample).
         var sum = Point.zero
-        for i in 0..<count {
-            sum = sum + ring[(head + i) % ring.count].delta
+        let tail = min(count, ring.count - head)
+        for i in head..<(head + tail) {
+            sum = sum + ring[i].delta
+        }
+        for i in 0..<(count - tail) {
+            sum = sum + ring[i].delta
         }
         let seconds = Double(last - first) / 1_000_000
         return Point(x: sum.x / seconds, y: sum.y / seconds)

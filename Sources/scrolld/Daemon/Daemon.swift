@@ -85,6 +85,11 @@ final class Daemon: Sendable {
                     }
                 }
             } else if let source = replay.value {
+                core.inputBarrier = { [weak source] done in
+                    let readTime = MonotonicClock.now()
+                    source?.deliverDue(until: readTime)
+                    done(readTime)
+                }
                 core.devices = { [weak source] in
                     (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
                         DeviceInfo(id: $0.key, name: $0.value.0, capabilities: $0.value.1)

@@ -60,8 +60,16 @@ final class ReplaySource {
     }
 
     private func fire() {
-        // Every event due by now goes in, each with its own (re-stamped) time.
-        let now = MonotonicClock.now()
+        deliverDue(until: MonotonicClock.now())
+    }
+
+    /// Every event due by `now` goes in, each with its own (re-stamped) time; then the next
+    /// one is scheduled. Also the daemon's input barrier: before frames and timers due by `now`
+    /// run, the events before them go in, so a loop that wakes late (a loaded machine) still
+    /// applies everything in time order, exactly as `scrolld replay` does.
+    func deliverDue(until now: Timestamp) {
+        task?.cancel()
+        task = nil
         while next < events.count, liveTime(of: next) <= now {
             var event = events[next]
             event.time = liveTime(of: next)
