@@ -112,11 +112,21 @@ public struct DecelerationPath: Hashable, Sendable {
     public let deceleration: Deceleration
     /// The spring after the crossing; nil stops at the edge.
     public let bounce: SpringCurve?
-    public let edge: Double?
-    public let crossing: Double?
+    /// Where and when the fling meets an edge of the resting range, if it does.
+    let hit: EdgeCrossing?
     /// GTK limits how far a fling overshoots.
     public let overshootLimit: Double?
     public let ending: Ending
+
+    struct EdgeCrossing: Hashable, Sendable {
+        var edge: Double
+        var time: Double
+    }
+
+    /// The edge the fling meets, if it does.
+    public var edge: Double? { hit?.edge }
+    /// When (τ, seconds) it meets that edge.
+    public var crossing: Double? { hit?.time }
 
     public init(_ deceleration: Deceleration, ending: Ending, range: ClosedRange<Double>, physics: ScrollPhysics) {
         self.deceleration = deceleration
@@ -125,8 +135,7 @@ public struct DecelerationPath: Hashable, Sendable {
         let end = deceleration.restingPoint
         let edge: Double? = end > range.upperBound ? range.upperBound : end < range.lowerBound ? range.lowerBound : nil
         if let edge, let crossing = deceleration.crossingTime(of: edge) {
-            self.edge = edge
-            self.crossing = crossing
+            hit = EdgeCrossing(edge: edge, time: crossing)
             if physics.overscroll {
                 bounce = SpringCurve(
                     from: edge,
@@ -138,14 +147,14 @@ public struct DecelerationPath: Hashable, Sendable {
                 bounce = nil
             }
         } else {
-            self.edge = nil
-            self.crossing = nil
+            hit = nil
             bounce = nil
         }
     }
 
     public func position(at tau: Double) -> Double {
-        guard let crossing, let edge, tau >= crossing else { return deceleration.position(at: tau) }
+        guard let hit, tau >= hit.time else { return deceleration.position(at: tau) }
+        let (edge, crossing) = (hit.edge, hit.time)
         guard let bounce else { return edge }
         let y = bounce.position(at: tau - crossing)
         guard let limit = overshootLimit else { return y }
@@ -153,24 +162,25 @@ public struct DecelerationPath: Hashable, Sendable {
     }
 
     public func velocity(at tau: Double) -> Double {
-        guard let crossing, tau >= crossing else { return deceleration.velocity(at: tau) }
-        return bounce?.velocity(at: tau - crossing) ?? 0
+        guard let hit, tau >= hit.time else { return deceleration.velocity(at: tau) }
+        return bounce?.velocity(at: tau - hit.time) ?? 0
     }
 
     /// Position and velocity at τ, as `position(at:)` and `velocity(at:)`, bit for bit.
     public func sample(at tau: Double) -> (position: Double, velocity: Double) {
-        guard let crossing, let edge, tau >= crossing else { return deceleration.sample(at: tau) }
+        guard let hit, tau >= hit.time else { return deceleration.sample(at: tau) }
+        let edge = hit.edge
         guard let bounce else { return (edge, 0) }
-        let (y, v) = bounce.sample(at: tau - crossing)
+        let (y, v) = bounce.sample(at: tau - hit.time)
         guard let limit = overshootLimit else { return (y, v) }
         return (Math.clamp(y, (edge - limit)...(edge + limit)), v)
     }
 
     public func finished(at tau: Double, physics: ScrollPhysics) -> Double? {
-        if let crossing, let edge {
-            guard tau >= crossing else { return nil }
-            guard let bounce else { return edge }
-            return bounce.hasSettled(at: tau - crossing, physics: physics) ? edge : nil
+        if let hit {
+            guard tau >= hit.time else { return nil }
+            guard let bounce else { return hit.edge }
+            return bounce.hasSettled(at: tau - hit.time, physics: physics) ? hit.edge : nil
         }
         let end = deceleration.restingPoint
         switch ending {
