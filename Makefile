@@ -6,7 +6,7 @@ APT_PACKAGES := libinput-dev libudev-dev pkg-config python3 util-linux systemd l
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test bench clean
 
 all: build
 
@@ -31,5 +31,11 @@ test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
+# Issue 7's measurements (release builds, package-benchmark, callgrind, replay of a generated
+# million-event log, the live daemon): writes Benchmarks/results.md. Needs valgrind.
+bench: deps
+	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
+	Benchmarks/scripts/bench.sh
+
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build
