@@ -99,18 +99,16 @@ struct PointerSink: TextOutputStream {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends what `body` writes, which must be at most `maxCount` bytes.
+    /// Appends what `body` writes, which must be at most `maxCount` bytes. The writing goes to
+    /// scratch memory on the stack (for lines of a few hundred bytes), then one copy appends it.
     @inlinable
     public mutating func appendJSON(maxCount: Int, _ body: (inout JSONByteWriter) -> Void) {
-        let start = count
-        append(contentsOf: repeatElement(0, count: maxCount))
-        let written = withUnsafeMutableBufferPointer { all -> Int in
-            let base = all.baseAddress! + start
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { scratch in
+            let base = scratch.baseAddress!
             var writer = JSONByteWriter(cursor: base)
             body(&writer)
             precondition(writer.cursor - base <= maxCount, "JSONByteWriter overran its reservation")
-            return writer.cursor - base
+            append(contentsOf: UnsafeBufferPointer(start: base, count: writer.cursor - base))
         }
-        removeLast(maxCount - written)
     }
 }
