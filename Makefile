@@ -58,9 +58,10 @@ CONFDIR ?= $(SYSCONFDIR)/xdg/scrolld
 
 # What install installs: the release build, with the Swift runtime linked in so the binaries
 # keep working when the toolchain moves or goes (they then need only libc, libstdc++, libinput
-# and libudev). CONFIGURATION=debug installs the debug build instead (the install test does).
+# and libudev), and bound at load time (full RELRO: the relocation table is read-only before
+# main runs). CONFIGURATION=debug installs the debug build instead (the install test does).
 CONFIGURATION ?= release
-RELEASE_FLAGS ?= --static-swift-stdlib
+RELEASE_FLAGS ?= --static-swift-stdlib -Xlinker -z -Xlinker now
 BIN_DIR ?= .build/$(CONFIGURATION)
 # SKIP_BUILD=1: use the binaries in BIN_DIR as they are and never run SwiftPM (tests do: they
 # run under `swift test`, which holds .build's lock). As root in a tree another user builds in
@@ -106,9 +107,11 @@ install: $(BUILT)
 	chmod 644 $(DESTDIR)$(USERUNITDIR)/scrolld.service
 	install -m 644 systemd/scrolld.socket $(DESTDIR)$(USERUNITDIR)/
 	install -m 644 man/scrolld.1 man/scrollctl.1 $(DESTDIR)$(MANDIR)/man1/
-	@# Completions come from the argument parsers of the binaries being installed.
+	@# Completions come from the argument parsers of the binaries being installed. bash sources
+	@# its completions, so the generated script's #! line goes.
 	for tool in scrolld scrollctl; do \
-	  $(BIN_DIR)/$$tool --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
+	  bash=$$($(BIN_DIR)/$$tool --generate-completion-script bash) && \
+	  printf '%s\n' "$$bash" | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
 	  $(BIN_DIR)/$$tool --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_$$tool && \
 	  $(BIN_DIR)/$$tool --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish && \
 	  chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
@@ -179,8 +182,9 @@ check-man: $(if $(SKIP_BUILD),,build) manual-tool
 # lintian. The result is .build-deb/scrolld_VERSION_ARCH.deb. docs/packaging.md.
 DEB_APT_PACKAGES := debhelper dpkg-dev fakeroot lintian rsync $(APT_PACKAGES)
 DEB_WORKDIR ?= .build-deb
-DEB_VERSION := $(shell sed -n '1s/^scrolld (\([^)]*\)).*/\1/p' debian/changelog)
-DEB_SOURCE := $(DEB_WORKDIR)/scrolld-$(DEB_VERSION)
+# Expanded only by the deb recipe, once dpkg-dev is there.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_SOURCE = $(DEB_WORKDIR)/scrolld-$(DEB_VERSION)
 
 deb:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_APT_PACKAGES)"

@@ -40,7 +40,7 @@ struct Scrollctl: ParsableCommand {
               scrollctl reload                      (after editing the configuration)
 
             SEE ALSO
-              scrolld(1), and protocol.md in the documentation (share/doc/scrolld).
+              scrolld(1), and the protocol document in share/doc/scrolld.
             """,
         version: "0.1.0",
         subcommands: [

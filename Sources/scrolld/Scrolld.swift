@@ -52,7 +52,7 @@ struct Scrolld: ParsableCommand {
 
             SEE ALSO
               scrollctl(1), libinput(1), systemd.socket(5), and the documentation in
-              share/doc/scrolld: README.md, config.md, protocol.md, event-log.md, physics.md.
+              share/doc/scrolld: the README and config, protocol, event-log and physics.
             """,
         version: version,
         subcommands: [Run.self, Replay.self, Record.self, ImportDebugEvents.self, Devices.self, CheckConfig.self]
