@@ -29,6 +29,8 @@ run: build
 
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	@# Built before the tests rather than by the man page test, alongside the others.
+	$(MAKE) --no-print-directory manual-tool
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 
 # Issue 7's measurements (release builds, package-benchmark, callgrind, replay of a generated
@@ -39,3 +41,160 @@ bench: deps
 
 clean:
 	rm -rf .build Benchmarks/.build
+
+# --- Installation -------------------------------------------------------------------------------
+# `make release && sudo make install` (or just `make install` as a user who owns DESTDIR). GNU
+# conventions: PREFIX (default /usr/local) and DESTDIR. `make uninstall` with the same variables
+# removes exactly the files install put there. docs/packaging.md describes every path.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+# systemd's user manager reads /usr/local/lib/systemd/user and /usr/lib/systemd/user.
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/scrolld
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# /etc whatever the PREFIX: scrolld searches $XDG_CONFIG_DIRS, then /etc/xdg (the XDG default),
+# never $(PREFIX)/etc/xdg, so a config installed under /usr/local/etc would never be read.
+SYSCONFDIR ?= /etc
+CONFDIR ?= $(SYSCONFDIR)/xdg/scrolld
+
+# What install installs: the release build, with the Swift runtime linked in so the binaries
+# keep working when the toolchain moves or goes (they then need only libc, libstdc++, libinput
+# and libudev), and bound at load time (full RELRO: the relocation table is read-only before
+# main runs). CONFIGURATION=debug installs the debug build instead (the install test does).
+CONFIGURATION ?= release
+RELEASE_FLAGS ?= --static-swift-stdlib -Xlinker -z -Xlinker now
+BIN_DIR ?= .build/$(CONFIGURATION)
+# SKIP_BUILD=1: use the binaries in BIN_DIR as they are and never run SwiftPM (tests do: they
+# run under `swift test`, which holds .build's lock). As root in a tree another user builds in
+# (`sudo make install` after `make release`), install never runs SwiftPM either, which would
+# leave root-owned files in .build: it checks that the binaries are newer than the sources.
+SKIP_BUILD ?=
+ROOT_IN_USER_TREE := $(shell [ "$$(id -u)" = 0 ] && [ -d .build ] && [ "$$(stat -c %u .build)" != 0 ] && echo yes)
+BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
+
+DOCS := README.md $(wildcard docs/*.md)
+EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/client.sh examples/demo.scrolllog
+UNITS := scrolld.service scrolld.socket
+
+.PHONY: release built up-to-date install uninstall man manual-tool check-man deb
+
+# The stamp records when the sources last went into BIN_DIR (SwiftPM relinks only what changed).
+release: deps
+	$(SWIFT) build -c $(CONFIGURATION) $(RELEASE_FLAGS)
+	touch $(BIN_DIR)/.make-release
+
+built:
+	@for tool in scrolld scrollctl; do \
+	  test -x $(BIN_DIR)/$$tool || { echo "$(BIN_DIR)/$$tool is missing: run 'make release' first (or leave out SKIP_BUILD)" >&2; exit 1; }; \
+	done
+
+up-to-date: built
+	@test -e $(BIN_DIR)/.make-release || { echo "$(BIN_DIR) was not built by 'make release': run it as $$(stat -c %U .build) first" >&2; exit 1; }
+	@newer=$$(find Sources Package.swift -newer $(BIN_DIR)/.make-release | head -1); \
+	if [ -n "$$newer" ]; then \
+	  echo "$$newer changed since the last build in $(BIN_DIR): run 'make release' as $$(stat -c %U .build), then 'sudo make install'" >&2; exit 1; \
+	fi
+
+install: $(BUILT)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
+	  $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(CONFDIR)
+	install -m 755 $(BIN_DIR)/scrolld $(BIN_DIR)/scrollctl $(DESTDIR)$(BINDIR)/
+	@# The source unit names /usr/local/bin (the default PREFIX) so it works as it is; the
+	@# installed one names the binary this install put in BINDIR.
+	sed 's|^ExecStart=/usr/local/bin/scrolld |ExecStart=$(BINDIR)/scrolld |' systemd/scrolld.service > $(DESTDIR)$(USERUNITDIR)/scrolld.service
+	grep -q '^ExecStart=$(BINDIR)/scrolld ' $(DESTDIR)$(USERUNITDIR)/scrolld.service || \
+	  { echo "systemd/scrolld.service: expected 'ExecStart=/usr/local/bin/scrolld ...' to rewrite" >&2; exit 1; }
+	chmod 644 $(DESTDIR)$(USERUNITDIR)/scrolld.service
+	install -m 644 systemd/scrolld.socket $(DESTDIR)$(USERUNITDIR)/
+	install -m 644 man/scrolld.1 man/scrollctl.1 $(DESTDIR)$(MANDIR)/man1/
+	@# Completions come from the argument parsers of the binaries being installed. bash sources
+	@# its completions, so the generated script's #! line goes.
+	for tool in scrolld scrollctl; do \
+	  bash=$$($(BIN_DIR)/$$tool --generate-completion-script bash) && \
+	  printf '%s\n' "$$bash" | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/$$tool && \
+	  $(BIN_DIR)/$$tool --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_$$tool && \
+	  $(BIN_DIR)/$$tool --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish && \
+	  chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
+	done
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
+	@# A configuration edited in place is kept: install never overwrites local changes.
+	@conf=$(DESTDIR)$(CONFDIR)/scrolld.toml; \
+	if [ -e $$conf ] && ! cmp -s config/scrolld.toml $$conf; then \
+	  echo "keeping $$conf: it differs from config/scrolld.toml"; \
+	else echo "install -m 644 config/scrolld.toml $$conf"; install -m 644 config/scrolld.toml $$conf; fi
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/scrolld $(DESTDIR)$(BINDIR)/scrollctl
+	rm -f $(addprefix $(DESTDIR)$(USERUNITDIR)/,$(UNITS))
+	rm -f $(DESTDIR)$(MANDIR)/man1/scrolld.1 $(DESTDIR)$(MANDIR)/man1/scrollctl.1
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/scrolld $(DESTDIR)$(BASHCOMPDIR)/scrollctl
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_scrolld $(DESTDIR)$(ZSHCOMPDIR)/_scrollctl
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/scrolld.fish $(DESTDIR)$(FISHCOMPDIR)/scrollctl.fish
+	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLES)))
+	@conf=$(DESTDIR)$(CONFDIR)/scrolld.toml; \
+	if [ -e $$conf ] && ! cmp -s config/scrolld.toml $$conf; then \
+	  echo "keeping $$conf: it differs from config/scrolld.toml"; \
+	else echo "rm -f $$conf"; rm -f $$conf; fi
+	@# Only scrolld's own directories go; shared ones (bin, man1, ...) stay even when empty.
+	for dir in $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR); do \
+	  if [ -d $$dir ]; then rmdir $$dir 2>/dev/null || echo "keeping $$dir: not empty"; fi; \
+	done
+
+# --- Manual pages -------------------------------------------------------------------------------
+# man/*.1 are generated from the argument parsers by swift-argument-parser's generate-manual
+# plugin (its discussions' blank lines made paragraphs) and committed. The date is pinned so the pages change only when the parsers do; a test
+# (`make check-man`) regenerates them and fails when the committed ones are stale.
+
+MAN_DATE := 2026-11-22
+MANUAL_FLAGS := --date $(MAN_DATE)
+# The discussions' blank lines become mdoc paragraphs (groff warns about empty input lines).
+MAN_PARAGRAPHS := sed -e 's/^$$/.Pp/'
+MAN_BIN_DIR ?= .build/debug
+# The plugin's own tool, built on its own (a second SwiftPM can't use .build while `swift test`
+# holds it) from the swift-argument-parser this package resolved.
+GENERATE_MANUAL_SCRATCH ?= .build-manual
+GENERATE_MANUAL := $(GENERATE_MANUAL_SCRATCH)/debug/generate-manual
+
+man: build
+	$(SWIFT) package plugin generate-manual --configuration debug $(MANUAL_FLAGS)
+	for tool in scrolld scrollctl; do \
+	  $(MAN_PARAGRAPHS) .build/plugins/GenerateManual/outputs/$$tool/$$tool.1 > man/$$tool.1 || exit 1; \
+	done
+
+manual-tool:
+	@test -d .build/checkouts/swift-argument-parser || { echo "no .build/checkouts/swift-argument-parser: run 'swift build' first" >&2; exit 1; }
+	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path $(abspath $(GENERATE_MANUAL_SCRATCH)) --product generate-manual
+
+check-man: $(if $(SKIP_BUILD),,build) manual-tool
+	@out=$$(mktemp -d); status=0; \
+	for tool in scrolld scrollctl; do \
+	  $(GENERATE_MANUAL) $(MAN_BIN_DIR)/$$tool $(MANUAL_FLAGS) --output-directory $$out || exit 1; \
+	  $(MAN_PARAGRAPHS) $$out/$$tool.1 > $$out/$$tool.man || exit 1; \
+	  if ! diff -u man/$$tool.1 $$out/$$tool.man; then \
+	    echo "man/$$tool.1 is out of date with $$tool's argument parser: run 'make man' and commit man/" >&2; status=1; \
+	  fi; \
+	done; rm -rf $$out; exit $$status
+
+# --- Debian package -----------------------------------------------------------------------------
+# `make deb`: dpkg-buildpackage -us -uc -b on a copy of the tree in .build-deb (it writes the
+# .deb beside the source directory, and the copy keeps its own incremental SwiftPM build), then
+# lintian. The result is .build-deb/scrolld_VERSION_ARCH.deb. docs/packaging.md.
+DEB_APT_PACKAGES := debhelper dpkg-dev fakeroot lintian rsync $(APT_PACKAGES)
+DEB_WORKDIR ?= .build-deb
+# Expanded only by the deb recipe, once dpkg-dev is there.
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_SOURCE = $(DEB_WORKDIR)/scrolld-$(DEB_VERSION)
+
+deb:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_APT_PACKAGES)"
+	mkdir -p $(DEB_SOURCE)
+	rsync -a --delete --exclude='/.build*' --exclude=/.git --exclude=/.swiftpm --exclude=/Package.resolved ./ $(DEB_SOURCE)/
+	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b
+	lintian --info --display-info $(DEB_WORKDIR)/scrolld_$(DEB_VERSION)_*.changes

@@ -9,12 +9,38 @@ struct Scrollctl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scrollctl",
         abstract: "Talk to scrolld: watch containers live, read their state, scroll and configure them.",
+        // Written for both `--help` and the man page (man/scrollctl.1 is generated from it):
+        // short lines, plain ASCII (the generator drops anything else), no line starting with a dot.
         discussion: """
-            Every subcommand takes --socket (default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, \
-            else /tmp/scrolld-UID/scrolld.sock, as the daemon) and --timeout. Exit status: 0 \
-            done; 1 scrolld answered with an error (or refused a reload); 64 bad command line; \
-            69 scrolld is not running or went away; 75 no reply in time; 76 a reply scrollctl \
-            cannot read; 77 scrolld refused this user.
+            scrollctl is the command-line client of scrolld(1). It connects to the daemon's
+            Unix socket, sends one request of the JSON-lines protocol and prints the reply; watch
+            keeps the connection open and follows a container live.
+
+            FILES
+              $XDG_RUNTIME_DIR/scrolld/scrolld.sock: the daemon's socket, as scrolld makes it
+              (/tmp/scrolld-UID/scrolld.sock when XDG_RUNTIME_DIR is unset); --socket PATH
+              on any subcommand names another one.
+
+            ENVIRONMENT
+              XDG_RUNTIME_DIR: where the socket is looked for.
+              COLUMNS: the width of the watch view when the terminal does not say.
+
+            EXIT STATUS
+              0 done; 1 scrolld answered with an error (or refused a reload); 64 bad command
+              line; 69 scrolld is not running or went away; 74 a read or write error; 75 no
+              reply within --timeout; 76 a reply scrollctl cannot read; 77 scrolld refused
+              this user.
+
+            EXAMPLES
+              scrollctl watch                       (live view of container main)
+              scrollctl watch --json | head         (the raw state lines)
+              scrollctl scroll-to --y 500 --animation bouncy
+              scrollctl configure list --container-size 400x300 --header 50:120 --rows 100x44
+              scrollctl devices
+              scrollctl reload                      (after editing the configuration)
+
+            SEE ALSO
+              scrolld(1), and the protocol document in share/doc/scrolld.
             """,
         version: "0.1.0",
         subcommands: [

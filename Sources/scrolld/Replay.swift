@@ -9,7 +9,7 @@ struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run an event log through the engine as fast as possible and print its states, or plot them.",
         discussion: """
-            Prints one JSON state line (DESIGN §4) after every input event and at every frame \
+            Prints one JSON state line (docs/protocol.md) after every input event and at every frame \
             while in motion; --every and --at sample at chosen times instead. LOG may also be a \
             `libinput debug-events` transcript, detected and imported on the fly. The output is \
             what a live subscriber would have seen, byte for byte the same on every run.
@@ -29,7 +29,7 @@ struct Replay: ParsableCommand {
     @OptionGroup(title: "Container")
     var model: ModelOptions
 
-    @Option(help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,…"))
+    @Option(help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,..."))
     var at: String?
 
     @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))

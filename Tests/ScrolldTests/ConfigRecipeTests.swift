@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The README's configuration recipes are real files that `scrolld check-config` accepts.
+@Suite("Configuration recipes")
+struct ConfigRecipeTests {
+    static let recipes: [(file: String, containers: String)] = [
+        ("kiosk.toml", "main"),
+        ("carousel.toml", "main, carousel"),
+        ("knob.toml", "main, dial"),
+    ]
+
+    @Test(arguments: recipes.map(\.file))
+    func recipeIsAValidConfiguration(file: String) throws {
+        let path = Scrolld.example(file)
+        let check = try Scrolld.run(["check-config", path])
+        #expect(check.status == 0, "\(check.stderr)")
+        let containers = Self.recipes.first { $0.file == file }!.containers
+        #expect(String(decoding: check.stdout, as: UTF8.self) == "\(path): ok\ncontainers: \(containers)\n")
+        #expect(check.stderr == "")
+    }
+
+    /// Every recipe in examples/ is checked above and linked from the README.
+    @Test func everyRecipeIsCheckedAndInTheReadme() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Scrolld.packageRoot.appendingPathComponent("examples").path)
+            .filter { $0.hasSuffix(".toml") }.sorted()
+        #expect(names == Self.recipes.map(\.file).sorted())
+        let readme = try String(contentsOf: Scrolld.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for name in names { #expect(readme.contains("examples/\(name)"), "\(name)") }
+    }
+
+    /// What a client of the daemon sees with each recipe: the geometry the recipe's comments
+    /// promise (sizes, the rows' ideal content size, the header, the visible rows at rest).
+    @Test func theDaemonServesTheRecipesContainers() throws {
+        func state(_ recipe: String, _ container: String) throws -> [String: Any] {
+            let config = try String(contentsOfFile: Scrolld.example(recipe), encoding: .utf8)
+            let daemon = try DaemonProcess(config: config)
+            defer { daemon.stop() }
+            let client = try LineClient(path: daemon.socketPath)
+            defer { client.close() }
+            _ = client.read(type: "welcome")
+            return try #require(client.request(["op": "get", "container": container], id: 1), "\(recipe): \(daemon.stderr)")
+        }
+        func size(_ object: Any?) -> [Double] {
+            let size = object as? [String: Any] ?? [:]
+            return [size["width"], size["height"]].map { ($0 as? NSNumber)?.doubleValue ?? .nan }
+        }
+        func rows(_ state: [String: Any]) -> [Int] {
+            let rows = state["visibleRows"] as? [String: Any] ?? [:]
+            return [rows["first"], rows["last"]].map { ($0 as? NSNumber)?.intValue ?? -1 }
+        }
+
+        // 250 rows of 160 px under a 480 px header; rows 0-8 fill the 1440 px below it.
+        let kiosk = try state("kiosk.toml", "main")
+        #expect(size(kiosk["containerSize"]) == [1080, 1920])
+        #expect(size(kiosk["contentSize"]) == [1080, 480 + 250 * 160])
+        #expect(kiosk.number("header", "height") == 480)
+        #expect(rows(kiosk) == [0, 8])
+
+        // 24 cards of 300 px side by side, starting 40 px in: cards 0-3 show (the 4th by 260 px).
+        let carousel = try state("carousel.toml", "carousel")
+        #expect(size(carousel["containerSize"]) == [1200, 360])
+        #expect(size(carousel["contentSize"]) == [24 * 300, 360])
+        #expect(carousel.number("contentOffset", "x") == -40)
+        #expect(rows(carousel) == [0, 3])
+
+        // 12 entries of 44 px, five showing.
+        let dial = try state("knob.toml", "dial")
+        #expect(size(dial["containerSize"]) == [240, 220])
+        #expect(size(dial["contentSize"]) == [240, 12 * 44])
+        #expect(rows(dial) == [0, 4])
+    }
+}
