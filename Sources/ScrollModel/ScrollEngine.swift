@@ -59,23 +59,24 @@ public struct ScrollEngine: Sendable {
             return cause
         }
 
-        /// Applies an input event when it is routed here, returning the update to publish
-        /// (built in place: a state is 160 bytes, and each extra hop is a copy).
-        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double, index: Int) -> Update? {
-            guard !isPaused else { return nil }
+        /// Applies an input event when it is routed here and publishes the state. The update
+        /// is built in the call to `emit`: a state is 160 bytes, and returning one (through an
+        /// optional, at that) copies it twice per event.
+        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double, index: Int, _ emit: (Update) -> Void) {
+            guard !isPaused else { return }
             let bound = container.configuration.devices
             if !bound.isEmpty {
-                guard let name = devices[event.device], bound.contains(name) else { return nil }
+                guard let name = devices[event.device], bound.contains(name) else { return }
             }
             container.handle(event)
             syncFrames(at: event.time, rate: rate)
-            return Update(container: index, state: container.state, cause: .input)
+            emit(Update(container: index, state: container.state, cause: .input))
         }
 
-        /// Runs what is due at `time` and returns the update to publish.
-        mutating func fired(at time: Timestamp, rate: Double, index: Int) -> Update {
+        /// Runs what is due at `time` and publishes the state.
+        mutating func fire(at time: Timestamp, rate: Double, index: Int, _ emit: (Update) -> Void) {
             let cause = fire(at: time, rate: rate)
-            return Update(container: index, state: container.state, cause: cause)
+            emit(Update(container: index, state: container.state, cause: cause))
         }
     }
 
@@ -149,7 +150,7 @@ public struct ScrollEngine: Sendable {
             }
             guard best >= 0 else { break }
             now = max(now, bestTime)
-            emit(slots[best].fired(at: bestTime, rate: frameRate, index: best))
+            slots[best].fire(at: bestTime, rate: frameRate, index: best, emit)
         }
         now = max(now, time)
     }
@@ -178,9 +179,7 @@ public struct ScrollEngine: Sendable {
             devices[event.device] = nil
         default:
             for index in slots.indices {
-                if let update = slots[index].apply(event, devices: devices, rate: frameRate, index: index) {
-                    emit(update)
-                }
+                slots[index].apply(event, devices: devices, rate: frameRate, index: index, emit)
             }
         }
     }
