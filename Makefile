@@ -6,7 +6,7 @@ APT_PACKAGES := libinput-dev libudev-dev pkg-config python3 util-linux systemd l
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench docs clean
 
 all: build
 
@@ -38,6 +38,10 @@ test: deps
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
 	Benchmarks/scripts/bench.sh
+
+# ScrollModel's DocC archive, through a scratch package (docs/api.md); any DocC warning fails it.
+docs:
+	scripts/api-docs.sh
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -1,9 +1,15 @@
 /// What a collapsing header shows: its height and how far it has collapsed (0 expanded, 1
 /// collapsed).
 public struct HeaderState: Hashable, Sendable {
+    /// The header's height, px: between `minHeight` and `maxHeight`, or taller than `maxHeight`
+    /// while a stretching header is pulled past the top edge.
     public var height: Double
+    /// How far it has collapsed, `clamp((M − height)/(M − m), 0, 1)`: 0 fully expanded (also
+    /// when stretched, and always when `M = m`), 1 collapsed to `minHeight`.
     public var progress: Double
 
+    /// Creates a header state; containers compute theirs with
+    /// ``HeaderConfiguration/state(atDistanceFromTop:)``.
     @inlinable
     public init(height: Double, progress: Double) {
         self.height = height

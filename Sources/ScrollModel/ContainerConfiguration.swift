@@ -1,18 +1,31 @@
 /// Everything that defines one scroll container: sizes, insets, axes, the optional header and
 /// rows, the physics, and which devices drive it.
 public struct ContainerConfiguration: Hashable, Sendable {
+    /// The viewport's size, px (`containerSize`; default 800 × 600): `H` in every formula, the
+    /// rubber band's `d`, the page size for paging, and the base of the automatic wheel step.
     public var containerSize: Size
     /// The content's size; nil means the content takes its ideal size (rows, header).
     public var contentSize: Size?
+    /// Insets around the content, px (default none); they widen the resting range
+    /// `[-inset.top, max(C − H + inset.bottom, -inset.top)]`.
     public var contentInsets: EdgeInsets
+    /// The axes it scrolls (default vertical); input along any other axis is ignored and the
+    /// offset there stays at its resting start.
     public var axes: Axis.Set
+    /// A collapsing header at the start of the content; nil: none (and no `header` in states).
     public var header: HeaderConfiguration?
+    /// The rows of a list, for `visibleRows` and the `rows` scroll target; nil: none (and no
+    /// `visibleRows` in states).
     public var rows: RowsConfiguration?
+    /// The feel: profile and every constant of DESIGN §5.
     public var physics: ScrollPhysics
+    /// Where a release aims (`scroll_target`); default ``ScrollTargetBehavior/none``.
     public var scrollTarget: ScrollTargetBehavior
     /// Device names that drive this container; empty: every device.
     public var devices: [String]
 
+    /// Creates a configuration; the defaults are scrolld's built-in `main` container
+    /// (DESIGN §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
     public init(
         containerSize: Size = Size(width: 800, height: 600),
         contentSize: Size? = Size(width: 800, height: 20000),
@@ -42,20 +55,31 @@ public struct ContainerConfiguration: Hashable, Sendable {
 
 /// Where a release aims, as SwiftUI's `scrollTargetBehavior`.
 public enum ScrollTargetBehavior: String, Hashable, Sendable, CaseIterable {
+    /// A release flings freely, as SwiftUI's default behaviour.
     case none
+    /// A release aims at the page boundary (multiples of `H` from `lo`) nearest to where it would
+    /// have come to rest, at most one page from where the gesture started, as `.paging`.
     case paging
+    /// A release aims at the row top nearest to where it would have come to rest, as
+    /// `.viewAligned` over the rows; needs ``ContainerConfiguration/rows`` (else it acts as
+    /// ``none``).
     case rows
 }
 
 /// A collapsing header at the top of the content (DESIGN §5 "Header").
 public struct HeaderConfiguration: Hashable, Sendable {
+    /// `m`, px: the height it collapses to (config `min_height`, default 0).
     public var minHeight: Double
+    /// `M`, px: the height it shows at rest at the top (config `max_height`); never below
+    /// `minHeight`. Also where rows start by default.
     public var maxHeight: Double
     /// Grow beyond `maxHeight` while the content is pulled past its top edge.
     public var stretch: Bool
     /// Animate to fully expanded or collapsed when scrolling stops half way.
     public var snap: Bool
 
+    /// Creates a header collapsing from `maxHeight` to `minHeight` px; a `maxHeight` below
+    /// `minHeight` is raised to it.
     public init(minHeight: Double, maxHeight: Double, stretch: Bool = true, snap: Bool = true) {
         self.minHeight = minHeight
         self.maxHeight = max(minHeight, maxHeight)
@@ -66,23 +90,31 @@ public struct HeaderConfiguration: Hashable, Sendable {
 
 /// The rows of a list (DESIGN §5 "Rows").
 public struct RowsConfiguration: Hashable, Sendable {
+    /// The rows' heights, px.
     public var heights: RowHeights
     /// Content coordinate of the first row's top; nil: the header's max height, else 0.
     public var top: Double?
     /// A row is visible when more than this fraction of its height is inside the viewport.
     public var threshold: Double
 
+    /// How the rows' heights are given.
     public enum RowHeights: Hashable, Sendable {
+        /// `count` rows of `height` px each (`--rows COUNTxHEIGHT`); visibility costs the same for
+        /// any count.
         case uniform(count: Int, height: Double)
+        /// One height per row, px, in order (config `heights`); negative heights count as 0.
         case explicit([Double])
     }
 
+    /// Creates rows; `top` nil starts them below the header (or at 0), `threshold` is the
+    /// visible fraction (0…1) a row needs.
     public init(heights: RowHeights, top: Double? = nil, threshold: Double = 0.5) {
         self.heights = heights
         self.top = top
         self.threshold = threshold
     }
 
+    /// Creates `count` rows of `height` px each; negative values become 0.
     public init(count: Int, height: Double, top: Double? = nil, threshold: Double = 0.5) {
         self.init(heights: .uniform(count: max(0, count), height: max(0, height)), top: top, threshold: threshold)
     }

@@ -2,9 +2,12 @@
 /// SwiftUI's `onGeometryChange(for:of:action:)`: the action receives the old and the new value.
 /// The first evaluation only records the value.
 public struct GeometryChangeObserver<Value: Equatable> {
+    /// Derives the watched value from the node's geometry (SwiftUI's `of:` closure).
     public let transform: (GeometryProxy) -> Value
+    /// The value from the last evaluation; nil before the first.
     public private(set) var value: Value?
 
+    /// An observer of `transform`'s value; nothing is evaluated until ``evaluate(_:action:)``.
     public init(for type: Value.Type = Value.self, of transform: @escaping (GeometryProxy) -> Value) {
         self.transform = transform
     }

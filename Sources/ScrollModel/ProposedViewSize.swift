@@ -1,16 +1,22 @@
 /// A size proposal: `nil` along a dimension means "take your ideal size there".
 public struct ProposedViewSize: Hashable, Sendable {
+    /// Proposed width, px; nil: the view chooses (its ideal width).
     public var width: Double?
+    /// Proposed height, px; nil: the view chooses (its ideal height).
     public var height: Double?
 
+    /// Creates a proposal; nil along a dimension leaves it to the view.
     @inlinable
     public init(width: Double?, height: Double?) {
         self.width = width
         self.height = height
     }
 
+    /// No proposal at all (nil × nil): every view takes its ideal size, as SwiftUI's
+    /// `.unspecified`.
     public static let unspecified = ProposedViewSize(width: nil, height: nil)
 
+    /// The proposal along `axis`: `width` for horizontal, `height` for vertical (get and set).
     @inlinable
     public subscript(axis: Axis) -> Double? {
         get { axis == .horizontal ? width : height }

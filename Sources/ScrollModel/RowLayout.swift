@@ -1,27 +1,38 @@
 /// The first and last visible row; both nil when no row is visible.
 public struct VisibleRows: Hashable, Sendable {
+    /// Index (from 0) of the first visible row; nil when no row is visible.
     public var first: Int?
+    /// Index (from 0) of the last visible row, ≥ `first`; nil when no row is visible.
     public var last: Int?
 
+    /// Creates a range of visible rows; pass nil for both when none is visible.
     public init(first: Int?, last: Int?) {
         self.first = first
         self.last = last
     }
 
+    /// No row is visible (`{"first":null,"last":null}` in a state).
     public static let none = VisibleRows(first: nil, last: nil)
 }
 
 /// Rows laid out along the list axis, with prefix sums so that visibility is a binary search
 /// (10 000 rows cost the same per event as 10).
 public struct RowLayout: Hashable, Sendable {
+    /// Content coordinate of the first row's top, px: the configured `top`, or the default it was
+    /// laid out with.
     public let top: Double
+    /// The fraction of its height (0…1) a row must have inside the viewport, strictly more than,
+    /// to be visible.
     public let threshold: Double
+    /// The number of rows.
     public let count: Int
     /// Uniform rows need no table.
     let uniformHeight: Double?
     /// `starts[i]` is row i's top relative to `top`; `starts[count]` is the total height.
     let starts: [Double]
 
+    /// Lays out `configuration`'s rows from `configuration.top`, or from `defaultTop` (the
+    /// header's max height, else 0) when that is nil.
     public init(_ configuration: RowsConfiguration, defaultTop: Double) {
         top = configuration.top ?? defaultTop
         threshold = configuration.threshold

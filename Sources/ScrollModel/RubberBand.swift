@@ -6,12 +6,15 @@ public struct RubberBand: Hashable, Sendable {
     /// `d`, the container's length along the axis.
     public var dimension: Double
 
+    /// A rubber band with constant `c` (0.55 by default) over a container `d` px long.
     @inlinable
     public init(coefficient: Double, dimension: Double) {
         self.coefficient = coefficient
         self.dimension = dimension
     }
 
+    /// `b(x)`, px shown for a finger `x` px past the edge (x ≥ 0); 0 when `c` or `d` is not
+    /// positive. At the top of a 600 px container a −100 px drag shows `b(100) = 50.382`.
     @inlinable
     public func band(_ x: Double) -> Double {
         let d = dimension, c = coefficient

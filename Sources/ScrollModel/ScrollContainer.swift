@@ -8,7 +8,12 @@
 /// Time is whatever the caller says it is: every mutation takes the event or frame time, so
 /// the same calls in the same order produce the same states, bit for bit.
 public struct ScrollContainer: Sendable {
+    /// The container's name: the `container` of its states and requests (`main` by default in
+    /// scrolld).
     public let name: String
+    /// The configuration last applied with ``configure(_:animation:at:)``: the target geometry,
+    /// which the presented ``containerSize``, ``contentSize`` and ``contentInsets`` reach only
+    /// when an animated change has settled.
     public internal(set) var configuration: ContainerConfiguration
     /// The name of the container's own coordinate space.
     public let coordinateSpaceName: String
@@ -23,10 +28,14 @@ public struct ScrollContainer: Sendable {
     var offsetObserver = PreferenceChangeObserver<ScrollContentOriginKey>()
     /// The geometry as presented now: the configured one, or where an animated change has got to.
     public internal(set) var containerSize: Size
+    /// The content's size as presented now, px: configured, or the ideal size of its rows and
+    /// header (DESIGN §5 "Offset observer"), or where an animated change has got to.
     public internal(set) var contentSize: Size
+    /// The insets as presented now, px.
     public internal(set) var contentInsets: EdgeInsets
     var geometryAnimation: GeometryAnimation?
-    /// The offset as the preference machinery last reported it.
+    /// The offset as the preference machinery last reported it, px: the negated origin of the
+    /// content in ``coordinateSpaceName``, as of ``time``.
     public internal(set) var contentOffset: Point = .zero
 
     // Model state.
@@ -41,7 +50,7 @@ public struct ScrollContainer: Sendable {
     var wheel: WheelGesture?
     var wheelStepX: WheelStepMemo?
     var wheelStepY: WheelStepMemo?
-    /// The time of the last thing that happened to the container.
+    /// The time of the last thing that happened to the container, µs; it never goes backwards.
     public internal(set) var time: Timestamp
 
     @usableFromInline
@@ -67,6 +76,9 @@ public struct ScrollContainer: Sendable {
         var step: Double
     }
 
+    /// A container at rest at the start of its resting range (`lo` on each axis, so `-inset.top`
+    /// vertically) at `time` µs, phase ``ScrollPhase/idle``. Its coordinate space is named
+    /// `"ScrollView(<name>)"`.
     public init(name: String, configuration: ContainerConfiguration = ContainerConfiguration(), at time: Timestamp = 0) {
         self.name = name
         self.configuration = configuration
@@ -114,6 +126,7 @@ public struct ScrollContainer: Sendable {
         configuration.rows.map { RowLayout($0, defaultTop: configuration.header?.maxHeight ?? 0) }
     }
 
+    /// The presented offset, sizes and insets, as SwiftUI's `onScrollGeometryChange` sees them.
     @inline(__always)
     public var geometry: ScrollGeometry {
         ScrollGeometry(
@@ -155,6 +168,9 @@ public struct ScrollContainer: Sendable {
 
     // MARK: Reading
 
+    /// The phase now, from what drives the container, in this order: a hold (`tracking`), a drag
+    /// or wheel gesture (`interacting`), a programmatic scroll or header snap (`animating`),
+    /// momentum (`decelerating`), else `idle`.
     @inline(__always)
     public var phase: ScrollPhase {
         if holdDevice != nil { return .tracking }

@@ -5,22 +5,34 @@
 /// wall clock when the next deadline's timer fires; replay advances to each event's time. Both
 /// therefore compute exactly the same states.
 public struct ScrollEngine: Sendable {
+    /// Why a state was published.
     public enum Cause: Hashable, Sendable {
+        /// An input event routed to the container (even one that changed nothing).
         case input
+        /// A frame tick while the container moves (a wheel timer due at the same instant included).
         case frame
+        /// The one-shot wheel timer alone: `wheel_idle` of silence after the last wheel event.
         case timer
     }
 
     /// A state the engine publishes, and why.
     public struct Update: Sendable {
+        /// The container's index, as ``ScrollEngine/add(_:)`` returned it.
         public var container: Int
+        /// The container's state at the moment the update describes.
         public var state: ScrollState
+        /// What produced it.
         public var cause: Cause
     }
 
+    /// One container with its frame grid and whether input reaches it.
     public struct Slot: Sendable {
+        /// The container itself; change it through ``ScrollEngine/update(container:at:_:)``.
         public internal(set) var container: ScrollContainer
+        /// The frame grid while the container moves; nil at rest, when no frames run.
         public internal(set) var frames: FrameClock?
+        /// Whether input is withheld (the `pause` request). A paused container still runs its
+        /// frames and timers, and a removed device still ends its gestures.
         public var isPaused = false
 
         /// The earlier of the next frame tick and the wheel timer.
@@ -80,30 +92,43 @@ public struct ScrollEngine: Sendable {
         }
     }
 
+    /// Frames per second of new frame grids (`frame_rate`, default 120); a grid already running
+    /// keeps the rate it started with.
     public var frameRate: Double
+    /// The containers in the order they were added; a container's index never changes.
     public internal(set) var slots: [Slot] = []
     /// Device names by id, from `deviceAdded`, for containers bound to devices.
     public internal(set) var devices: [Int: String] = [:]
+    /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
+    /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
 
+    /// An engine with no containers; a `frameRate` that is not positive becomes 120.
     public init(frameRate: Double = 120) {
         self.frameRate = frameRate > 0 ? frameRate : 120
     }
 
     // MARK: Containers
 
+    /// Adds a container (its frames start when it first moves) and returns its index, used by
+    /// every other call and in ``Update/container``.
     @discardableResult
     public mutating func add(_ container: ScrollContainer) -> Int {
         slots.append(Slot(container: container))
         return slots.count - 1
     }
 
+    /// The index of the first container called `name`, nil when there is none.
     public func index(of name: String) -> Int? {
         slots.firstIndex { $0.container.name == name }
     }
 
+    /// A copy of the container at `index` (read-only: mutate through
+    /// ``update(container:at:_:)``).
     public subscript(index: Int) -> ScrollContainer { slots[index].container }
 
+    /// Pauses (`true`) or resumes input routing to the container at `index`; see
+    /// ``Slot/isPaused``.
     public mutating func setPaused(_ paused: Bool, container index: Int) {
         slots[index].isPaused = paused
     }

@@ -2,10 +2,14 @@
 public struct ScrollGeometry: Hashable, Sendable {
     /// The negated origin of the content in the container's coordinate space.
     public var contentOffset: Point
+    /// The content's size, px: configured, or its ideal size (rows, header) when none is.
     public var contentSize: Size
+    /// The container's own size (the viewport), px: `H` along each axis.
     public var containerSize: Size
+    /// Insets around the content, px, which widen the resting range (DESIGN §5).
     public var contentInsets: EdgeInsets
 
+    /// Creates a geometry from its parts, px.
     @inlinable
     public init(contentOffset: Point, contentSize: Size, containerSize: Size, contentInsets: EdgeInsets) {
         self.contentOffset = contentOffset

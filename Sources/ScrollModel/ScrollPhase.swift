@@ -11,5 +11,6 @@ public enum ScrollPhase: String, Hashable, Sendable, CaseIterable {
     /// A programmatic scroll or a header snap.
     case animating
 
+    /// True in every phase except ``idle``, as SwiftUI's `ScrollPhase.isScrolling`.
     public var isScrolling: Bool { self != .idle }
 }

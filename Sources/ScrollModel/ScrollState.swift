@@ -1,14 +1,22 @@
 /// What a container publishes (DESIGN §4): everything a client needs at one instant.
 public struct ScrollState: Hashable, Sendable {
+    /// The instant this state describes, µs on the engine's clock (the state line's `t`).
     public var time: Timestamp
+    /// SwiftUI's phase at `time` (the state line's `phase`).
     public var phase: ScrollPhase
+    /// Offset, sizes and insets as presented at `time` (`contentOffset`, `contentSize`,
+    /// `containerSize`, `contentInsets`), mid-animation when a geometry change is animating.
     public var geometry: ScrollGeometry
+    /// How fast the offset changes, px/s per axis, in the offset's direction (positive y: moving
+    /// toward the bottom of the content). During a drag it is the velocity a release would fling
+    /// with; 0 at rest and on axes the container does not scroll.
     public var velocity: Point
     /// Present only when a header is configured.
     public var header: HeaderState?
     /// Present only when rows are configured.
     public var visibleRows: VisibleRows?
 
+    /// Creates a state from its parts; containers build their own (``ScrollContainer/state``).
     public init(
         time: Timestamp,
         phase: ScrollPhase,
@@ -25,5 +33,6 @@ public struct ScrollState: Hashable, Sendable {
         self.visibleRows = visibleRows
     }
 
+    /// The published offset, px: `geometry.contentOffset`.
     @inlinable public var contentOffset: Point { geometry.contentOffset }
 }

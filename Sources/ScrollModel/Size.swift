@@ -1,8 +1,12 @@
 /// A width and a height. Sizes produced by layout are never negative (see `init(clamping:)`).
 public struct Size: Hashable, Sendable {
+    /// Horizontal extent, px.
     public var width: Double
+    /// Vertical extent, px.
     public var height: Double
 
+    /// Creates a size as given, negative values included; use ``init(clamping:_:)`` for a
+    /// laid-out size.
     @inlinable
     public init(width: Double, height: Double) {
         self.width = width
@@ -16,6 +20,7 @@ public struct Size: Hashable, Sendable {
         self.height = max(0, height)
     }
 
+    /// The empty size, 0 × 0 px.
     public static let zero = Size(width: 0, height: 0)
 
     /// The length along an axis: width for horizontal, height for vertical.

@@ -1,14 +1,20 @@
 /// A SwiftUI spring, `Spring(duration:bounce:)`: mass 1, `stiffness = (2π/T)²`, damping ratio
 /// `ζ = 1 − b` (b ≥ 0) or `1/(1 + b)` (b < 0), `damping = 4πζ/T`.
 public struct Spring: Hashable, Sendable {
+    /// `k`, per unit mass (1/s²): `(2π/T)²` for a spring of duration `T`.
     public var stiffness: Double
+    /// `c`, per unit mass (1/s): `4πζ/T` for a spring of duration `T`; `2√k` is critical.
     public var damping: Double
 
+    /// Creates a spring on a mass of 1 from its stiffness (1/s²) and damping (1/s).
     public init(stiffness: Double, damping: Double) {
         self.stiffness = stiffness
         self.damping = damping
     }
 
+    /// SwiftUI's `Spring(duration:bounce:)`: `duration` is the perceptual duration `T` in seconds
+    /// (> 0); `bounce` 0 is critically damped, up to 1 more bouncy (underdamped), below 0 (down
+    /// to but not including −1) overdamped.
     public init(duration: Double, bounce: Double = 0) {
         let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         stiffness = (2 * Double.pi / duration) * (2 * Double.pi / duration)
@@ -20,8 +26,13 @@ public struct Spring: Hashable, Sendable {
         Spring(stiffness: stiffness, damping: 2 * stiffness.squareRoot())
     }
 
+    /// `Spring(duration: 0.5, bounce: 0)`: critically damped, k ≈ 157.91, c ≈ 25.13; the
+    /// protocol's `"smooth"` and the scroll-target snap. From 0 to 100 it is at 35.774 after
+    /// 0.1 s and 98.640 after 0.5 s.
     public static let smooth = Spring(duration: 0.5, bounce: 0)
+    /// `Spring(duration: 0.5, bounce: 0.15)`: slightly underdamped (ζ = 0.85); `"snappy"`.
     public static let snappy = Spring(duration: 0.5, bounce: 0.15)
+    /// `Spring(duration: 0.5, bounce: 0.3)`: underdamped (ζ = 0.7), overshoots visibly; `"bouncy"`.
     public static let bouncy = Spring(duration: 0.5, bounce: 0.3)
 
     /// Undamped angular frequency `ω0 = √k`.
@@ -33,6 +44,7 @@ public struct Spring: Hashable, Sendable {
 /// The closed-form motion of a mass on `spring` toward `target`, from displacement
 /// `y0 − target` and velocity `v0` at τ = 0, in each damping regime.
 public struct SpringCurve: Hashable, Sendable {
+    /// Where the motion comes to rest, px (the curve's position as τ → ∞).
     public let target: Double
     @usableFromInline let regime: Regime
 
@@ -46,6 +58,8 @@ public struct SpringCurve: Hashable, Sendable {
         case over(r1: Double, r2: Double, a: Double, b: Double)
     }
 
+    /// Starts at `y0` px with velocity `v0` px/s at τ = 0, heading for `target` px. The regime
+    /// is critical when `|ζ − 1| < 1e-9`, else under- or overdamped.
     public init(from y0: Double, velocity v0: Double, target: Double, spring: Spring) {
         self.target = target
         let x0 = y0 - target
@@ -66,6 +80,7 @@ public struct SpringCurve: Hashable, Sendable {
         }
     }
 
+    /// Position, px, `tau` seconds after the start.
     @inlinable
     public func position(at tau: Double) -> Double {
         switch regime {
@@ -78,6 +93,7 @@ public struct SpringCurve: Hashable, Sendable {
         }
     }
 
+    /// Velocity, px/s, `tau` seconds after the start: the derivative of ``position(at:)``.
     @inlinable
     public func velocity(at tau: Double) -> Double {
         switch regime {

@@ -1,8 +1,9 @@
 /// One axis' motion that runs by itself: a closed-form curve anchored at its start time.
 ///
-/// Evaluating a trajectory at any time decides nothing; whether it has ended is asked only on
-/// frame ticks (`finished(at:)`), so sampling at arbitrary times never changes the outcome.
+/// Evaluating a trajectory at any time decides nothing; whether it has ended is asked only on frame
+/// ticks (``finished(at:physics:)``), so sampling at arbitrary times never changes the outcome.
 public struct Trajectory: Hashable, Sendable {
+    /// Why the motion runs: it decides the phase the container shows.
     public enum Purpose: Hashable, Sendable {
         /// A smooth wheel step (phase `interacting`); never leaves the resting range.
         case wheel
@@ -12,16 +13,25 @@ public struct Trajectory: Hashable, Sendable {
         case animation
     }
 
+    /// The closed form a trajectory follows, in τ seconds since ``Trajectory/start``.
     public enum Curve: Hashable, Sendable {
+        /// A spring: the wheel, a bounce, a programmatic scroll, a scroll-target snap; ends when it
+        /// has settled (``SpringCurve/hasSettled(at:physics:)``).
         case spring(SpringCurve)
+        /// A fling: deceleration, possibly handing over to a bounce at an edge.
         case deceleration(DecelerationPath)
+        /// The header snap's ease-out; ends at its duration.
         case ease(EaseOutCurve)
     }
 
+    /// µs: the moment τ = 0 of ``curve`` (the event or frame that started the motion).
     public var start: Timestamp
+    /// The path, in px and px/s along one axis.
     public var curve: Curve
+    /// Why it runs: sets the phase (`interacting`, `decelerating`, `animating`).
     public var purpose: Purpose
 
+    /// A motion along `curve` starting at `start` µs.
     public init(start: Timestamp, curve: Curve, purpose: Purpose) {
         self.start = start
         self.curve = curve
@@ -36,9 +46,14 @@ public struct Trajectory: Hashable, Sendable {
 
     func tau(_ time: Timestamp) -> Double { Double(time - start) / 1_000_000 }
 
+    /// A trajectory evaluated at one instant.
     public struct Sample: Hashable, Sendable {
+        /// The offset along the axis, px.
         public var position: Double
+        /// Its rate of change, px/s.
         public var velocity: Double
+        /// The trajectory's purpose, carried along so a wheel sample can be clamped to the resting
+        /// range without reading the trajectory again.
         public var purpose: Purpose
     }
 
@@ -57,6 +72,7 @@ public struct Trajectory: Hashable, Sendable {
         }
     }
 
+    /// Position, px, at `time` µs (absolute, on the engine's clock).
     public func position(at time: Timestamp) -> Double {
         let tau = tau(time)
         switch curve {
@@ -66,6 +82,7 @@ public struct Trajectory: Hashable, Sendable {
         }
     }
 
+    /// Velocity, px/s, at `time` µs.
     public func velocity(at time: Timestamp) -> Double {
         let tau = tau(time)
         switch curve {
@@ -100,6 +117,7 @@ extension SpringCurve {
 /// over at the crossing time `τe` to a bounce from the edge with the crossing velocity (or stops
 /// at the edge without overscroll).
 public struct DecelerationPath: Hashable, Sendable {
+    /// How a fling that stays inside the resting range decides it has ended, on a frame tick.
     public enum Ending: Hashable, Sendable {
         /// iOS: within `decelerationEndDistance` of the end point.
         case distance
@@ -109,6 +127,7 @@ public struct DecelerationPath: Hashable, Sendable {
 
     // Stored in this order so that optionals pack tightly: a trajectory that fits in 128 bytes
     // is copied with a few vector moves rather than a call to memcpy, on every event.
+    /// The curve from the release to the crossing (or to rest, when no edge is in the way).
     public let deceleration: Deceleration
     /// The spring after the crossing; nil stops at the edge.
     public let bounce: SpringCurve?
@@ -116,6 +135,7 @@ public struct DecelerationPath: Hashable, Sendable {
     let hit: EdgeCrossing?
     /// GTK limits how far a fling overshoots.
     public let overshootLimit: Double?
+    /// `.distance` for `ios` (and `none`), `.speed` for `gtk`.
     public let ending: Ending
 
     struct EdgeCrossing: Hashable, Sendable {
@@ -128,6 +148,10 @@ public struct DecelerationPath: Hashable, Sendable {
     /// When (τ, seconds) it meets that edge.
     public var crossing: Double? { hit?.time }
 
+    /// A fling within `range` (the resting range `[lo, hi]`): when the resting point lies beyond
+    /// an edge, it crosses it at `τe = ln(1 + k (edge − y0)/v0) / k` and continues as a
+    /// `bounceStiffness` spring from the edge with velocity `v(τe)`, or stops there without
+    /// overscroll.
     public init(_ deceleration: Deceleration, ending: Ending, range: ClosedRange<Double>, physics: ScrollPhysics) {
         self.deceleration = deceleration
         self.ending = ending
@@ -152,6 +176,8 @@ public struct DecelerationPath: Hashable, Sendable {
         }
     }
 
+    /// Position, px, `tau` seconds after release: the deceleration before the crossing, then the
+    /// bounce (limited to `edge ± overshootLimit`), or the edge itself without a bounce.
     public func position(at tau: Double) -> Double {
         guard let hit, tau >= hit.time else { return deceleration.position(at: tau) }
         let (edge, crossing) = (hit.edge, hit.time)
@@ -161,6 +187,7 @@ public struct DecelerationPath: Hashable, Sendable {
         return Math.clamp(y, (edge - limit)...(edge + limit))
     }
 
+    /// Velocity, px/s, `tau` seconds after release: 0 after stopping at an edge.
     public func velocity(at tau: Double) -> Double {
         guard let hit, tau >= hit.time else { return deceleration.velocity(at: tau) }
         return bounce?.velocity(at: tau - hit.time) ?? 0
@@ -176,6 +203,10 @@ public struct DecelerationPath: Hashable, Sendable {
         return (Math.clamp(y, (edge - limit)...(edge + limit)), v)
     }
 
+    /// On a frame tick: the exact resting position when the fling has ended `tau` seconds after
+    /// release, else nil. Inside the range: within ``ScrollPhysics/decelerationEndDistance`` of
+    /// `y∞` (`.distance`) or slower than ``ScrollPhysics/stopVelocity`` (`.speed`), ending at `y∞`;
+    /// at an edge: when the bounce has settled, ending at the edge.
     public func finished(at tau: Double, physics: ScrollPhysics) -> Double? {
         if let hit {
             guard tau >= hit.time else { return nil }

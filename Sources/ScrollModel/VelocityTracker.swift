@@ -13,19 +13,25 @@ public struct VelocityTracker: Sendable {
     var ring: [Sample]
     var head = 0
     var count = 0
+    /// µs of event time the velocity is measured over (`velocity_window`, 150 000 by default),
+    /// rounded from the seconds given to `init`.
     public let window: Timestamp
 
+    /// A tracker measuring over `seconds` of event time, keeping at most `capacity` (≥ 1) samples.
     public init(window seconds: Double, capacity: Int = 256) {
         window = Timestamp((seconds * 1_000_000).rounded())
         ring = Array(repeating: Sample(time: 0, delta: .zero), count: max(1, capacity))
     }
 
+    /// Forgets every sample (a new drag starts); ``velocity`` becomes zero.
     public mutating func reset() {
         head = 0
         count = 0
         velocity = .zero
     }
 
+    /// Records one event: its delta, px, already multiplied by the finger scale (zero for the
+    /// stop event, which still counts in the window), at `time` µs. Times must not go backwards.
     public mutating func add(_ delta: Point, at time: Timestamp) {
         ring[(head + count) % ring.count] = Sample(time: time, delta: delta)
         if count < ring.count {

@@ -5,6 +5,7 @@
 /// moving a node (a scroll translation, say) is a single store and reading a frame walks the
 /// parent chain without allocating.
 public struct ViewTree: Sendable {
+    /// Identifies a node of the tree that created it; meaningless in any other tree.
     public struct NodeID: Hashable, Sendable {
         @usableFromInline let index: Int
         @usableFromInline init(_ index: Int) { self.index = index }
@@ -25,6 +26,7 @@ public struct ViewTree: Sendable {
         nodes = [Node(parent: -1, frame: Rect(origin: .zero, size: rootSize), coordinateSpaceName: nil, children: [])]
     }
 
+    /// The root node: its frame is at the global origin with the size given to `init`.
     public var root: NodeID { NodeID(0) }
 
     /// Adds a node as the last child of `parent` (tree order is insertion order among siblings).
@@ -45,16 +47,20 @@ public struct ViewTree: Sendable {
     @inlinable
     public func frame(of node: NodeID) -> Rect { nodes[node.index].frame }
 
+    /// Moves and resizes `node` (`frame` in its parent's space); negative sizes become 0.
     @inlinable
     public mutating func setFrame(_ frame: Rect, of node: NodeID) {
         nodes[node.index].frame = Rect(origin: frame.origin, size: Size(clamping: frame.size.width, frame.size.height))
     }
 
+    /// Moves `node` within its parent's space, px: how a container scrolls its content (origin
+    /// `-position`).
     @inlinable
     public mutating func setOrigin(_ origin: Point, of node: NodeID) {
         nodes[node.index].frame.origin = origin
     }
 
+    /// Resizes `node`, px; negative sizes become 0.
     @inlinable
     public mutating func setSize(_ size: Size, of node: NodeID) {
         nodes[node.index].frame.size = Size(clamping: size.width, size.height)
