@@ -40,49 +40,51 @@ say "stage 2 (systemd)"
 mount -t tmpfs -o mode=0755,nosuid,nodev tmpfs /run || fail "mount /run"
 
 UNITS=/etc/systemd/system
-mkdir -p "$UNITS" /etc/tmpfiles.d /etc/systemd/user /etc/systemd/user-generators \
-  /etc/systemd/user-environment-generators
-# The host's file systems and encrypted volumes do not exist here: waiting for one costs 90 s.
-: >/etc/fstab
+: >/etc/fstab  # the host's file systems do not exist here: waiting for one costs 90 s
 [ ! -e /etc/crypttab ] || : >/etc/crypttab
 echo scrolld-e2e >/etc/hostname
-# Debian's tmp.conf empties /tmp at boot, and the work folder may be mounted below it.
-printf 'd /tmp 1777 root root -\nd /var/tmp 1777 root root -\n' >/etc/tmpfiles.d/tmp.conf
 
 MASKED=(
+  # generators: each is a process started from 9p before any unit runs, and none has work here
+  # (no fstab, disks, encrypted volumes, init scripts, rc.local or gettys)
+  system-generators/{systemd-fstab-generator,systemd-getty-generator,systemd-gpt-auto-generator}
+  system-generators/{systemd-cryptsetup-generator,systemd-integritysetup-generator}
+  system-generators/{systemd-veritysetup-generator,systemd-hibernate-resume-generator}
+  system-generators/{systemd-sysv-generator,systemd-rc-local-generator,systemd-run-generator}
+  system-generators/{systemd-system-update-generator,systemd-debug-generator,postgresql-generator}
   # a full coldplug (the test triggers the input subsystem only) and the wait for it
-  systemd-udev-trigger.service systemd-udev-settle.service
+  system/{systemd-udev-trigger,systemd-udev-settle}.service
   # consoles: console=ttyS0 would put a getty on the serial log
-  getty.target getty@tty1.service serial-getty@ttyS0.service console-getty.service
+  system/{getty.target,getty@tty1.service,serial-getty@ttyS0.service,console-getty.service}
   # timers, network, clock
-  timers.target systemd-timesyncd.service systemd-networkd.service systemd-resolved.service
+  system/{timers.target,systemd-timesyncd.service,systemd-networkd.service,systemd-resolved.service}
   # first-boot and update work: nothing to do on a throw-away overlay, seconds each under TCG
-  systemd-firstboot.service systemd-sysusers.service systemd-hwdb-update.service ldconfig.service
-  systemd-journal-catalog-update.service systemd-update-done.service
-  systemd-machine-id-commit.service systemd-repart.service
-  systemd-pcrphase.service systemd-pcrphase-sysinit.service
+  system/{systemd-firstboot,systemd-sysusers,systemd-hwdb-update,ldconfig}.service
+  system/{systemd-journal-catalog-update,systemd-update-done,systemd-machine-id-commit}.service
+  system/{systemd-repart,systemd-pcrphase,systemd-pcrphase-sysinit}.service
   # state that would be written to the host's disk, and the wait for it
-  systemd-remount-fs.service systemd-journal-flush.service systemd-random-seed.service
-  systemd-update-utmp.service systemd-pstore.service
+  system/{systemd-remount-fs,systemd-journal-flush,systemd-random-seed}.service
+  system/{systemd-update-utmp,systemd-pstore}.service
   # modprobe over 9p, for subsystems nothing here uses
-  systemd-modules-load.service kmod-static-nodes.service systemd-binfmt.service
-  proc-sys-fs-binfmt_misc.automount sys-kernel-config.mount sys-fs-fuse-connections.mount
-  modprobe@configfs.service modprobe@fuse.service modprobe@drm.service
-  modprobe@efi_pstore.service modprobe@dm_mod.service modprobe@loop.service
+  system/{systemd-modules-load,kmod-static-nodes,systemd-binfmt}.service
+  system/{proc-sys-fs-binfmt_misc.automount,sys-kernel-config.mount,sys-fs-fuse-connections.mount}
+  system/modprobe@{configfs,fuse,drm,efi_pstore,dm_mod,loop}.service
   # a tmpfs on /tmp would hide a work folder below it
-  tmp.mount
-  apparmor.service e2scrub_reap.service
+  system/tmp.mount
+  system/{apparmor,e2scrub_reap}.service
+  # a user manager started in the guest: no gpg-agent, autostart or tmpfiles work at its start
+  user-environment-generators/90gpg-agent user-generators/systemd-xdg-autostart-generator
+  user/{gpg-agent,gpg-agent-browser,gpg-agent-extra,gpg-agent-ssh,dirmngr,pk-debconf-helper}.socket
+  user/{systemd-tmpfiles-setup.service,systemd-tmpfiles-clean.timer}
 )
-# One process for all the links.
-perl -e 'my $dir = shift; for (@ARGV) { unlink "$dir/$_"; symlink("/dev/null", "$dir/$_") or die "mask $_: $!\n" }' \
-  "$UNITS" "${MASKED[@]}" || fail "masking units"
-
-# A user manager started in the guest: no gpg-agent, autostart or tmpfiles work at its start.
-perl -e 'for (@ARGV) { unlink $_; symlink("/dev/null", $_) or die "mask $_: $!\n" }' \
-  /etc/systemd/user-environment-generators/90gpg-agent \
-  /etc/systemd/user-generators/systemd-xdg-autostart-generator \
-  /etc/systemd/user/{gpg-agent,gpg-agent-browser,gpg-agent-extra,gpg-agent-ssh,dirmngr,pk-debconf-helper}.socket \
-  /etc/systemd/user/systemd-tmpfiles-{setup.service,clean.timer} || fail "masking user units"
+# One process for all of them: every fork costs a good fraction of a second under TCG.
+perl -e 'use File::Path "make_path"; my $dir = shift;
+  for (@ARGV) { my $link = "$dir/$_"; (my $parent = $link) =~ s{/[^/]+$}{}; make_path($parent);
+                unlink $link; symlink("/dev/null", $link) or die "mask $link: $!\n" }' \
+  /etc/systemd "${MASKED[@]}" || fail "masking units"
+mkdir -p /etc/tmpfiles.d
+# Debian's tmp.conf empties /tmp at boot, and the work folder may be mounted below it.
+printf 'd /tmp 1777 root root -\nd /var/tmp 1777 root root -\n' >/etc/tmpfiles.d/tmp.conf
 
 # The paths go into a script, not into the unit, so no quoting or %-specifier rules apply to them.
 printf 'exec /bin/bash %q --under-systemd %q\n' "$E2E_DIR/guest-init.sh" "$BOOT" >/etc/e2e-run.sh

@@ -5,10 +5,11 @@
 # systemd-guest.sh checks").
 #
 # systemd is PID 1 (guest-systemd-init.sh); this script runs as root in e2e-run.service. It
-#   1. creates a regular user in the `input` group and a uinput wheel mouse,
+#   1. creates a regular user in the `input` group,
 #   2. installs systemd/scrolld.{socket,service} into /etc/systemd/user, the service's
-#      ExecStart pointing at the build under test instead of /usr/local/bin/scrolld,
-#   3. starts the user's manager (user@UID.service) and, as that user, scrolld.socket,
+#      ExecStart pointing at the build under test instead of /usr/local/bin/scrolld, starts
+#      that user's manager and root's (user@UID, user@0) and creates a uinput wheel mouse,
+#   3. as the user, starts scrolld.socket,
 #   4. connects with scrollctl (ping, get, devices) - socket activation starts the Type=notify
 #      service - and records what systemd and the kernel say about the sandboxed process,
 #   5. scrolls the mouse, hotplugs a second one, reloads, kills the daemon (Restart=on-failure),
