@@ -272,6 +272,16 @@ def main():
         "socket-after-stop": "absent",
     })
 
+    # A broken configuration: EX_CONFIG, not retried.
+    c.facts_equal("a configuration that does not load: exit status 78 and no restart (RestartPreventExitStatus=78)", {
+        "bad-config.ActiveState": "failed", "bad-config.SubState": "failed", "bad-config.Result": "exit-code",
+        "bad-config.ExecMainCode": "1", "bad-config.ExecMainStatus": "78", "bad-config.NRestarts": "0",
+    })
+    config_error = "/home/scrolld-e2e/.config/scrolld/scrolld.toml:2: physics.profile: expected one of ios, gtk, none"
+    c.check("the daemon read the user's ~/.config/scrolld/scrolld.toml through the sandbox and named the problem",
+            f("bad-config-start.rc") not in (None, "0") and any(config_error in l for l in daemon_lines),
+            "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
+
     # Root's manager: the same units, and a device policy that is enforced there.
     paths, reply = device_paths(c.text("root-devices.out"))
     c.check("under root's manager (user@0) socket activation works and both mice are listed",

@@ -202,6 +202,18 @@ run stop-socket as_manager_user systemctl --user stop scrolld.socket
 show stopped-socket scrolld.socket ActiveState,Result
 if [ -e "$SOCK" ]; then fact socket-after-stop present; else fact socket-after-stop absent; fi
 
+# A configuration that does not load, in the user's ~/.config (readable under ProtectHome=
+# read-only): exit status 78, and no restart (RestartPreventExitStatus=78). A restart would show
+# as SubState=auto-restart at once, so "failed" needs no waiting.
+CONFIG_DIR=/home/$TEST_USER/.config/scrolld
+mkdir -p "$CONFIG_DIR"
+printf '[physics]\nprofile = "no-such-profile"\n' >"$CONFIG_DIR/scrolld.toml"
+chown -R "$TEST_USER:$TEST_USER" "/home/$TEST_USER/.config"
+run bad-config-start as_manager_user systemctl --user start scrolld.service
+show bad-config scrolld.service ActiveState,SubState,Result,ExecMainCode,ExecMainStatus,NRestarts
+run bad-config-stop-socket as_manager_user systemctl --user stop scrolld.socket
+rm -rf "$CONFIG_DIR"
+
 # --- 6. root's manager: the same units where the device policy is enforced ------------------
 MANAGER_UID=0
 SOCK=/run/user/0/scrolld/scrolld.sock
