@@ -106,6 +106,9 @@ sandbox_facts() {
   cp "/proc/$pid/mountinfo" "$W/mountinfo-$key.txt"
 }
 
+# When guest-init.sh's time limit stops this script, the journal still comes back.
+trap 'journalctl -b --no-pager -o short-monotonic >"$W/journal.txt" 2>&1; exit 124' TERM
+
 e2e_log "systemd-guest: $(systemctl --version | head -n1), scrolld from $BIN_DIR"
 fact systemd.version "$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
 { [ -x "$SCROLLD" ] && [ -x "$SCROLLCTL" ]; } || e2e_fail "no scrolld build in $BIN_DIR"
