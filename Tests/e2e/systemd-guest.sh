@@ -119,8 +119,25 @@ MANAGER_UID=$(id -u "$TEST_USER")
 fact user.uid "$MANAGER_UID"
 fact user.groups "$(id -nG "$TEST_USER")"
 fact input.gid "$(getent group input | cut -d: -f3)"
-as_manager_user test -x "$SCROLLD" \
-  || e2e_fail "$TEST_USER cannot execute $SCROLLD: every folder on its path must be world-searchable"
+# The build (and a Swift runtime under /root, say) may sit below folders only root may enter:
+# open them in the overlay (nothing changes on the host). A closed folder fails the service with
+# 203/EXEC "Permission denied", even where setpriv alone still gets through.
+open_paths() {  # open_paths FILE...: every folder above each FILE searchable by all
+  local -A dirs=()
+  local file dir closed
+  for file in "$@"; do
+    dir=${file%/*}
+    while [ -n "$dir" ]; do dirs[$dir]=1; dir=${dir%/*}; done
+  done
+  closed=$(stat -c '%A %n' "${!dirs[@]}" | awk 'substr($1, 10, 1) == "-" { print $2 }')
+  if [ -n "$closed" ]; then
+    # shellcheck disable=SC2086  # one folder a word: the paths the harness uses have no spaces
+    chmod o+x $closed
+    fact build.opened "$(words "$closed")"
+  fi
+}
+mapfile -t LIBS < <(ldd "$SCROLLD" | grep -o '/[^ ]*')
+open_paths "$SCROLLD" "$SCROLLCTL" "${LIBS[@]}"
 
 # --- 2. the units, as installed -------------------------------------------------------------
 mkdir -p /etc/systemd/user
