@@ -1,7 +1,7 @@
 #!/bin/bash
 # scrolld's systemd units under a real systemd (issue 6): the guest half. Boot with
 #   E2E_INIT=systemd Tests/e2e/run-guest.sh Tests/e2e/systemd-guest.sh WORKDIR
-# and judge with Tests/e2e/check-systemd.sh WORKDIR on the host (README.md, "What
+# and judge with Tests/e2e/check-systemd.py WORKDIR on the host (README.md, "What
 # systemd-guest.sh checks").
 #
 # systemd is PID 1 (guest-systemd-init.sh); this script runs as root in e2e-run.service. It
