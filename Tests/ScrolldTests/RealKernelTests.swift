@@ -7,7 +7,7 @@ import Testing
 ///
 /// It needs root, apt, qemu and about a minute on 2 cores, so it runs only when asked:
 /// `SCROLLD_E2E=1 swift test --filter RealKernelTests`.
-@Suite("Real kernel end to end (qemu)")
+@Suite("Real kernel end to end (qemu)", .serialized)  // one guest at a time: 2 cores
 struct RealKernelTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -56,17 +56,69 @@ struct RealKernelTests {
         }
     }
 
-    /// Runs a script with stdout and stderr going to `log`, and returns its exit status.
-    static func run(_ script: URL, _ arguments: [String], log: URL) throws -> Int32 {
+    // Skipped unless SCROLLD_E2E=1, like the test above.
+    @Test(
+        "scrolld's systemd units under the host's systemd as PID 1: socket activation, the sandbox, hotplug, reload, restart, stop",
+        .enabled(if: ProcessInfo.processInfo.environment["SCROLLD_E2E"] == "1", "set SCROLLD_E2E=1 to boot the qemu guest"),
+        .timeLimit(.minutes(15))
+    )
+    func systemdUnitsInTheGuest() throws {
+        let work = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scrolld-e2e-systemd-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try (Scrolld.binary.deletingLastPathComponent().path + "\n")
+            .write(to: work.appendingPathComponent("bin-dir"), atomically: true, encoding: .utf8)
+
+        let setup = try Self.run(Self.e2e.appendingPathComponent("setup.sh"), [], log: work.appendingPathComponent("setup.log"))
+        guard setup == 0 else {
+            Self.report(work, files: ["setup.log"])
+            Issue.record("Tests/e2e/setup.sh failed with status \(setup) (work dir \(work.path))")
+            return
+        }
+
+        let started = Date()
+        // The guest only observes (facts.txt and outputs); check-systemd.py judges on the host.
+        let guest = try Self.run(
+            Self.e2e.appendingPathComponent("run-guest.sh"),
+            [Self.e2e.appendingPathComponent("systemd-guest.sh").path, work.path],
+            log: work.appendingPathComponent("run-guest.log"),
+            environment: ["E2E_INIT": "systemd"]
+        )
+        let elapsed = Date().timeIntervalSince(started)
+        let checks = try Self.run(
+            Self.e2e.appendingPathComponent("check-systemd.py"), [work.path],
+            log: work.appendingPathComponent("check.log"), interpreter: "/usr/bin/python3"
+        )
+        let summary = (try? String(contentsOf: work.appendingPathComponent("results.txt"), encoding: .utf8))?
+            .split(separator: "\n").last.map(String.init) ?? "no results.txt"
+        print("real-kernel systemd e2e: \(summary) in \(String(format: "%.1f", elapsed)) s (guest status \(guest), work dir \(work.path))")
+        if guest != 0 || checks != 0 {
+            Self.report(work, files: ["results.txt", "check.log", "run-guest.log"])
+            Self.report(work, files: ["serial.log", "journal.txt", "facts.txt"], print: false)
+        }
+        #expect(guest == 0, "systemd-guest.sh did not finish in the guest (status \(guest); 125 = no status from the guest); work dir \(work.path)")
+        #expect(checks == 0, "check-systemd.py: \(summary); work dir \(work.path)")
+        if guest == 0 && checks == 0 {
+            try? FileManager.default.removeItem(at: work)
+        }
+    }
+
+    /// Runs a script (bash, or another `interpreter`) with stdout and stderr going to `log`, and
+    /// returns its exit status.
+    static func run(
+        _ script: URL, _ arguments: [String], log: URL,
+        interpreter: String = "/bin/bash", environment extra: [String: String] = [:]
+    ) throws -> Int32 {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.executableURL = URL(fileURLWithPath: interpreter)
         process.arguments = [script.path] + arguments
         process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
         environment["E2E_TIMEOUT"] = environment["E2E_TIMEOUT"] ?? "300"  // generous: 2 cores, maybe busy
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output

@@ -21,6 +21,9 @@
 #   E2E_QEMU_ARGS extra qemu arguments (word-split)
 #   E2E_KERNEL_ARGS extra kernel command-line arguments (default "i8042.nokbd i8042.noaux": no
 #                 PS/2 keyboard or mouse from the emulated machine, only the test's own devices)
+#   E2E_INIT      what runs as PID 1 after the initramfs: "script" (default: guest-init.sh,
+#                 a bash script that starts udevd and runs GUEST_SCRIPT) or "systemd" (the host's
+#                 systemd boots a test target whose service runs GUEST_SCRIPT: guest-systemd-init.sh)
 #
 # Exit status: the guest script's status; 125 when the guest never reported one (boot failure,
 # timeout, crash) - the serial log is printed whenever the status is not 0.
@@ -42,6 +45,11 @@ else
   WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/scrolld-e2e.XXXXXX")
 fi
 case $TIMEOUT in '' | *[!0-9]*) die "E2E_TIMEOUT must be a number of seconds";; esac
+case ${E2E_INIT:=script} in
+  script) STAGE2=$E2E_DIR/guest-init.sh ;;
+  systemd) STAGE2=$E2E_DIR/guest-systemd-init.sh ;;
+  *) die "E2E_INIT must be 'script' or 'systemd' (got '$E2E_INIT')" ;;
+esac
 [ "$TIMEOUT" -ge 40 ] || die "E2E_TIMEOUT=$TIMEOUT is too short to boot (use 40 or more)"
 
 [ -f "$CACHE/kernel.env" ] || die "no kernel in $CACHE: run $E2E_DIR/setup.sh first"
@@ -69,7 +77,8 @@ trap 'exit 143' TERM
   printf 'E2E_WORKDIR=%q\n' "$WORKDIR"
   printf 'E2E_GUEST_SCRIPT=%q\n' "$GUEST_SCRIPT"
   printf 'E2E_DIR=%q\n' "$E2E_DIR"
-  printf 'E2E_STAGE2=%q\n' "$E2E_DIR/guest-init.sh"
+  printf 'E2E_STAGE2=%q\n' "$STAGE2"
+  printf 'E2E_INIT=%q\n' "$E2E_INIT"
   printf 'E2E_KVER=%q\n' "$KVER"
   printf 'E2E_KERNEL_ROOT=%q\n' "$KERNEL_ROOT"
   printf 'E2E_GUEST_TIMEOUT=%q\n' "$((TIMEOUT - 20))"  # from the guest's boot
@@ -83,7 +92,7 @@ rm -f "$WORKDIR/status" "$WORKDIR/status.tmp" "$SERIAL"
 # qemu option values are comma-separated: a comma in a path is written as two.
 qarg() { printf '%s' "${1//,/,,}"; }
 
-echo "run-guest: booting $KVER under TCG for $(basename "$GUEST_SCRIPT"), work dir $WORKDIR (timeout ${TIMEOUT}s)" >&2
+echo "run-guest: booting $KVER under TCG ($E2E_INIT as PID 1) for $(basename "$GUEST_SCRIPT"), work dir $WORKDIR (timeout ${TIMEOUT}s)" >&2
 start=$(date +%s.%N)
 if [ "${E2E_VERBOSE:-0}" = 1 ]; then
   tail -n +1 -f "$SERIAL" >&2 &

@@ -1,0 +1,317 @@
+#!/usr/bin/python3
+"""Judges what systemd-guest.sh observed in the guest (issue 6: the units under a real systemd).
+
+    Tests/e2e/check-systemd.py WORKDIR
+
+Reads WORKDIR/facts.txt (KEY=VALUE lines) and the outputs beside it, writes one "PASS: ..." or
+"FAIL: ..." line per check (failures followed by indented details) and a final "N passed, M
+failed" line to WORKDIR/results.txt and stdout. Exit status 0 only when every check passed.
+The exposure score the guest measured must be the one docs/systemd.md records.
+"""
+
+import json
+import os
+import re
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Checker:
+    def __init__(self, work):
+        self.work = work
+        self.lines = []
+        self.passed = 0
+        self.failed = 0
+        self.facts = {}
+        path = os.path.join(work, "facts.txt")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                for line in f:
+                    key, sep, value = line.rstrip("\n").partition("=")
+                    if sep:
+                        # a key seen twice (DeviceAllow lists) keeps every value
+                        self.facts[key] = value if key not in self.facts else self.facts[key] + "\n" + value
+
+    def fact(self, key, default=None):
+        return self.facts.get(key, default)
+
+    def text(self, name):
+        try:
+            with open(os.path.join(self.work, name), encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError as e:
+            return "<%s: %s>" % (name, e.strerror)
+
+    def check(self, what, ok, details=""):
+        self.lines.append(("PASS: " if ok else "FAIL: ") + what)
+        if not ok and details:
+            self.lines.extend("    " + line for line in str(details).splitlines())
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+
+    def info(self, what):
+        self.lines.append("INFO: " + what)
+
+    def facts_equal(self, what, expected):
+        """Checks that every KEY in `expected` has exactly its value."""
+        wrong = ["%s=%r, expected %r" % (k, self.fact(k), v) for k, v in expected.items() if self.fact(k) != v]
+        self.check(what, not wrong, "\n".join(wrong))
+
+    def finish(self):
+        self.lines.append("%d passed, %d failed" % (self.passed, self.failed))
+        text = "\n".join(self.lines) + "\n"
+        with open(os.path.join(self.work, "results.txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+        sys.stdout.write(text)
+        return 0 if self.failed == 0 and self.passed > 0 else 1
+
+
+def mounts(mountinfo):
+    """mount point -> (root within its file system, per-mount options, type, super options) of the
+    mount on top at that point (mountinfo lists mounts in the order they were made)."""
+    table = {}
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        if "-" not in fields:
+            continue
+        dash = fields.index("-")
+        table[fields[4]] = (fields[3], set(fields[5].split(",")), fields[dash + 1], set(fields[dash + 3].split(",")))
+    return table
+
+
+def containing(table, path):
+    """The mount that holds `path`: the one at its longest mounted prefix."""
+    while path not in table and path != "/":
+        path = os.path.dirname(path)
+    return path, table.get(path)
+
+
+def documented_exposure(command):
+    """The exposure docs/systemd.md records for the table row whose command is `command`."""
+    try:
+        with open(os.path.join(REPO, "docs/systemd.md"), encoding="utf-8") as f:
+            lines = f.readlines()
+    except OSError:
+        return None
+    for line in lines:
+        if line.startswith("|") and "`%s`" % command in line:
+            found = re.search(r"\|\s*([0-9]+\.[0-9])\s", line)
+            if found:
+                return found.group(1)
+    return None
+
+
+def check_sandbox(c, key, uid, gid, input_gid, proc_options):
+    """What the kernel says about the daemon process that `key` facts describe."""
+    c.check("%s: the daemon runs (pid %s)" % (key, c.fact(key + ".pid")),
+            (c.fact(key + ".pid") or "none").isdigit())
+    c.facts_equal("%s: own user namespace mapping only uid %s and gid %s (PrivateUsers=yes)" % (key, uid, gid), {
+        key + ".uid_map": "%s %s 1" % (uid, uid),
+        key + ".gid_map": "%s %s 1" % (gid, gid),
+        key + ".ns.user": "own",
+    })
+    c.facts_equal("%s: own mount and UTS namespaces, the host's network namespace (netlink)" % key, {
+        key + ".ns.mnt": "own", key + ".ns.uts": "own", key + ".ns.net": "shared",
+    })
+    c.facts_equal("%s: no capabilities, no new privileges, a seccomp filter" % key, {
+        key + ".status.CapEff": "0000000000000000",
+        key + ".status.CapBnd": "0000000000000000",
+        key + ".status.NoNewPrivs": "1",
+        key + ".status.Seccomp": "2",
+    })
+    if input_gid is not None:
+        groups = (c.fact(key + ".status.Groups") or "").split()
+        c.check("%s: keeps the input group (gid %s) inside the namespace" % (key, input_gid),
+                input_gid in groups, "Groups: %s" % groups)
+    table = mounts(c.text("mountinfo-%s.txt" % key))
+    if not table:
+        c.check("%s: mountinfo" % key, False, c.text("mountinfo-%s.txt" % key))
+        return
+    wrong = []
+    read_only = ["/", "/usr", "/etc", "/var", "/home", "/root", "/run/user/%s" % uid, "/sys/fs/cgroup"]
+    for path in read_only:  # ProtectSystem=strict, ProtectHome=read-only, ProtectControlGroups=yes
+        point, mount = containing(table, path)
+        if "ro" not in mount[1]:
+            wrong.append("%s (mounted at %s) is writable: %s" % (path, point, ",".join(sorted(mount[1]))))
+    for path in ["/tmp", "/var/tmp"]:  # PrivateTmp=yes
+        mount = table.get(path)
+        if mount is None or "systemd-private-" not in mount[0] or "rw" not in mount[1]:
+            wrong.append("%s is not a private writable directory: %s" % (path, mount))
+    # ProtectKernelLogs=, ProtectKernelModules= (with ProcSubset=pid, /proc/kcore is not there at all)
+    for path in ["/dev/kmsg", "/usr/lib/modules"] + ([] if proc_options else ["/proc/kcore"]):
+        mount = table.get(path)
+        if mount is None or "/systemd/inaccessible/" not in mount[0]:
+            wrong.append("%s is not made inaccessible: %s" % (path, mount))
+    c.check("%s: read-only system, home, runtime dir and cgroups; private /tmp and /var/tmp; kernel logs and modules inaccessible" % key,
+            not wrong, "\n".join(wrong))
+    proc = table.get("/proc")
+    supers = proc[3] if proc else set()
+    if proc_options:
+        c.check("%s: /proc shows only processes (ProcSubset=pid) and hides others' (ProtectProc=invisible)" % key,
+                {"subset=pid", "hidepid=invisible"} <= supers, "/proc: %s" % (proc,))
+    else:
+        # A user namespace that does not own the pid namespace cannot mount a procfs of its own.
+        c.info("%s: /proc super options %s: ProtectProc= and ProcSubset= cannot apply under a regular user's manager" % (key, ",".join(sorted(supers))))
+        proc_sys = table.get("/proc/sys")
+        c.check("%s: /proc/sys is read-only (ProtectKernelTunables=yes)" % key,
+                proc_sys is not None and "ro" in proc_sys[1], "/proc/sys: %s" % (proc_sys,))
+
+
+def device_paths(text):
+    try:
+        reply = json.loads(text.strip().splitlines()[-1])
+        return [d.get("path") for d in reply["devices"]], reply
+    except (ValueError, KeyError, IndexError):
+        return None, text
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: check-systemd.py WORKDIR\n")
+        return 2
+    c = Checker(sys.argv[1])
+    f = c.fact
+    uid = f("user.uid", "?")
+    input_gid = f("input.gid")
+    journal = c.text("journal.txt")
+    daemon_lines = [l for l in journal.splitlines() if re.search(r" scrolld\[[0-9]+\]: ", l)]
+
+    c.check("the guest script ran to the end", f("finished") == "yes",
+            "facts.txt ends with: %s" % list(c.facts.items())[-3:] if c.facts else "no facts.txt")
+
+    # The units are the repository's, with only the binary's path changed.
+    with open(os.path.join(REPO, "systemd/scrolld.service"), encoding="utf-8") as s:
+        source_service = s.read()
+    with open(os.path.join(REPO, "systemd/scrolld.socket"), encoding="utf-8") as s:
+        source_socket = s.read()
+    installed = c.text("units/scrolld.service")
+    normalized = re.sub(r"(?m)^ExecStart=\S*/scrolld ", "ExecStart=/usr/local/bin/scrolld ", installed)
+    c.check("the installed scrolld.service is systemd/scrolld.service with ExecStart pointing at the build",
+            normalized == source_service and installed != source_service and "/usr/local/bin" not in installed,
+            installed)
+    c.check("the installed scrolld.socket is systemd/scrolld.socket", c.text("units/scrolld.socket") == source_socket)
+
+    c.check("the test user is in the input group, the mouse node is 0660 root:input",
+            "input" in (f("user.groups") or "").split() and f("mouse.mode") == "660 input",
+            "groups %s, node %s" % (f("user.groups"), f("mouse.mode")))
+    c.facts_equal("the user's manager (user@%s.service) runs" % uid, {"user-manager.rc": "0", "user-manager.state": "active"})
+
+    # Socket activation of the Type=notify service.
+    c.facts_equal("scrolld.socket listens on %t/scrolld/scrolld.sock: a socket 0600 in a 0700 dir, both the user's", {
+        "socket-start.rc": "0", "socket.ActiveState": "active", "socket.SubState": "listening",
+        "socket.file": "600 scrolld-e2e socket", "socket.dir": "700 scrolld-e2e",
+    })
+    c.facts_equal("scrolld.service is not started before a client connects", {"before.ActiveState": "inactive"})
+    ping = c.text("ping.out")
+    c.check("the first connection (scrollctl ping) starts the service and is answered",
+            f("ping.rc") == "0" and ping.startswith("pong from scrolld "), "rc %s: %s" % (f("ping.rc"), ping))
+    c.facts_equal("the service reached READY=1: Type=notify, active/running, no restart", {
+        "after-ping.Type": "notify", "after-ping.ActiveState": "active", "after-ping.SubState": "running",
+        "after-ping.NRestarts": "0",
+    })
+    c.check("STATUS= reaches systemd (NotifyAccess=main)",
+            re.fullmatch(r"[0-9]+ devices?, [0-9]+ clients?", f("after-ping.StatusText") or "") is not None,
+            "StatusText=%r" % f("after-ping.StatusText"))
+    activations = [l for l in daemon_lines if "listening on the socket systemd passed (fd 3)" in l]
+    own_binds = [l for l in daemon_lines if re.search(r"listening on /", l)]
+    c.check("every start served the socket systemd passed, none bound its own (3 starts)",
+            len(activations) == 3 and not own_binds, "\n".join(activations + own_binds))
+
+    check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
+
+    # The daemon works inside the sandbox: requests, /dev/input, hotplug over netlink, reload.
+    get = c.text("get.out")
+    c.check("scrollctl get main answers with container main's state",
+            f("get.rc") == "0" and '"container":"main"' in get, get)
+    paths, reply = device_paths(c.text("devices.out"))
+    c.check("scrollctl devices lists the uinput mouse (%s) read through /dev/input" % f("mouse.node"),
+            f("devices.listed") == "0" and paths == [f("mouse.node")], reply)
+    state = c.text("get-wheel.out")
+    try:
+        wheel = json.loads(state)
+        offset = wheel["contentOffset"]["y"]
+    except (ValueError, KeyError, TypeError):
+        wheel, offset = None, None
+    step = 600 ** (2 / 3)  # wheel_step "auto": H^(2/3) for the 600 px tall default container
+    c.check("3 wheel clicks on the mouse scroll main by exactly 3 steps of 600^(2/3) px and come to rest",
+            f("get-wheel.rc") == "0" and wheel is not None and wheel["phase"] == "idle" and offset == 3 * step,
+            "expected y %r, got: %s" % (3 * step, state))
+    paths, reply = device_paths(c.text("devices-hotplug.out"))
+    c.check("a mouse hotplugged into the running service is listed (udev monitor over AF_NETLINK)",
+            f("devices-hotplug.listed") == "0" and paths == [f("mouse.node"), f("mouse2.node")], reply)
+    c.check("systemctl --user reload runs ExecReload in the sandbox and the daemon reloads",
+            f("reload.rc") == "0" and f("reload.logged") == "0", c.text("reload.out"))
+    refusal = "refused a connection: uid 65534 may not connect (the daemon runs as uid %s" % uid
+    c.check("root is refused (SO_PEERCRED): inside the daemon's namespace it is the overflow uid 65534",
+            f("ping-as-root.rc") not in (None, "0") and any(refusal in l for l in daemon_lines),
+            "scrollctl rc %s: %s" % (f("ping-as-root.rc"), c.text("ping-as-root.out")))
+    # 77 when scrollctl reads the refusal; 69 ("closed the connection") when its request was sent
+    # after the daemon had already closed: scrollctl does not read the refusal after EPIPE.
+    c.info("scrollctl as root exited %s: %s" % (f("ping-as-root.rc"), c.text("ping-as-root.out").strip()))
+
+    # A crash: Restart=on-failure, the same socket served again.
+    c.check("after SIGKILL the service restarts (Restart=on-failure): active/running, NRestarts=1, a new pid",
+            f("after-crash.ActiveState") == "active" and f("after-crash.SubState") == "running"
+            and f("after-crash.NRestarts") == "1" and f("after-crash.MainPID") not in (None, "0", f("sandbox.pid")),
+            "ActiveState=%s SubState=%s NRestarts=%s MainPID=%s (was %s)" % (
+                f("after-crash.ActiveState"), f("after-crash.SubState"), f("after-crash.NRestarts"),
+                f("after-crash.MainPID"), f("sandbox.pid")))
+    c.check("the restarted daemon answers on the same socket", f("ping-after-crash.rc") == "0", c.text("ping-after-crash.out"))
+    check_sandbox(c, "sandbox-after-crash", uid, uid, input_gid, proc_options=False)
+
+    # A clean stop.
+    c.facts_equal("systemctl --user stop: SIGTERM, the daemon exits with status 0", {
+        "stop.rc": "0", "stopped-service.ActiveState": "inactive", "stopped-service.Result": "success",
+        "stopped-service.ExecMainCode": "1", "stopped-service.ExecMainStatus": "0",
+    })
+    c.facts_equal("stopping scrolld.socket removes the socket file (RemoveOnStop=yes)", {
+        "stop-socket.rc": "0", "stopped-socket.ActiveState": "inactive", "stopped-socket.Result": "success",
+        "socket-after-stop": "absent",
+    })
+
+    # A broken configuration: EX_CONFIG, not retried.
+    c.facts_equal("a configuration that does not load: exit status 78 and no restart (RestartPreventExitStatus=78)", {
+        "bad-config.ActiveState": "failed", "bad-config.SubState": "failed", "bad-config.Result": "exit-code",
+        "bad-config.ExecMainCode": "1", "bad-config.ExecMainStatus": "78", "bad-config.NRestarts": "0",
+    })
+    config_error = "/home/scrolld-e2e/.config/scrolld/scrolld.toml:2: physics.profile: expected one of ios, gtk, none"
+    c.check("the daemon read the user's ~/.config/scrolld/scrolld.toml through the sandbox and named the problem",
+            f("bad-config-start.rc") not in (None, "0") and any(config_error in l for l in daemon_lines),
+            "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
+
+    # Root's manager: the same units, and a device policy that is enforced there.
+    paths, reply = device_paths(c.text("root-devices.out"))
+    c.check("under root's manager (user@0) socket activation works and both mice are listed",
+            f("root-manager.rc") == "0" and f("root-socket-start.rc") == "0" and f("root-devices.listed") == "0"
+            and paths == [f("mouse.node"), f("mouse2.node")], reply)
+    check_sandbox(c, "root-sandbox", "0", "0", None, proc_options=True)
+    c.check("root's manager applies DevicePolicy=closed with char-input rw (and ProtectClock's char-rtc r)",
+            f("root.DevicePolicy") == "closed" and sorted((f("root.DeviceAllow") or "").split("\n")) == ["char-input rw", "char-rtc r"],
+            "DevicePolicy=%s DeviceAllow=%r" % (f("root.DevicePolicy"), f("root.DeviceAllow")))
+    c.check("in the service's cgroup an input node opens and /dev/uinput does not (the BPF device filter)",
+            f("root-cgroup.input") == "opened" and "Operation not permitted" in (f("root-cgroup.uinput") or ""),
+            "input: %s\nuinput: %s" % (f("root-cgroup.input"), f("root-cgroup.uinput")))
+    c.facts_equal("root's service stops cleanly (exit status 0) and its socket file goes", {
+        "root-stop.rc": "0", "root-stopped.Result": "success", "root-stopped.ExecMainCode": "1",
+        "root-stopped.ExecMainStatus": "0", "root-stop-socket.rc": "0", "root-socket-after-stop": "absent",
+    })
+
+    # Nothing in the sandbox was quietly dropped or refused on the way.
+    degraded = [l for l in journal.splitlines()
+                if re.search(r"scrolld\.service: .*(ignoring|Failed at step|Failed to set up)", l)]
+    c.check("systemd set up every sandboxing option (no 'ignoring', no failed step for scrolld.service)",
+            not degraded, "\n".join(degraded))
+    terms = [l for l in daemon_lines if "SIGTERM: shutting down" in l]
+    c.check("the daemon logged both SIGTERM shutdowns", len(terms) == 2, "\n".join(terms))
+
+    documented = documented_exposure("systemd-analyze --user security scrolld.service")
+    c.check("the user manager's exposure score (%s) is the one docs/systemd.md records (%s)" % (f("security.live"), documented),
+            f("security.live") is not None and f("security.live") == documented, c.text("security-live.txt"))
+    return c.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+#!/bin/bash
+# scrolld's systemd units under a real systemd (issue 6): the guest half. Boot with
+#   E2E_INIT=systemd Tests/e2e/run-guest.sh Tests/e2e/systemd-guest.sh WORKDIR
+# and judge with Tests/e2e/check-systemd.py WORKDIR on the host (README.md, "What
+# systemd-guest.sh checks").
+#
+# systemd is PID 1 (guest-systemd-init.sh); this script runs as root in e2e-run.service. It
+#   1. creates a regular user in the `input` group,
+#   2. installs systemd/scrolld.{socket,service} into /etc/systemd/user, the service's
+#      ExecStart pointing at the build under test instead of /usr/local/bin/scrolld, starts
+#      that user's manager and root's (user@UID, user@0) and creates a uinput wheel mouse,
+#   3. as the user, starts scrolld.socket,
+#   4. connects with scrollctl (ping, get, devices) - socket activation starts the Type=notify
+#      service - and records what systemd and the kernel say about the sandboxed process,
+#   5. scrolls the mouse, hotplugs a second one, reloads, kills the daemon (Restart=on-failure),
+#      runs `systemd-analyze --user security`, stops service and socket,
+#   6. does the socket activation and device listing once more under root's manager (user@0),
+#      where systemd can enforce the device policy that a user manager cannot.
+# It only observes: facts go to WORKDIR/facts.txt as KEY=VALUE lines, longer outputs to files
+# beside it, and the host decides. Exit status 0 when it got to the end (1 on a setup failure).
+# shellcheck disable=SC2317  # functions called indirectly
+set -u
+W=${1:?usage: systemd-guest.sh WORKDIR}
+# shellcheck disable=SC1091
+. "$E2E_DIR/guest-lib.sh"
+
+REPO=$(cd "$E2E_DIR/../.." && pwd)
+BIN_DIR=
+[ -s "$W/bin-dir" ] && read -r BIN_DIR <"$W/bin-dir"
+[ -n "$BIN_DIR" ] || BIN_DIR=$REPO/.build/debug
+SCROLLD=$BIN_DIR/scrolld
+SCROLLCTL=$BIN_DIR/scrollctl
+FACTS=$W/facts.txt
+TEST_USER=scrolld-e2e
+rm -rf "$FACTS" "$W/units" "$W"/*.out "$W/journal.txt" "$W/security-live.txt" "$W"/mountinfo*.txt
+mkdir -p "$W/units"
+: >"$FACTS"
+
+fact() {  # fact KEY VALUE (newlines in VALUE become "\n")
+  local value=${2//$'\n'/\\n}
+  printf '%s=%s\n' "$1" "$value" >>"$FACTS"
+  e2e_log "$1=$value"
+}
+# run KEY COMMAND...: facts KEY.rc, and the output in WORKDIR/KEY.out
+run() {
+  local key=$1 rc
+  shift
+  "$@" >"$W/$key.out" 2>&1
+  rc=$?
+  fact "$key.rc" "$rc"
+  return "$rc"
+}
+# show KEY UNIT PROPS: `systemctl --user show` as facts KEY.Prop=value (MANAGER_UID picks the manager)
+show() {
+  local key=$1 unit=$2 props=$3 line
+  while IFS= read -r line; do
+    [ -n "$line" ] && fact "$key.${line%%=*}" "${line#*=}"
+  done < <(as_manager_user systemctl --user show "$unit" -p "$props" 2>&1)
+}
+# The user's manager is reached through $XDG_RUNTIME_DIR/systemd/private, as that user.
+as_manager_user() {
+  if [ "$MANAGER_UID" = 0 ]; then
+    XDG_RUNTIME_DIR=/run/user/0 "$@"
+  else
+    XDG_RUNTIME_DIR=/run/user/$MANAGER_UID HOME=/home/$TEST_USER \
+      setpriv --reuid="$TEST_USER" --regid="$TEST_USER" --init-groups "$@"
+  fi
+}
+ctl() {  # ctl SUBCOMMAND [ARGS...]
+  local command=$1
+  shift
+  as_manager_user "$SCROLLCTL" "$command" --socket "/run/user/$MANAGER_UID/scrolld/scrolld.sock" "$@"
+}
+# wait_until SECONDS COMMAND...: retries COMMAND every 0.3 s; false when it never succeeded
+wait_until() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.3
+  done
+}
+words() {  # the words of $1, one space between them
+  local -a w
+  read -r -d '' -a w <<<"$1"
+  echo "${w[*]}"
+}
+main_pid() { as_manager_user systemctl --user show scrolld.service -p MainPID --value; }
+# facts about the sandboxed process as the kernel sees it
+sandbox_facts() {
+  local key=$1 pid=$2 line
+  [ "$pid" -gt 0 ] 2>/dev/null || { fact "$key.pid" "none"; return; }
+  fact "$key.pid" "$pid"
+  while IFS= read -r line; do
+    case $line in
+      NoNewPrivs:* | Seccomp:* | CapEff:* | CapBnd:* | Groups:* | Uid:*)
+        fact "$key.status.${line%%:*}" "$(words "${line#*:}")" ;;
+    esac
+  done <"/proc/$pid/status"
+  fact "$key.uid_map" "$(words "$(<"/proc/$pid/uid_map")")"
+  fact "$key.gid_map" "$(words "$(<"/proc/$pid/gid_map")")"
+  local ns
+  for ns in user mnt net uts ipc; do
+    if [ "/proc/$pid/ns/$ns" -ef "/proc/1/ns/$ns" ]; then fact "$key.ns.$ns" shared; else fact "$key.ns.$ns" own; fi
+  done
+  cp "/proc/$pid/mountinfo" "$W/mountinfo-$key.txt"
+}
+
+# When guest-init.sh's time limit stops this script, the journal still comes back.
+trap 'journalctl -b --no-pager -o short-monotonic >"$W/journal.txt" 2>&1; exit 124' TERM
+
+e2e_log "systemd-guest: $(systemctl --version | head -n1), scrolld from $BIN_DIR"
+fact systemd.version "$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
+{ [ -x "$SCROLLD" ] && [ -x "$SCROLLCTL" ]; } || e2e_fail "no scrolld build in $BIN_DIR"
+
+# --- 1. a user in the input group, a mouse --------------------------------------------------
+useradd --create-home --groups input --shell /bin/bash "$TEST_USER" || e2e_fail "useradd $TEST_USER"
+MANAGER_UID=$(id -u "$TEST_USER")
+fact user.uid "$MANAGER_UID"
+fact user.groups "$(id -nG "$TEST_USER")"
+fact input.gid "$(getent group input | cut -d: -f3)"
+# The build (and a Swift runtime under /root, say) may sit below folders only root may enter:
+# open them in the overlay (nothing changes on the host). A closed folder fails the service with
+# 203/EXEC "Permission denied", even where setpriv alone still gets through.
+open_paths() {  # open_paths FILE...: every folder above each FILE searchable by all
+  local -A dirs=()
+  local file dir closed
+  for file in "$@"; do
+    dir=${file%/*}
+    while [ -n "$dir" ]; do dirs[$dir]=1; dir=${dir%/*}; done
+  done
+  closed=$(stat -c '%A %n' "${!dirs[@]}" | awk 'substr($1, 10, 1) == "-" { print $2 }')
+  if [ -n "$closed" ]; then
+    # shellcheck disable=SC2086  # one folder a word: the paths the harness uses have no spaces
+    chmod o+x $closed
+    fact build.opened "$(words "$closed")"
+  fi
+}
+mapfile -t LIBS < <(ldd "$SCROLLD" | grep -o '/[^ ]*')
+open_paths "$SCROLLD" "$SCROLLCTL" "${LIBS[@]}"
+
+# --- 2. the units, as installed -------------------------------------------------------------
+mkdir -p /etc/systemd/user
+cp "$REPO/systemd/scrolld.socket" /etc/systemd/user/scrolld.socket
+sed "s|^ExecStart=/usr/local/bin/scrolld |ExecStart=$SCROLLD |" "$REPO/systemd/scrolld.service" \
+  >/etc/systemd/user/scrolld.service
+cp /etc/systemd/user/scrolld.socket /etc/systemd/user/scrolld.service "$W/units/"
+
+# Both user managers boot while the device server starts (each takes seconds under TCG).
+systemctl start --no-block "user@$MANAGER_UID.service" user@0.service
+e2e_devices_start mouse
+fact mouse.name "$DEV_MOUSE_NAME"
+fact mouse.node "$DEV_MOUSE_NODE"
+fact mouse.mode "$(stat -c '%a %G' "$DEV_MOUSE_NODE")"
+
+# --- 3. the user's manager, the socket ------------------------------------------------------
+run user-manager systemctl start "user@$MANAGER_UID.service"  # returns once it is up
+fact user-manager.state "$(systemctl show "user@$MANAGER_UID.service" -p ActiveState --value)"
+SOCK=/run/user/$MANAGER_UID/scrolld/scrolld.sock
+run socket-start as_manager_user systemctl --user start scrolld.socket
+show socket scrolld.socket ActiveState,SubState
+fact socket.file "$(stat -c '%a %U %F' "$SOCK" 2>&1)"
+fact socket.dir "$(stat -c '%a %U' "${SOCK%/*}" 2>&1)"
+# Nothing started the service yet: the first connection will.
+show before scrolld.service ActiveState
+
+# --- 4. socket activation, the sandbox ------------------------------------------------------
+run ping ctl ping --timeout 60
+show after-ping scrolld.service ActiveState,SubState,MainPID,NRestarts,Type,StatusText
+PID1=$(main_pid)
+sandbox_facts sandbox "$PID1"
+run get ctl get main
+# READY=1 comes before libinput has added the seat's devices: wait for the mouse to be listed.
+lists() {  # lists OUTFILE NODE...: `scrollctl devices --json` names every NODE
+  local out=$1 node
+  shift
+  ctl devices --json >"$W/$out" 2>&1 || return 1
+  for node in "$@"; do grep -qF "\"path\":\"$node\"" "$W/$out" || return 1; done
+}
+wait_until 30 lists devices.out "$DEV_MOUSE_NODE"
+fact devices.listed $?
+
+# --- 5. input, hotplug, reload, security, crash, stop ---------------------------------------
+e2e_dev wheel -3 >/dev/null || e2e_fail "wheel"
+at_rest() { ctl get main >"$W/get-wheel.out" 2>&1 && grep -q '"phase":"idle"' "$W/get-wheel.out" && ! grep -q '"y":0,' "$W/get-wheel.out"; }
+wait_until 30 at_rest
+fact get-wheel.rc $?
+
+e2e_dev add mouse --id mouse2 >/dev/null || e2e_fail "hotplug a second mouse"
+fact mouse2.node "$DEV_MOUSE2_NODE"
+wait_until 30 lists devices-hotplug.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE"
+fact devices-hotplug.listed $?
+
+run reload as_manager_user systemctl --user reload scrolld.service
+reloaded() { journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -q '^configuration reloaded'; }
+wait_until 20 reloaded
+fact reload.logged $?
+
+as_manager_user systemd-analyze --user security --no-pager scrolld.service >"$W/security-live.txt" 2>&1
+fact security.live "$(sed -n 's/.*Overall exposure level for scrolld.service: \([0-9.]*\).*/\1/p' "$W/security-live.txt")"
+
+[ "$PID1" -gt 0 ] 2>/dev/null && kill -KILL "$PID1"  # never "kill 0": that is this script's group
+restarted() {  # (systemctl show prints properties in its own order, not the order asked)
+  local state
+  state=$(as_manager_user systemctl --user show scrolld.service -p ActiveState,SubState,NRestarts | sort | tr '\n' ' ')
+  [ "$state" = "ActiveState=active NRestarts=1 SubState=running " ]
+}
+wait_until 30 restarted
+show after-crash scrolld.service ActiveState,SubState,MainPID,NRestarts
+run ping-after-crash ctl ping --timeout 60
+sandbox_facts sandbox-after-crash "$(main_pid)"
+
+# Only the daemon's own uid may connect (SO_PEERCRED, DESIGN §7): root is refused; inside the
+# daemon's user namespace it is not even root but the overflow uid.
+"$SCROLLCTL" ping --socket "$SOCK" >"$W/ping-as-root.out" 2>&1
+fact ping-as-root.rc $?
+
+# The service first: while the socket refers to it, systemd keeps its exit status to show.
+run stop as_manager_user systemctl --user stop scrolld.service
+show stopped-service scrolld.service ActiveState,Result,ExecMainCode,ExecMainStatus
+run stop-socket as_manager_user systemctl --user stop scrolld.socket
+show stopped-socket scrolld.socket ActiveState,Result
+if [ -e "$SOCK" ]; then fact socket-after-stop present; else fact socket-after-stop absent; fi
+
+# A configuration that does not load, in the user's ~/.config (readable under ProtectHome=
+# read-only): exit status 78, and no restart (RestartPreventExitStatus=78). A restart would show
+# as SubState=auto-restart at once, so "failed" needs no waiting.
+CONFIG_DIR=/home/$TEST_USER/.config/scrolld
+mkdir -p "$CONFIG_DIR"
+printf '[physics]\nprofile = "no-such-profile"\n' >"$CONFIG_DIR/scrolld.toml"
+chown -R "$TEST_USER:$TEST_USER" "/home/$TEST_USER/.config"
+run bad-config-start as_manager_user systemctl --user start scrolld.service
+show bad-config scrolld.service ActiveState,SubState,Result,ExecMainCode,ExecMainStatus,NRestarts
+run bad-config-stop-socket as_manager_user systemctl --user stop scrolld.socket
+rm -rf "$CONFIG_DIR"
+
+# --- 6. root's manager: the same units where the device policy is enforced ------------------
+MANAGER_UID=0
+SOCK=/run/user/0/scrolld/scrolld.sock
+run root-manager systemctl start user@0.service
+run root-socket-start as_manager_user systemctl --user start scrolld.socket
+wait_until 60 lists root-devices.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE"
+fact root-devices.listed $?
+show root scrolld.service ActiveState,SubState,MainPID,NRestarts
+sandbox_facts root-sandbox "$(main_pid)"
+# Root's manager enforces the device policy (a cgroup BPF program): a process moved into the
+# service's cgroup may open an input node but not /dev/uinput.
+show root scrolld.service DevicePolicy,DeviceAllow
+CGROUP=/sys/fs/cgroup$(as_manager_user systemctl --user show scrolld.service -p ControlGroup --value)
+probe_open() {  # probe_open NODE: opens NODE for reading from inside the service's cgroup
+  (echo "$BASHPID" >"$CGROUP/cgroup.procs" && exec 3<"$1") 2>&1
+}
+fact root-cgroup.input "$(probe_open "$DEV_MOUSE_NODE" && echo opened)"
+fact root-cgroup.uinput "$(probe_open /dev/uinput && echo opened)"
+run root-stop as_manager_user systemctl --user stop scrolld.service
+show root-stopped scrolld.service ActiveState,Result,ExecMainCode,ExecMainStatus
+run root-stop-socket as_manager_user systemctl --user stop scrolld.socket
+if [ -e "$SOCK" ]; then fact root-socket-after-stop present; else fact root-socket-after-stop absent; fi
+
+journalctl -b --no-pager -o short-monotonic >"$W/journal.txt" 2>&1
+e2e_devices_stop
+fact finished yes
