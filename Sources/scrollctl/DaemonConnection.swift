@@ -93,12 +93,25 @@ final class DaemonConnection {
             let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw errno == EPIPE || errno == ECONNRESET ? closed : ClientFailure(
+                throw errno == EPIPE || errno == ECONNRESET ? reasonForClosing() ?? closed : ClientFailure(
                     "cannot send to scrolld: \(String(cString: strerror(errno)))", status: ExitStatus.unavailable)
             }
             offset += n
         }
         return id
+    }
+
+    /// What the daemon said before it closed the connection, if it said why: a refused uid gets
+    /// a `forbidden` line and the close, which can come before this client has sent anything,
+    /// and then the send fails with EPIPE — the line, still buffered, tells the real reason.
+    private func reasonForClosing() -> ClientFailure? {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(200))
+        while let line = try? nextLine(until: deadline) {
+            if let message = decode(line), case .error(let code, let text, nil) = message.reply {
+                return Self.failure(code: code, message: text)
+            }
+        }
+        return nil
     }
 
     /// Sends `operation` and waits up to `timeout` for the reply with its id, skipping every
