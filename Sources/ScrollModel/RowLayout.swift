@@ -84,8 +84,10 @@ public struct RowLayout: Hashable, Sendable {
     func firstRow(endingAfter position: Double) -> Int {
         if let h = uniformHeight {
             guard h > 0 else { return count }
-            let i = Int(((position - top) / h).rounded(.down))
-            var index = min(max(i, 0), count)
+            // A guess from the division (clamped before converting, and truncated rather than
+            // floored, which costs a libm call per event); the walks below make it exact.
+            let guess = min(max((position - top) / h, 0), Double(count))
+            var index = guess.isNaN ? 0 : Int(guess)
             while index < count && end(index) <= position { index += 1 }
             while index > 0 && end(index - 1) > position { index -= 1 }
             return index
@@ -104,11 +106,10 @@ public struct RowLayout: Hashable, Sendable {
     public func visibleRows(offset: Double, length: Double) -> VisibleRows {
         let lo = offset, hi = offset + length
         var first = firstRow(endingAfter: lo)
+        // The row at the top edge may show too little of itself, and rows of no height never
+        // count: step past them to the first visible one.
+        while first < count, start(first) < hi, !isVisible(first, lo, hi) { first += 1 }
         guard first < count, start(first) < hi else { return .none }
-        if !isVisible(first, lo, hi) {
-            first += 1
-            guard first < count, isVisible(first, lo, hi) else { return .none }
-        }
         var last = max(first, min(firstRow(endingAfter: hi), count - 1))
         while last > first && !isVisible(last, lo, hi) { last -= 1 }
         return VisibleRows(first: first, last: last)
