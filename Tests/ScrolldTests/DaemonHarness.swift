@@ -11,7 +11,12 @@ final class DaemonProcess {
     let configPath: String
     let stderrURL: URL
 
-    init(config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:]) throws {
+    /// `softFileLimit`: started with this soft RLIMIT_NOFILE (through `sh -c 'ulimit -S -n'`,
+    /// which then execs scrolld under the same pid).
+    init(
+        config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:],
+        softFileLimit: Int? = nil
+    ) throws {
         // A short path: Unix socket paths are limited to 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -20,10 +25,15 @@ final class DaemonProcess {
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         stderrURL = directory.appendingPathComponent("stderr.log")
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = Scrolld.binary
         var args = ["run", "--socket", socketPath, "--config", configPath]
         if let replay { args += ["--replay", replay] }
-        process.arguments = args + arguments
+        if let softFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -S -n \(softFileLimit) && exec \"$0\" \"$@\"", Scrolld.binary.path] + args + arguments
+        } else {
+            process.executableURL = Scrolld.binary
+            process.arguments = args + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.path
         environment.removeValue(forKey: "NOTIFY_SOCKET")
@@ -46,6 +56,16 @@ final class DaemonProcess {
     }
 
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// What /proc says about the daemon.
+    var probe: ProcessProbe { ProcessProbe(pid: pid) }
+
+    /// Waits until the daemon's log contains `text`.
+    func waitForLog(_ text: String, timeout: Double = 30) -> Bool {
+        waitUntil(timeout: timeout) { self.stderr.contains(text) }
+    }
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 

@@ -30,8 +30,13 @@ enum Scrolld {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        try runTool(binary.path, arguments, stdin: stdin)
+    }
+
+    /// Runs any program the same way.
+    static func runTool(_ path: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         // stderr goes to a file: it is small, and reading two pipes at once needs threads.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-stderr-\(UUID().uuidString)")

@@ -62,6 +62,7 @@ final class ReplaySource {
     private func fire() {
         // Every event due by now goes in, each with its own (re-stamped) time.
         let now = MonotonicClock.now()
+        var due: [ScrollEvent] = []
         while next < events.count, liveTime(of: next) <= now {
             var event = events[next]
             event.time = liveTime(of: next)
@@ -70,9 +71,10 @@ final class ReplaySource {
             case .deviceRemoved: devices[event.device] = nil
             default: break
             }
-            core.input(event)
+            due.append(event)
             next += 1
         }
+        core.input(due)
         scheduleNext()
     }
 }
