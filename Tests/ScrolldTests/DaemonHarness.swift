@@ -12,20 +12,29 @@ final class DaemonProcess {
     let stderrURL: URL
 
     /// `softFileLimit`: started with this soft RLIMIT_NOFILE (through `sh -c 'ulimit -S -n'`,
-    /// which then execs scrolld under the same pid).
+    /// which then execs scrolld under the same pid). `socketIn`: the socket goes into this
+    /// subdirectory (made by the daemon). `searchPath`: no `--config`; the config is
+    /// `$XDG_CONFIG_HOME/scrolld/scrolld.toml`, found by the search path.
     init(
         config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:],
-        softFileLimit: Int? = nil
+        softFileLimit: Int? = nil, socketIn subdirectory: String? = nil, searchPath: Bool = false
     ) throws {
         // A short path: Unix socket paths are limited to 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        socketPath = directory.appendingPathComponent("s.sock").path
-        configPath = directory.appendingPathComponent("scrolld.toml").path
+        socketPath = directory.appendingPathComponent(subdirectory.map { $0 + "/s.sock" } ?? "s.sock").path
+        if searchPath {
+            let folder = directory.appendingPathComponent("scrolld")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            configPath = folder.appendingPathComponent("scrolld.toml").path
+        } else {
+            configPath = directory.appendingPathComponent("scrolld.toml").path
+        }
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         stderrURL = directory.appendingPathComponent("stderr.log")
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        var args = ["run", "--socket", socketPath, "--config", configPath]
+        var args = ["run", "--socket", socketPath]
+        if !searchPath { args += ["--config", configPath] }
         if let replay { args += ["--replay", replay] }
         if let softFileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -39,7 +39,9 @@ final class SocketListener {
     private var pendingCheck: Scheduled<Void>?
     private var stopped = false
 
-    static let watchMask = UInt32(IN_DELETE | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF)
+    static let fileEvents = UInt32(IN_DELETE | IN_MOVED_FROM | IN_CREATE | IN_MOVED_TO)
+    static let directoryEvents = UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
+    static let watchMask = fileEvents | directoryEvents
 
     init(path: String, privateDirectory: Bool, bootstrap: ServerBootstrap, eventLoop: EventLoop, logger: Logger) {
         self.path = path
@@ -108,24 +110,26 @@ final class SocketListener {
     }
 
     private func changed(_ events: [InotifyEvent]) {
-        let fileGone = UInt32(IN_DELETE | IN_MOVED_FROM)
-        let directoryGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)
+        let directoryGone = Self.directoryEvents | UInt32(IN_IGNORED)
         let relevant = events.contains { event in
-            (event.name == fileName && event.mask & fileGone != 0) || event.mask & directoryGone != 0
+            (event.name == fileName && event.mask & Self.fileEvents != 0) || event.mask & directoryGone != 0
         }
         guard relevant, pendingCheck == nil else { return }
         // `rm -r` removes the socket, then the directory: act once that has settled.
         pendingCheck = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(100)) {
             self.pendingCheck = nil
-            self.ensureListening(reason: "was removed")
+            self.ensureListening()
         }
     }
 
     /// Binds a new socket at the path unless this daemon's socket is still there (also run on
-    /// SIGHUP, for when inotify could not watch).
-    func ensureListening(reason: String = "is missing") {
+    /// SIGHUP, for when inotify could not watch). What another process put there is left alone
+    /// (SocketLocation.prepare: only a stale socket is replaced).
+    func ensureListening() {
         eventLoop.assertInEventLoop()
-        guard !stopped, let identity, FileIdentity(path: path) != identity else { return }
+        let present = FileIdentity(path: path)
+        guard !stopped, let identity, present != identity else { return }
+        let reason = present == nil ? "was removed" : "was replaced by another file"
         bind().assumeIsolated().whenComplete { result in
             switch result {
             case .success:
