@@ -151,7 +151,7 @@ struct OverloadTests {
         let afterFDs = probe.descriptorCount
         if !fdsBack {
             let sockets = probe.descriptors.filter { $0.hasPrefix("socket:") }.map { String($0.dropFirst(8).dropLast()) }
-            let ss = try Scrolld.runTool("/usr/bin/ss", ["-xanp"]).stdout
+            let ss = (try? Scrolld.runTool("/usr/bin/ss", ["-xanp"]).stdout) ?? Data()
             let mine = String(decoding: ss, as: UTF8.self).split(separator: "\n").filter { line in sockets.contains { line.contains(" \($0) ") } }
             Issue.record("the daemon holds \(afterFDs) descriptors, \(baselineFDs) before the clients:\n\(probe.descriptors.joined(separator: " "))\n\(mine.joined(separator: "\n"))\n\(daemon.stderr.suffix(3000))")
         }

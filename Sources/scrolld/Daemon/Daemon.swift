@@ -122,7 +122,7 @@ final class Daemon: Sendable {
             }
         }
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: SocketListener.backlog)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

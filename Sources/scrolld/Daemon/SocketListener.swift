@@ -39,6 +39,8 @@ final class SocketListener {
     private var pendingCheck: Scheduled<Void>?
     private var stopped = false
 
+    /// Connections the kernel queues before the daemon accepts them.
+    static let backlog: Int32 = 256
     static let fileEvents = UInt32(IN_DELETE | IN_MOVED_FROM | IN_CREATE | IN_MOVED_TO)
     static let directoryEvents = UInt32(IN_DELETE_SELF | IN_MOVE_SELF)
     static let watchMask = fileEvents | directoryEvents
@@ -72,6 +74,9 @@ final class SocketListener {
         }
         let made = FileIdentity(path: path)
         return bootstrap.withBoundSocket(fd).assumeIsolated().map { channel in
+            // NIO listens on an adopted socket with its default backlog (128), not the
+            // bootstrap's option: listen(2) again sets ours.
+            _ = Glibc.listen(fd, Self.backlog)
             let previous = self.server
             self.server = channel
             self.identity = made
