@@ -32,7 +32,7 @@ struct AccessTests {
         environment.removeValue(forKey: "NOTIFY_SOCKET")
         process.environment = environment
         let log = URL(fileURLWithPath: runtime + ".log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardOutput = FileHandle.nullDevice
         try process.run()

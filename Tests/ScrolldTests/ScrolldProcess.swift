@@ -6,8 +6,12 @@ enum Scrolld {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Beside the test bundle (SwiftPM puts every product in one folder), else `.build/debug`.
+    /// Beside the test bundle (SwiftPM puts every product in one folder), else `.build/debug`;
+    /// `SCROLLD_TEST_BINARY` names another build (e.g. the release one, to measure it).
     static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["SCROLLD_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("scrolld")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
