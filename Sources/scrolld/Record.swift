@@ -99,13 +99,17 @@ struct Record: ParsableCommand {
         standardError("scrolld: recorded \(count) events to \(output)")
     }
 
-    /// One line, one write(2): what is on disk is always whole lines.
+    /// One line, one write(2): what is on disk is always whole lines. A write that fails part
+    /// way (a full disk takes what fits, then says ENOSPC) is cut back to the last whole line,
+    /// so the log still reads without a warning.
     func write(_ line: inout [UInt8], to fd: FileDescriptor) throws {
         defer { line.removeAll(keepingCapacity: true) }
+        let start = lseek(fd.rawValue, 0, SEEK_CUR)  // -1 on a pipe: nothing to cut back there
         do {
             _ = try line.withUnsafeBytes { try fd.writeAll($0) }
         } catch {
-            standardError("scrolld: cannot write \(output): \(error)")
+            if start >= 0 { _ = ftruncate(fd.rawValue, start) }
+            standardError("scrolld: cannot write \(output): \(error); the recording stops here")
             throw ExitCode(74)  // EX_IOERR
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import ScrollConfig
 import ScrollInput
 import ScrollLog
@@ -38,11 +39,21 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("fallback-replay"), help: ArgumentHelp("When no input device is usable, say why and serve this log in a loop instead.", valueName: "LOG"))
     var fallbackReplay: String?
 
+    // Hidden: for tuning and for tests, which cannot wait the default 30 s (docs/protocol.md).
+    @Option(
+        name: .customLong("stuck-client-timeout"),
+        help: ArgumentHelp("Seconds a client's socket may stay full before the client is dropped (default 30).", valueName: "S", visibility: .hidden)
+    )
+    var stuckClientTimeout: Double = 30
+
     @OptionGroup(title: "Container overrides")
     var model: ModelOptions
 
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed expects a positive number") }
+        guard stuckClientTimeout > 0, stuckClientTimeout <= 86_400 else {
+            throw ValidationError("--stuck-client-timeout expects a number of seconds greater than 0 and at most 86400")
+        }
         if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
     }
 
@@ -62,14 +73,23 @@ struct Run: ParsableCommand {
         let journal = environment["JOURNAL_STREAM"] != nil
         LoggingSystem.bootstrap { JournalLogHandler(label: $0, journal: journal) }
         let logger = Logger(label: "scrolld")
+        // One descriptor per client: a daemon serving many clients must not stop at the soft
+        // limit (often 1024) when the hard limit allows more.
+        switch OpenFileLimit.raiseToHardLimit() {
+        case .raised(let from, let to): logger.info("open file limit raised from \(from) to \(to)")
+        case .failed(let reason): logger.warning("cannot raise the open file limit: \(reason)")
+        case .unchanged: break
+        }
 
         var overrides = try model.overrides()
         if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
         let source = ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
         let configuration: Configuration
+        var fileInForce: String?
         do {
             let (loaded, file) = try source.load()
             configuration = loaded
+            fileInForce = file
             logger.info("configuration: \(file ?? "built-in defaults")")
         } catch {
             logger.critical("\(error)")
@@ -91,13 +111,17 @@ struct Run: ParsableCommand {
            let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 {
             inherited = 3  // SD_LISTEN_FDS_START
         }
-        let path = socket ?? configuration.daemon.socket ?? SocketLocation.defaultPath(environment: environment)
+        let chosen = socket ?? configuration.daemon.socket
+        let path = chosen ?? SocketLocation.defaultPath(environment: environment)
         let daemon = Daemon(
             options: .init(
                 socketPath: path,
                 inheritedSocket: inherited,
                 configuration: configuration,
                 configFile: source,
+                fileInForce: fileInForce,
+                privateSocketDirectory: chosen == nil,
+                stuckClientLimit: .nanoseconds(Int64(stuckClientTimeout * 1e9)),
                 input: input,
                 environment: environment
             ),

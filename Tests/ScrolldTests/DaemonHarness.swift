@@ -11,19 +11,38 @@ final class DaemonProcess {
     let configPath: String
     let stderrURL: URL
 
-    init(config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:]) throws {
+    /// `softFileLimit`: started with this soft RLIMIT_NOFILE (through `sh -c 'ulimit -S -n'`,
+    /// which then execs scrolld under the same pid). `socketIn`: the socket goes into this
+    /// subdirectory (made by the daemon). `searchPath`: no `--config`; the config is
+    /// `$XDG_CONFIG_HOME/scrolld/scrolld.toml`, found by the search path.
+    init(
+        config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:],
+        softFileLimit: Int? = nil, socketIn subdirectory: String? = nil, searchPath: Bool = false
+    ) throws {
         // A short path: Unix socket paths are limited to 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        socketPath = directory.appendingPathComponent("s.sock").path
-        configPath = directory.appendingPathComponent("scrolld.toml").path
+        socketPath = directory.appendingPathComponent(subdirectory.map { $0 + "/s.sock" } ?? "s.sock").path
+        if searchPath {
+            let folder = directory.appendingPathComponent("scrolld")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            configPath = folder.appendingPathComponent("scrolld.toml").path
+        } else {
+            configPath = directory.appendingPathComponent("scrolld.toml").path
+        }
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         stderrURL = directory.appendingPathComponent("stderr.log")
         FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process.executableURL = Scrolld.binary
-        var args = ["run", "--socket", socketPath, "--config", configPath]
+        var args = ["run", "--socket", socketPath]
+        if !searchPath { args += ["--config", configPath] }
         if let replay { args += ["--replay", replay] }
-        process.arguments = args + arguments
+        if let softFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -S -n \(softFileLimit) && exec \"$0\" \"$@\"", Scrolld.binary.path] + args + arguments
+        } else {
+            process.executableURL = Scrolld.binary
+            process.arguments = args + arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.path
         environment.removeValue(forKey: "NOTIFY_SOCKET")
@@ -46,6 +65,16 @@ final class DaemonProcess {
     }
 
     var stderr: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// What /proc says about the daemon.
+    var probe: ProcessProbe { ProcessProbe(pid: pid) }
+
+    /// Waits until the daemon's log contains `text`.
+    func waitForLog(_ text: String, timeout: Double = 30) -> Bool {
+        waitUntil(timeout: timeout) { self.stderr.contains(text) }
+    }
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
@@ -78,7 +107,9 @@ final class LineClient {
     private var buffer: [UInt8] = []
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: tests run in parallel, and a process another test spawns must not
+        // inherit this connection (the daemon would see it open after this test closed it).
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

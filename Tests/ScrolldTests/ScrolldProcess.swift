@@ -6,8 +6,12 @@ enum Scrolld {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Beside the test bundle (SwiftPM puts every product in one folder), else `.build/debug`.
+    /// Beside the test bundle (SwiftPM puts every product in one folder), else `.build/debug`;
+    /// `SCROLLD_TEST_BINARY` names another build (e.g. the release one, to measure it).
     static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["SCROLLD_TEST_BINARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("scrolld")
         if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
@@ -30,8 +34,13 @@ enum Scrolld {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+        try runTool(binary.path, arguments, stdin: stdin)
+    }
+
+    /// Runs any program the same way.
+    static func runTool(_ path: String, _ arguments: [String], stdin: Data? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         // stderr goes to a file: it is small, and reading two pipes at once needs threads.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-stderr-\(UUID().uuidString)")

@@ -9,9 +9,11 @@
 #   - `scrolld run --socket ... --config /dev/null` with a subscriber (python3, standard library)
 #     on container `main` that writes every state line it receives to WORKDIR/live.jsonl,
 # injects classic clicks, hi-res partial clicks, the horizontal wheel, a two-finger scroll that
-# lifts, a mouse hotplugged after start that scrolls, a keyboard hotplugged (refused too), and the
-# touchpad unplugged mid-scroll; stops the recorder (SIGINT) and the daemon (SIGTERM) and checks
-# what they did (see README.md).
+# lifts, a mouse hotplugged after start that scrolls, a keyboard hotplugged (refused too), the
+# touchpad unplugged mid-scroll, and a second touchpad unplugged mid-fling; stops the recorder
+# (SIGINT) and the daemon (SIGTERM) and checks what they did (see README.md). Then three more
+# recorders meet faults (issue 8) while the mouse clicks: a reference, one SIGKILLed, one writing
+# to a 4 KiB tmpfs until it is full.
 #
 # Writes WORKDIR/results.txt: one "PASS: ..." or "FAIL: ..." line per check (failures followed by
 # indented details), then "N passed, M failed". The same lines go to the console (serial log).
@@ -41,11 +43,15 @@ PY=$E2E_PYTHON
 RESULTS=$W/results.txt
 REC_LOG=$W/recorded.scrolllog
 NATURAL_PID=
+KILLED_PID=
+FULL_PID=
+FULL_DIR=/run/e2e-full           # a 4 KiB tmpfs: the full disk
 LIVE=$W/live.jsonl
 
 rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
   "$W/record.log" "$W/subscriber.log" "$W/opens.log" "$W/injected.txt" "$W/uinput-devices.log" \
-  "$W/check.log" "$W/watch-opens.err" "$W/pids.txt"
+  "$W/check.log" "$W/watch-opens.err" "$W/pids.txt" "$W/killed.scrolllog" "$W/full.scrolllog" \
+  "$W/record-killed.log" "$W/record-full.log" "$W/after-fling.json" "$W/faults-ref.scrolllog" "$W/record-ref.log"
 mkdir -p "$RUN"
 : >"$RESULTS"
 
@@ -98,11 +104,12 @@ REC_PID=
 DAEMON_PID=
 SUB_PID=
 WATCH_PID=
+REF_PID=
 stop_all() {
   local p
-  for p in $REC_PID $NATURAL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
-  for p in $REC_PID $NATURAL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
-  REC_PID='' NATURAL_PID='' DAEMON_PID='' SUB_PID='' WATCH_PID=''
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
+  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' WATCH_PID=''
   e2e_devices_stop
 }
 
@@ -251,8 +258,8 @@ e2e_wait_for "$W/opens.log" "^ready " 30 || { cat "$W/watch-opens.err"; fatal "t
 REC_PID=$!
 # A second recorder with [input] settings: natural scrolling for the mouse only, to prove the
 # configuration reaches libinput (the mouse's wheel events must come out inverted).
-# It also ignores the touchpad by name (daemon.ignore): that node must never be opened by it.
-printf '[daemon]\nignore = ["scrolld-e2e touchpad"]\n\n[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
+# It also ignores the touchpads by name (daemon.ignore): their nodes must never be opened by it.
+printf '[daemon]\nignore = ["scrolld-e2e touchpad", "scrolld-e2e fling touchpad"]\n\n[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
 "$SCROLLD" record "$W/natural.scrolllog" --config "$W/natural.toml" 2>"$W/record-natural.log" &
 NATURAL_PID=$!
 "$SCROLLD" run --socket "$SOCK" --config /dev/null 2>"$W/daemon.log" &
@@ -320,6 +327,25 @@ e2e_wait_for "$REC_LOG" "\"dev\":[0-9]+,\"type\":\"device_removed\"" 30 \
 sleep 0.5
 TOUCHPAD_FDS_AFTER_REMOVAL=$(ls -l /proc/"$DAEMON_PID"/fd /proc/"$REC_PID"/fd 2>/dev/null | grep -c -- "-> $DEV_TOUCHPAD_NODE\$")
 
+# A second touchpad, unplugged mid-fling: fingers lift with velocity (the fling starts), then the
+# device goes. The fling must run to rest and the daemon keep serving.
+inject add touchpad --id touchpad2 --name "scrolld-e2e fling touchpad"
+e2e_wait_for "$REC_LOG" '"type":"device_added","name":"scrolld-e2e fling touchpad"' 30 \
+  || fatal "scrolld record saw the second touchpad"
+e2e_wait_for "$W/opens.log" "^fd [^ ]+ daemon [0-9]+ $DEV_TOUCHPAD2_NODE\$" 30 \
+  || fatal "scrolld run opened the second touchpad"
+# lifted (a fling), and unplugged 0.3 s later, mid-fling
+PAUSE=0 inject touchpad-scroll --device touchpad2 --dy 20 --frames 20 --remove-after-lift
+removals=0
+for _ in $(seq 300); do
+  removals=$(grep -c '"type":"device_removed"' "$REC_LOG")
+  [ "$removals" -ge 2 ] && break
+  sleep 0.1
+done
+[ "$removals" -ge 2 ] || fatal "scrolld record saw the second touchpad's removal"
+sleep 0.5
+TOUCHPAD2_FDS_AFTER_REMOVAL=$(ls -l /proc/"$DAEMON_PID"/fd /proc/"$REC_PID"/fd 2>/dev/null | grep -c -- "-> $DEV_TOUCHPAD2_NODE\$")
+
 # Let the daemon come to rest after the removal's fling: its last state is idle, and later than
 # the touchpad's last finger event (so not the rest before that gesture).
 json_t() { local x=${1#*\"t\":}; printf '%s' "${x%%[!0-9]*}"; }
@@ -334,6 +360,9 @@ while :; do
   sleep 0.3
 done
 sleep 0.3
+# Still serving after the removal mid-fling: a fresh client gets the resting state.
+"$BIN_DIR/scrollctl" get main --socket "$SOCK" --timeout 30 >"$W/after-fling.json" 2>&1
+AFTER_FLING_RC=$?
 
 # --- stop ---------------------------------------------------------------------------------
 kill -INT "$REC_PID"
@@ -355,6 +384,49 @@ SUB_PID=
 kill -TERM "$WATCH_PID" 2>/dev/null
 wait "$WATCH_PID"
 WATCH_PID=
+
+# --- issue 8: SIGKILL and a full disk while recording ------------------------------------------
+# Three more recorders, while the mouse clicks 60 times (wheel clicks come out the same from
+# every libinput context; touchpad gestures near a removal do not always, under TCG): a
+# reference, one SIGKILLed in the middle, and one writing to a 4 KiB tmpfs until it is full.
+mkdir -p "$FULL_DIR" && mount -t tmpfs -o size=4k,mode=0755 e2e-full "$FULL_DIR" || fatal "mounting a 4 KiB tmpfs on $FULL_DIR"
+"$SCROLLD" record "$W/faults-ref.scrolllog" 2>"$W/record-ref.log" &
+REF_PID=$!
+"$SCROLLD" record "$W/killed.scrolllog" 2>"$W/record-killed.log" &
+KILLED_PID=$!
+"$SCROLLD" record "$FULL_DIR/rec.scrolllog" 2>"$W/record-full.log" &
+FULL_PID=$!
+for f in "$W/faults-ref.scrolllog" "$W/killed.scrolllog" "$FULL_DIR/rec.scrolllog"; do
+  e2e_wait_for "$f" '"type":"device_added","name":"scrolld-e2e hotplugged mouse"' 90 || fatal "$f: the recorder logged the mice present"
+done
+# Killed once it has written 10 of the 60 clicks (each line is written as it happens), counted
+# with builtins only: a fork costs up to a second under TCG.
+(
+  for _ in $(seq 1500); do  # at most 30 s
+    clicks=0
+    while IFS= read -r l; do case $l in *'"type":"wheel"'*) clicks=$((clicks + 1)) ;; esac; done <"$W/killed.scrolllog"
+    [ "$clicks" -ge 10 ] && break
+    sleep 0.02
+  done
+  kill -KILL "$KILLED_PID"
+) &
+KILLER_PID=$!
+PAUSE=0 inject wheel -60 --interval-ms 50
+wait "$KILLER_PID"
+wait "$KILLED_PID"
+KILLED_RC=$?
+KILLED_PID=
+sleep 0.5
+kill -INT "$REF_PID"
+wait "$REF_PID"
+REF_RC=$?
+kill -INT "$FULL_PID" 2>/dev/null  # it should have stopped by itself, the disk full
+wait "$FULL_PID"
+FULL_RC=$?
+FULL_PID=
+cp "$FULL_DIR/rec.scrolllog" "$W/full.scrolllog"
+FULL_BYTES=$(wc -c <"$W/full.scrolllog")
+umount "$FULL_DIR"
 e2e_devices_stop
 e2e_log "stopped: record exit $REC_RC, run exit $DAEMON_RC; $(wc -l <"$REC_LOG") log lines, $(wc -l <"$LIVE") live states"
 
@@ -374,13 +446,14 @@ print("plain:", plain); print("natural:", natural)
 sys.exit(0 if plain and natural == expected else 1)
 PYEOF
 }
-ignored_touchpad() {  # the second recorder never used the ignored touchpad, and said why
+ignored_touchpad() {  # the second recorder never used the ignored touchpads, and said why
   ! grep -q '"name":"scrolld-e2e touchpad"' "$W/natural.scrolllog" \
+    && ! grep -q '"name":"scrolld-e2e fling touchpad"' "$W/natural.scrolllog" \
     && ! grep -q '"type":"finger"' "$W/natural.scrolllog" \
     && grep -q "is in daemon.ignore" "$W/record-natural.log" \
     && grep -q '"type":"finger"' "$REC_LOG"
 }
-check "daemon.ignore: a recorder ignoring the touchpad by name never opens it and records none of its events" ignored_touchpad
+check "daemon.ignore: a recorder ignoring the touchpads by name never opens them and records none of their events" ignored_touchpad
 check "[input] natural_scrolling = true for the mouse (a second recorder, exit $NATURAL_RC): its wheel events come out inverted" natural_inverted
 check "scrolld run exits 0 on SIGTERM (got $DAEMON_RC)" test "$DAEMON_RC" = 0
 permission_message() {  # one clear line naming the problem and the fix
@@ -389,6 +462,37 @@ permission_message() {  # one clear line naming the problem and the fix
 }
 check "without access to /dev/input, scrolld devices says so once, with the fix (the input group), and exits 0 (got $NOBODY_RC)" permission_message
 check "after the touchpad's removal, scrolld run and record hold no descriptor of its node (got $TOUCHPAD_FDS_AFTER_REMOVAL)" test "$TOUCHPAD_FDS_AFTER_REMOVAL" = 0
+check "after the second touchpad's removal mid-fling, scrolld run and record hold no descriptor of its node (got $TOUCHPAD2_FDS_AFTER_REMOVAL)" test "$TOUCHPAD2_FDS_AFTER_REMOVAL" = 0
+serving_after_fling() {  # scrollctl get after the fling came to rest: an idle state, the live one
+  cat "$W/after-fling.json"
+  local last=
+  while IFS= read -r l; do last=$l; done <"$LIVE"
+  [ "$AFTER_FLING_RC" = 0 ] && "$PY" - "$W/after-fling.json" "$last" <<'PYEOF'
+import json, sys
+got = json.loads(open(sys.argv[1]).read().splitlines()[0])
+live = json.loads(sys.argv[2])
+print("get:", got.get("phase"), got.get("contentOffset"), "last live:", live.get("phase"), live.get("contentOffset"))
+sys.exit(0 if got.get("phase") == "idle" and got.get("contentOffset") == live.get("contentOffset") else 1)
+PYEOF
+}
+check "after the removal mid-fling the daemon still serves: scrollctl get (exit $AFTER_FLING_RC) answers the resting state of the last live one" serving_after_fling
+
+# --- issue 8: SIGKILL and a full disk while recording ------------------------------------------
+check "the reference recorder of the fault scenario exits 0 on SIGINT (got $REF_RC)" test "$REF_RC" = 0
+check "the recorder SIGKILLed while recording died of SIGKILL (wait status $KILLED_RC)" test "$KILLED_RC" = 137
+"$SCROLLD" replay "$W/killed.scrolllog" >"$W/replay-killed.jsonl" 2>"$W/replay-killed.err"
+KILLED_REPLAY_RC=$?
+killed_replays() { cat "$W/replay-killed.err"; [ "$KILLED_REPLAY_RC" = 0 ] && [ -s "$W/replay-killed.jsonl" ]; }
+check "scrolld replay of the SIGKILLed recording exits 0 (got $KILLED_REPLAY_RC) and prints states" killed_replays
+full_said_so() {
+  cat "$W/record-full.log"
+  [ "$FULL_RC" = 74 ] && grep -q "^scrolld: cannot write $FULL_DIR/rec.scrolllog: No space left on device; the recording stops here\$" "$W/record-full.log"
+}
+check "scrolld record on a full disk (a 4 KiB tmpfs, $FULL_BYTES bytes written) exits 74 (got $FULL_RC) saying the disk is full" full_said_so
+"$SCROLLD" replay "$W/full.scrolllog" >"$W/replay-full.jsonl" 2>"$W/replay-full.err"
+FULL_REPLAY_RC=$?
+full_replays() { cat "$W/replay-full.err"; [ "$FULL_REPLAY_RC" = 0 ] && ! [ -s "$W/replay-full.err" ]; }
+check "scrolld replay of the recording cut by the full disk exits 0 (got $FULL_REPLAY_RC) with no warning: only whole lines were kept" full_replays
 
 # --- replays ------------------------------------------------------------------------------
 "$SCROLLD" replay "$REC_LOG" >"$W/replay.jsonl" 2>"$W/replay.err"
@@ -397,11 +501,12 @@ replay_clean() { cat "$W/replay.err"; [ "$REPLAY_RC" = 0 ] && ! [ -s "$W/replay.
 check "scrolld replay of the recording (valid event log v1) exits 0 with no warning (got $REPLAY_RC)" replay_clean
 # The same log without libinput's own stop before the touchpad's device_removed: scrolld itself
 # must then end the drag (DESIGN §9: a device removed mid-gesture ends it as a scroll stop).
-"$PY" - "$REC_LOG" "$W/recorded-no-stop.scrolllog" <<'PY'
+"$PY" - "$REC_LOG" "$W/recorded-no-stop.scrolllog" "$DEV_TOUCHPAD_NAME" <<'PY'
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 events = [json.loads(l) for l in lines[1:]]
-removed = [i for i, e in enumerate(events) if e["type"] == "device_removed"][-1]
+touchpad = [e["dev"] for e in events if e["type"] == "device_added" and e["name"] == sys.argv[3]][0]
+removed = [i for i, e in enumerate(events) if e["type"] == "device_removed" and e["dev"] == touchpad][-1]
 dev = events[removed]["dev"]
 drop = None
 for i in range(removed - 1, -1, -1):
@@ -477,18 +582,19 @@ check("recorded times never go back", lambda: (all(a <= b for a, b in zip(ts, ts
 added = {e["dev"]: e for e in events if e["type"] == "device_added"}
 byname = {e["name"]: d for d, e in added.items()}
 MOUSE, TOUCHPAD, MOUSE2 = var("DEV_MOUSE_NAME"), var("DEV_TOUCHPAD_NAME"), var("DEV_MOUSE2_NAME")
+TOUCHPAD2 = var("DEV_TOUCHPAD2_NAME")
 
 def devices_ok():
     names = sorted(e["name"] for e in added.values())
-    want = sorted([MOUSE, TOUCHPAD, MOUSE2])
+    want = sorted([MOUSE, TOUCHPAD, MOUSE2, TOUCHPAD2])
     caps = {e["name"]: e["caps"] for e in added.values()}
     ok = names == want and "wheel" in caps.get(MOUSE, []) and "wheel" in caps.get(MOUSE2, []) \
-        and "finger" in caps.get(TOUCHPAD, [])
-    return ok, "device_added: %s (want exactly %s; wheel caps for the mice, finger for the touchpad)" % (
+        and "finger" in caps.get(TOUCHPAD, []) and "finger" in caps.get(TOUCHPAD2, [])
+    return ok, "device_added: %s (want exactly %s; wheel caps for the mice, finger for the touchpads)" % (
         json.dumps(caps), want)
-check("recording adds the mouse (wheel), the touchpad (finger) and the hotplugged mouse, and no keyboard", devices_ok)
+check("recording adds the mouse (wheel), the touchpad (finger), the hotplugged mouse and the second touchpad, and no keyboard", devices_ok)
 
-m, tp, m2 = byname.get(MOUSE), byname.get(TOUCHPAD), byname.get(MOUSE2)
+m, tp, m2, tp2 = byname.get(MOUSE), byname.get(TOUCHPAD), byname.get(MOUSE2), byname.get(TOUCHPAD2)
 input_events = [e for e in events if e["type"] not in ("device_added", "device_removed")]
 
 def wheel_list(dev):
@@ -516,9 +622,9 @@ check("the hotplugged mouse's device_added comes after the first events and befo
 
 def other_types():
     bad = [e for e in input_events if e["type"] == "continuous" or (e["type"] == "wheel" and e["dev"] not in (m, m2))
-           or (e["type"] in ("finger", "hold_begin", "hold_end") and e["dev"] != tp)]
+           or (e["type"] in ("finger", "hold_begin", "hold_end") and e["dev"] not in (tp, tp2))]
     return not bad, bad[:5]
-check("no other scroll events (no continuous, wheels only from the mice, fingers only from the touchpad)", other_types)
+check("no other scroll events (no continuous, wheels only from the mice, fingers only from the touchpads)", other_types)
 
 def is_stop(e):
     return e["type"] == "finger" and e["delta"] and all(v == 0 for v in e["delta"].values())
@@ -682,6 +788,63 @@ def removal_scrolld_itself():
         "states at device_removed t=%d: %s; last: %s" % (removed_t, [s["phase"] for s in at], rs[-1]["phase"])
 check("without libinput's stop, scrolld's own device_removed handling ends the drag (replay of the log minus that stop)",
       removal_scrolld_itself)
+
+# ---- the second touchpad, unplugged mid-fling
+def fling_removal_recorded():
+    mine = [e for e in events if e["dev"] == tp2]
+    kinds = [e["type"] + ("(stop)" if is_stop(e) else "") for e in mine]
+    moving = [e for e in mine if e["type"] == "finger" and not is_stop(e)]
+    ok = (kinds[:1] == ["device_added"] and kinds[-2:] == ["finger(stop)", "device_removed"] and len(moving) >= 5
+          and all(e["delta"].get("y", 0) > 0 for e in moving))
+    return ok, "second touchpad: %d moving finger events; its last events: %s" % (len(moving), kinds[-4:])
+check("second touchpad: a two-finger scroll lifted (moving events, a stop), then device_removed", fling_removal_recorded)
+
+def fling_survives_removal():
+    mine = [e for e in events if e["dev"] == tp2]
+    stop_t = [e["t"] for e in mine if is_stop(e)][-1]
+    removed_t = [e["t"] for e in mine if e["type"] == "device_removed"][-1]
+    at_stop = [s for s in live if s["t"] == stop_t]
+    after = [s for s in live if s["t"] > removed_t]
+    ok = (bool(at_stop) and at_stop[-1]["phase"] == "decelerating" and bool(after) and after[0]["phase"] == "decelerating"
+          and after[-1]["phase"] == "idle")
+    return ok, "lift t=%d (live: %s), removal t=%d (%d ms later); live states after the removal: %d, first %s, last %s" % (
+        stop_t, [s["phase"] for s in at_stop], removed_t, (removed_t - stop_t) // 1000, len(after),
+        after[0]["phase"] if after else None, live[-1]["phase"])
+check("unplugging the second touchpad mid-fling does not stop the fling: decelerating at the lift, still decelerating "
+      "after device_removed, then idle", fling_survives_removal)
+
+# ---- issue 8: the SIGKILLed recording and the one cut by the full disk
+ref_lines = open(os.path.join(W, "faults-ref.scrolllog"), "rb").read().decode("utf-8").split("\n")
+ref_events = len([l for l in ref_lines[1:] if l])
+def comparable(line):
+    # Each recorder stamps device_added with the time its own libinput context added the
+    # device; every other line is the kernel's event, the same in both.
+    e = json.loads(line)
+    if e.get("type") == "device_added":
+        e.pop("t", None)
+        return json.dumps(e, sort_keys=True)
+    return line
+def cut_recording(name):
+    raw = open(os.path.join(W, name), "rb").read().decode("utf-8")
+    parts = raw.split("\n")
+    complete, partial = parts[:-1], parts[-1]
+    header = json.loads(complete[0]) if complete else {}
+    n = len(complete) - 1
+    same = [comparable(l) for l in complete[1:]] == [comparable(l) for l in ref_lines[1:1 + n]]
+    partial_ok = partial == "" or (1 + n < len(ref_lines) and ref_lines[1 + n].startswith(partial))
+    return header, n, same, partial, partial_ok
+def killed_ok():
+    header, n, same, partial, partial_ok = cut_recording("killed.scrolllog")
+    ok = header.get("format") == "scrolld-events" and 10 <= n < ref_events and same and partial_ok
+    return ok, "%d whole event lines (the reference has %d; killed after 10 clicks, before the last), identical to its first ones: %s; unfinished last line: %r (a prefix of the next: %s)" % (
+        n, ref_events, same, partial[:80], partial_ok)
+check("SIGKILL while recording: the recording is the reference's first lines, byte for byte (device_added times aside), at most the last line unfinished", killed_ok)
+def full_ok():
+    header, n, same, partial, partial_ok = cut_recording("full.scrolllog")
+    ok = header.get("format") == "scrolld-events" and n >= 5 and n < ref_events and same and partial == ""
+    return ok, "%d whole event lines (the reference has %d), identical to its first ones: %s; unfinished last line: %r" % (
+        n, ref_events, same, partial[:80])
+check("full disk: the recording is the reference's first lines, byte for byte (device_added times aside), and ends with a whole line", full_ok)
 
 # ---- scrolld never opened a keyboard
 ops = open(os.path.join(W, "opens.log")).read().splitlines()

@@ -44,10 +44,11 @@ Commands (also: `ctl DIR help`):
   button left|right|middle [--press | --release] [--device ID]     (default: click)
   type LETTERS [--device ID]              key presses on a keyboard (default: the first one)
   touchpad-scroll [--dx MM] [--dy MM] [--frames N] [--interval-ms 12] [--no-lift] [--remove]
-                  [--device ID]
+                  [--remove-after-lift] [--device ID]
       Two fingers land (one frame apart), move together by (DX, DY) millimetres in N frames and
       lift. Default: 20 mm up (--dy -20) in 25 frames. --no-lift leaves them down; --remove
-      destroys the uinput device while they are still down and moving.
+      destroys the uinput device while they are still down and moving; --remove-after-lift
+      destroys it 0.3 s after the lift (mid-fling).
   touchpad-remove-mid-scroll [...]   = touchpad-scroll --remove (default 10 frames, 8 mm up)
   add KIND [--id ID] [--name NAME]   creates another device (hotplug); the result names it
   remove ID                          destroys a device (unplug)
@@ -313,7 +314,7 @@ class Touchpad(VirtualDevice):
         return int(round(v * self.RES))
 
     def two_finger_scroll(self, dx_mm=0.0, dy_mm=-20.0, frames=25, interval=0.012, lift=True,
-                          remove=False):
+                          remove=False, remove_after_lift=False):
         ev, A, K = self.ev, self.ev.EV_ABS, self.ev.EV_KEY
         if frames < 1:
             raise CommandError("frames must be at least 1")
@@ -361,6 +362,13 @@ class Touchpad(VirtualDevice):
                       (K.BTN_TOUCH, 0), (K.BTN_TOOL_DOUBLETAP, 0))
             self.fingers_down = 0
             result["frames"] += 1
+            if remove_after_lift:
+                # Unplugged 0.3 s after the lift: long enough for every reader to have the
+                # lift (a removal drops what a reader has not read yet), short enough for a
+                # fling it started to still be running.
+                time.sleep(0.3)
+                self.destroy()
+                result["removed"] = True
         return result
 
 
@@ -464,6 +472,7 @@ def command_parser():
         c.add_argument("--interval-ms", type=float, default=12)
         c.add_argument("--no-lift", action="store_true")
         c.add_argument("--remove", action="store_true", default=mid)
+        c.add_argument("--remove-after-lift", action="store_true")
         c.add_argument("--device")
     c = add("add")
     c.add_argument("kind", choices=sorted(KINDS))
@@ -591,8 +600,9 @@ class Server:
         if c in ("touchpad-scroll", "touchpad-remove-mid-scroll"):
             tp = self.device(a.device, Touchpad)
             result = tp.two_finger_scroll(a.dx, a.dy, a.frames, a.interval_ms / 1000,
-                                          lift=not a.no_lift, remove=a.remove)
-            if a.remove:
+                                          lift=not a.no_lift, remove=a.remove,
+                                          remove_after_lift=a.remove_after_lift)
+            if a.remove or a.remove_after_lift:
                 self._forget(tp)
                 result["device"] = tp.info()
             return result

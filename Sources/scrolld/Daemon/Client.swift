@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 
 /// One connected client: its subscriptions and what is waiting to be sent to it.
@@ -14,15 +15,23 @@ final class Client {
     }
 
     let channel: Channel
-    let uid: UInt32
+    let credentials: PeerCredentials
+    var uid: UInt32 { credentials.uid }
     var subscriptions: [String: Subscription] = [:]
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
-    static let stuckLimit = TimeAmount.seconds(30)
+    let stuckLimit: TimeAmount
+    let logger: Logger
 
-    init(channel: Channel, uid: UInt32) {
+    /// How long a client's socket may stay full before it is dropped (`run
+    /// --stuck-client-timeout` changes it).
+    static let defaultStuckLimit = TimeAmount.seconds(30)
+
+    init(channel: Channel, credentials: PeerCredentials, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
         self.channel = channel
-        self.uid = uid
+        self.credentials = credentials
+        self.stuckLimit = stuckLimit
+        self.logger = logger
     }
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
@@ -32,12 +41,28 @@ final class Client {
         channel.writeAndFlush(bytes, promise: nil)
     }
 
+    /// Offers the states published since the last offer (`batch`, one line each, ending with
+    /// `latest`): all of them at once if the client takes every state and its socket has room,
+    /// else the latest, now or when its rate allows, else it waits as the latest pending one.
+    func offer(_ batch: ByteBuffer, latest: ByteBuffer, container: String) {
+        guard let subscription = subscriptions[container] else { return }
+        if subscription.rate == nil, subscription.pending == nil, channel.isWritable {
+            subscriptions[container]!.lastSent = .now()
+            channel.writeAndFlush(batch, promise: nil)
+            return
+        }
+        offer(latest, container: container)
+    }
+
     /// Offers a published state: sent now if possible, else kept as the latest pending one.
     func offer(_ state: ByteBuffer, container: String) {
         guard var subscription = subscriptions[container] else { return }
         if !channel.isWritable {
-            if let since = unwritableSince, NIODeadline.now() - since > Self.stuckLimit {
+            if let since = unwritableSince, NIODeadline.now() - since > stuckLimit {
                 // It has not read for a long time: free its resources for everyone else.
+                let seconds = Double(stuckLimit.nanoseconds) / 1e9
+                logger.warning("dropping a client (pid \(credentials.pid), uid \(uid)) that has not read for more than \(seconds) s")
+                unwritableSince = nil
                 channel.close(promise: nil)
                 return
             }

@@ -21,20 +21,21 @@ final class ClientHandler: ChannelInboundHandler {
         let channel = context.channel
         let core = self.core
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
-        Self.peerUID(of: channel).assumeIsolated().whenComplete { result in
+        Self.peerCredentials(of: channel).assumeIsolated().whenComplete { result in
             guard channel.isActive else { return }
-            let uid: UInt32
+            let credentials: PeerCredentials
             switch result {
-            case .success(let value): uid = value
+            case .success(let value): credentials = value
             case .failure:
                 core.refuse(channel, message: "cannot read the peer's credentials")
                 return
             }
+            let uid = credentials.uid
             guard core.isAllowed(uid: uid) else {
                 core.refuse(channel, message: "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)")
                 return
             }
-            let client = Client(channel: channel, uid: uid)
+            let client = Client(channel: channel, credentials: credentials, stuckLimit: core.stuckClientLimit, logger: core.logger)
             self.client = client
             core.connected(client)
             client.reply(core.welcome())
@@ -48,8 +49,14 @@ final class ClientHandler: ChannelInboundHandler {
         core.handle(line, from: client)
     }
 
+    /// Backpressure: while the client's socket is full, its requests are not read either, so a
+    /// client that sends without reading its replies costs at most the write buffer's high
+    /// watermark plus one read's worth of replies, never a queue that grows with what it sends.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let writable = context.channel.isWritable
         client?.writabilityChanged()
+        // Reading resumes (NIO reads at once) when it drains.
+        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
         context.fireChannelWritabilityChanged()
     }
 
@@ -67,15 +74,14 @@ final class ClientHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    static func peerUID(of channel: Channel) -> EventLoopFuture<UInt32> {
+    static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }
-        let credentials: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+        return provider.unsafeGetSocketOption(
             level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET),
             name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
         )
-        return credentials.map { $0.uid }
     }
 }
 

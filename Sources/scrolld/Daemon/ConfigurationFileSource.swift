@@ -23,11 +23,23 @@ struct ConfigurationFileSource: Sendable {
 
 extension DaemonCore {
     /// Reads the configuration again; a bad one is reported and the last good one stays.
+    ///
+    /// The file in force having disappeared counts as bad too, also when the search path would
+    /// now find another file (or none): a configuration vanishing for a moment (an editor's
+    /// save, a sync tool) must not silently put the defaults in force. Going back to the
+    /// defaults on purpose is an empty file, or a restart.
     func reload() -> ReloadResult {
         let source = configurationSource
+        if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
+            return ReloadResult(
+                ok: false, file: file,
+                message: "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)"
+            )
+        }
         do {
             let (configuration, file) = try source.load()
             try apply(configuration)
+            fileInForce = file
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers")
         } catch let error as ConfigurationError {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)

@@ -58,19 +58,7 @@ final class ConfigurationWatcher: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        var relevant = false
-        // struct inotify_event { int wd; uint32_t mask, cookie, len; char name[len]; }
-        while buffer.readableBytes >= 16 {
-            guard let _ = buffer.readInteger(endianness: .host, as: Int32.self),
-                  let _ = buffer.readInteger(endianness: .host, as: UInt32.self),
-                  let _ = buffer.readInteger(endianness: .host, as: UInt32.self),
-                  let length = buffer.readInteger(endianness: .host, as: UInt32.self),
-                  let nameBytes = buffer.readBytes(length: Int(length))
-            else { break }
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-            if name == fileName { relevant = true }
-        }
-        guard relevant else { return }
+        guard InotifyEvent.parse(&buffer).contains(where: { $0.name == fileName }) else { return }
         // A save is often several events (truncate, write, close, rename): reload once after
         // they settle.
         debounce?.cancel()

@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import ScrollConfig
@@ -19,6 +20,12 @@ final class Daemon: Sendable {
         var inheritedSocket: Int32?
         var configuration: Configuration
         var configFile: ConfigurationFileSource
+        /// The file the configuration in force came from (nil: the built-in defaults).
+        var fileInForce: String?
+        /// Whether the socket's directory is the daemon's own (the default path): kept 0700.
+        var privateSocketDirectory: Bool
+        /// How long a client's socket may stay full before the client is dropped.
+        var stuckClientLimit: TimeAmount
         var input: Input
         var environment: [String: String]
     }
@@ -56,6 +63,8 @@ final class Daemon: Sendable {
         // Everything that touches the core is created on, and bound to, the loop.
         let core = try loop.submit {
             let core = try DaemonCore(eventLoop: loop, configuration: options.configuration, source: options.configFile, logger: logger)
+            core.fileInForce = options.fileInForce
+            core.stuckClientLimit = options.stuckClientLimit
             return NIOLoopBound(core, eventLoop: loop)
         }.wait()
         // The input source: a replay, or libinput on its own thread (with an optional fallback).
@@ -101,11 +110,14 @@ final class Daemon: Sendable {
         // Signals are handled from before the socket exists, so a SIGTERM sent as soon as a client
         // can connect is never the default action. SIGHUP reloads; SIGTERM and SIGINT end the run.
         let stopped = loop.makePromise(of: Int32.self)
+        // Set once the daemon listens on a socket of its own.
+        let listener = NIOLockedValueBox<NIOLoopBound<SocketListener>?>(nil)
         let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP], on: loop) { number in
             guard number == SIGHUP else {
                 stopped.succeed(number)
                 return
             }
+            listener.withLockedValue { $0 }?.value.ensureListening()
             logger.notice("SIGHUP: reloading the configuration")
             let result = core.value.reload()
             if result.ok {
@@ -115,7 +127,7 @@ final class Daemon: Sendable {
             }
         }
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.backlog, value: SocketListener.backlog)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -124,18 +136,21 @@ final class Daemon: Sendable {
                 }
             }
 
-        let server: Channel
-        var ownsSocketFile = false
+        // systemd's socket is systemd's to keep; a socket of our own is kept at its path.
+        var inherited: Channel?
         if let fd = options.inheritedSocket {
-            server = try bootstrap.withBoundSocket(fd).wait()
+            inherited = try bootstrap.withBoundSocket(fd).wait()
             logger.info("listening on the socket systemd passed (fd \(fd))")
         } else {
-            try SocketLocation.prepare(options.socketPath)
-            // The socket is created 0600: only the owner's uid may even connect.
-            let previous = umask(0o177)
-            defer { umask(previous) }
-            server = try bootstrap.bind(unixDomainSocketPath: options.socketPath).wait()
-            ownsSocketFile = true
+            let own = try loop.flatSubmit {
+                let own = SocketListener(
+                    path: options.socketPath, privateDirectory: options.privateSocketDirectory,
+                    bootstrap: bootstrap, eventLoop: loop, logger: logger
+                )
+                let bound = NIOLoopBound(own, eventLoop: loop)
+                return own.start().map { bound }
+            }.wait()
+            listener.withLockedValue { $0 = own }
             logger.info("listening on \(options.socketPath)")
         }
 
@@ -191,8 +206,10 @@ final class Daemon: Sendable {
         }.wait()
         try? watcher?.close().wait()
         try? signals.close().wait()
-        try? server.close().wait()
-        if ownsSocketFile { unlink(options.socketPath) }
+        try? inherited?.close().wait()
+        if let own = listener.withLockedValue({ $0 }) {
+            try? loop.flatSubmit { own.value.stop() }.wait()
+        }
         try group.syncShutdownGracefully()
     }
 }

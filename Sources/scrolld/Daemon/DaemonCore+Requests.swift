@@ -111,6 +111,11 @@ extension DaemonCore {
     /// `configure`: the request's keys become `containers.NAME.*` assignments on top of the
     /// container's current settings, checked exactly as the configuration file is.
     func configure(_ name: String, _ settings: [ConfigureSetting], animation: ScrollAnimation?, id: RequestID?) throws(ProtocolError) {
+        // The name becomes part of a configuration key, `containers.NAME.KEY`: a dot in it would
+        // address another container's keys (and never this one's).
+        guard !name.utf8.contains(UInt8(ascii: ".")) else {
+            throw ProtocolError(.invalidValue, "invalid \"container\": a container name cannot contain \".\" (containers are configured as containers.NAME.*)", id: id)
+        }
         var updated = configuration
         do {
             for setting in settings {

@@ -25,6 +25,9 @@ final class DaemonCore {
     var clients: [ObjectIdentifier: Client] = [:]
     /// The latest state of each container produced during one engine call, published after it.
     var pending: [ScrollState?] = []
+    /// The lines published for each container since they were last delivered to subscribers
+    /// (one batch of input can publish several states; see `deliver`).
+    var batches: [ByteBuffer?] = []
     var encodeBuffer: [UInt8] = []
     /// One encoder for all containers: its remembered opening and sizes are per container, so
     /// interleaved containers re-encode them, which costs no more than having no memory.
@@ -41,6 +44,10 @@ final class DaemonCore {
     var barrierPending = false
     /// Called with `[input]` after every reload, for the input source.
     var onInputSettings: (InputSettings) -> Void = { _ in }
+    /// The file the configuration in force came from (nil: the built-in defaults).
+    var fileInForce: String?
+    /// How long a client's socket may stay full before the client is dropped.
+    var stuckClientLimit = Client.defaultStuckLimit
 
 
     init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, logger: Logger) throws {
@@ -61,6 +68,7 @@ final class DaemonCore {
         subscribers.append([])
         seqs.append(0)
         pending.append(nil)
+        batches.append(nil)
         return index
     }
 
@@ -68,12 +76,22 @@ final class DaemonCore {
 
     // MARK: Input and time
 
-    /// An input event from any source, stamped on CLOCK_MONOTONIC.
-    func input(_ event: ScrollEvent) {
+    /// Input events from any source, stamped on CLOCK_MONOTONIC, in order. Each event publishes
+    /// its state (with its own seq) as always; a subscriber then receives all of them in one
+    /// write, so when the daemon falls behind (input arrives in bigger batches) its cost per
+    /// state falls instead of the backlog growing.
+    func input(_ events: [ScrollEvent]) {
         eventLoop.assertInEventLoop()
-        engine.handle(event) { pending[$0.container] = $0.state }
-        publishPending()
+        for event in events {
+            engine.handle(event) { pending[$0.container] = $0.state }
+            collectPending()
+        }
+        deliver()
         reschedule()
+    }
+
+    func input(_ event: ScrollEvent) {
+        input([event])
     }
 
     /// Runs an operation on one container now (requests), then publishes and reschedules.
@@ -136,30 +154,51 @@ final class DaemonCore {
 
     // MARK: Publishing
 
-    /// Encodes each changed container's state once and hands the same bytes to every
-    /// subscriber of it.
+    /// Publishes each changed container's state and delivers it at once.
     func publishPending() {
+        collectPending()
+        deliver()
+    }
+
+    /// Publishes each changed container's state: the next seq, encoded once, added to the
+    /// container's batch.
+    func collectPending() {
         for index in pending.indices {
             guard let state = pending[index] else { continue }
             pending[index] = nil
             seqs[index] += 1
             guard !subscribers[index].isEmpty else { continue }
-            let bytes = encode(state, container: index, seq: seqs[index])
-            let name = engine[index].name
-            for client in subscribers[index] { client.offer(bytes, container: name) }
+            encodeBuffer.removeAll(keepingCapacity: true)
+            stateEncoder.encode(state, container: engine[index].name, seq: seqs[index], into: &encodeBuffer)
+            encodeBuffer.append(UInt8(ascii: "\n"))
+            if batches[index] == nil { batches[index] = ByteBuffer() }
+            batches[index]!.writeBytes(encodeBuffer)
         }
     }
 
-    func encode(_ state: ScrollState, container index: Int, seq: Int) -> ByteBuffer {
-        encodeBuffer.removeAll(keepingCapacity: true)
-        stateEncoder.encode(state, container: engine[index].name, seq: seq, into: &encodeBuffer)
-        encodeBuffer.append(UInt8(ascii: "\n"))
-        return ByteBuffer(bytes: encodeBuffer)
+    /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
+    /// last line being the latest state (what a slow or rate-limited client gets instead).
+    func deliver() {
+        for index in batches.indices {
+            guard let batch = batches[index] else { continue }
+            batches[index] = nil
+            let last = batch.readableBytesView.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? batch.readerIndex
+            let latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
+            let name = engine[index].name
+            for client in subscribers[index] { client.offer(batch, latest: latest, container: name) }
+        }
     }
 
-    /// The container's current state, evaluated now, as a line.
+    /// The container's current state, evaluated now (for `get` and `subscribe`).
+    ///
+    /// Evaluated on a copy of the engine: sampling runs the frames due by now and moves the
+    /// clock to now, and a read must change nothing. On the engine itself, input stamped
+    /// before now but not yet delivered (the input thread's latency, a busy loop behind a
+    /// replay) would then be applied late, at now, changing its velocity and fling for every
+    /// subscriber, and live would no longer equal replay.
     func currentState(_ index: Int) -> ScrollState {
-        engine.sample(container: index, at: max(MonotonicClock.now(), engine.now))
+        var copy = engine
+        return copy.sample(container: index, at: max(MonotonicClock.now(), engine.now))
     }
 
     // MARK: Clients

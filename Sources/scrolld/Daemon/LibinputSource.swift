@@ -146,9 +146,10 @@ final class LibinputSource: Sendable {
             devices.withLockedValue { $0 = snapshot }
         }
         guard !batch.isEmpty else { return }
+        let events = batch, changed = devicesChanged
         core.eventLoop.execute {
-            for event in batch { core.value.input(event) }
-            if devicesChanged { core.value.onStatusChange() }
+            core.value.input(events)
+            if changed { core.value.onStatusChange() }
         }
     }
 }

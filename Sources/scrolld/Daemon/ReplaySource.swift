@@ -70,6 +70,7 @@ final class ReplaySource {
     func deliverDue(until now: Timestamp) {
         task?.cancel()
         task = nil
+        var due: [ScrollEvent] = []
         while next < events.count, liveTime(of: next) <= now {
             var event = events[next]
             event.time = liveTime(of: next)
@@ -78,9 +79,10 @@ final class ReplaySource {
             case .deviceRemoved: devices[event.device] = nil
             default: break
             }
-            core.input(event)
+            due.append(event)
             next += 1
         }
+        if !due.isEmpty { core.input(due) }
         scheduleNext()
     }
 }

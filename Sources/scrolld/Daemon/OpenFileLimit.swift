@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon holds one descriptor per client. Distributions start services with a soft
+/// RLIMIT_NOFILE of 1024 and a far higher hard limit, which a process may raise its soft limit
+/// to without privileges (systemd's own advice for daemons that need many descriptors; NIO
+/// uses epoll, so descriptors above 1024 are fine).
+enum OpenFileLimit {
+    enum Outcome: Equatable {
+        case unchanged
+        case raised(from: UInt64, to: UInt64)
+        case failed(String)
+    }
+
+    static func raiseToHardLimit() -> Outcome {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return .failed(String(cString: strerror(errno))) }
+        guard limit.rlim_cur < limit.rlim_max else { return .unchanged }
+        let from = UInt64(limit.rlim_cur)
+        limit.rlim_cur = limit.rlim_max
+        guard setrlimit(resource, &limit) == 0 else { return .failed(String(cString: strerror(errno))) }
+        return .raised(from: from, to: UInt64(limit.rlim_max))
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 8, part 3: what goes wrong around the daemon — files removed or broken under it, a
+/// disk that fills, clients that send too much, too badly, or vanish — and how it keeps going.
+/// The real-kernel parts (a device removed mid-fling, SIGKILL and a full disk while recording
+/// real input) are in Tests/e2e/scrolld-guest.sh.
+@Suite("scrolld under faults", .serialized)
+struct FaultTests {
+    @Test(arguments: [false, true])
+    func aConfigurationDeletedOrCorruptedBeforeAReloadKeepsTheLastGoodOne(searchPath: Bool) throws {
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n", searchPath: searchPath)
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        var id = 0
+        func height() -> Double? {
+            id += 1
+            return client.request(["op": "get", "container": "main"], id: id)?.number("containerSize", "height")
+        }
+        func reload() throws -> (ok: Bool?, file: String?, message: String) {
+            id += 1
+            let reply = try #require(client.request(["op": "reload"], id: id))
+            #expect(reply["type"] as? String == "reloaded")
+            return (reply["ok"] as? Bool, reply["file"] as? String, reply["message"] as? String ?? "")
+        }
+        #expect(height() == 500)
+
+        // Deleted: refused, naming the file, also when the search path would find no file and
+        // fall back to the defaults; SIGHUP says so in the log.
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+        let deleted = try reload()
+        #expect(deleted.ok == false)
+        #expect(deleted.file == daemon.configPath)
+        #expect(deleted.message == "\(daemon.configPath): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)")
+        #expect(height() == 500)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("configuration not reloaded, keeping the last good one: \(daemon.configPath): the configuration file in force was removed"))
+
+        // Corrupted: bytes that are not UTF-8, then TOML cut off mid-value.
+        try Data([0x5B, 0xFF, 0xFE, 0x00, 0x80, 0x0A]).write(to: URL(fileURLWithPath: daemon.configPath))
+        let binary = try reload()
+        #expect(binary.ok == false)
+        #expect(binary.message.hasPrefix(daemon.configPath), "\(binary.message)")
+        #expect(binary.message.contains("not valid UTF-8"), "\(binary.message)")
+        #expect(height() == 500)
+        try "[containers.main]\ncontainerSize = \"800x".write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+        let cut = try reload()
+        #expect(cut.ok == false)
+        #expect(cut.message.hasPrefix(daemon.configPath + ":2"), "\(cut.message)")
+        #expect(height() == 500)
+
+        // Written again: the next reload puts it in force.
+        try "[containers.main]\ncontainerSize = \"800x300\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let restored = try reload()
+        #expect(restored.ok == true, "\(restored.message)")
+        #expect(height() == 300)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aSocketFileRemovedOrReplacedWhileRunningIsBoundAgainAndOthersAreLeftAlone() throws {
+        let daemon = try DaemonProcess(socketIn: "run")
+        let folder = (daemon.socketPath as NSString).deletingLastPathComponent
+        let subscriber = try LineClient(path: daemon.socketPath)
+        _ = subscriber.readJSON()
+        #expect(subscriber.request(["op": "subscribe", "container": "main"], id: 1)?["type"] as? String == "state")
+        func connects() -> Bool { (try? LineClient(path: daemon.socketPath))?.readJSON()?["type"] as? String == "welcome" }
+        func mode(_ path: String) -> mode_t {
+            var info = stat()
+            return lstat(path, &info) == 0 ? info.st_mode : 0
+        }
+        func scroll(to y: Int) {
+            let driver = try? LineClient(path: daemon.socketPath)
+            _ = driver?.request(["op": "scrollTo", "container": "main", "y": y, "animation": "none"], id: y)
+        }
+
+        // The socket file removed: a new one at the same path, 0600; the subscriber never noticed.
+        unlink(daemon.socketPath)
+        #expect(waitUntil(timeout: 30, connects))
+        #expect(daemon.stderr.contains("the socket file \(daemon.socketPath) was removed; listening there again"), "\(daemon.stderr)")
+        #expect(mode(daemon.socketPath) == S_IFSOCK | 0o600)
+        scroll(to: 10)
+        #expect(subscriber.read(type: "state")?.y == 10)
+
+        // Its whole directory removed: made again, 0700.
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(waitUntil(timeout: 30, connects))
+        #expect(mode(folder) == S_IFDIR | 0o700)
+        scroll(to: 20)
+        #expect(subscriber.read(type: "state")?.y == 20)
+
+        // Replaced by a file that is not a socket: left alone, and said so. Once that file is
+        // gone, the daemon listens there again.
+        let other = daemon.directory.appendingPathComponent("not-a-socket").path
+        try "someone else's file\n".write(toFile: other, atomically: false, encoding: .utf8)
+        #expect(rename(other, daemon.socketPath) == 0)
+        let replaced = "the socket file \(daemon.socketPath) was replaced by another file and cannot be bound again"
+        #expect(daemon.waitForLog(replaced))
+        #expect(daemon.stderr.contains("a file that is not a socket is in the way; clients already connected are still served"), "\(daemon.stderr)")
+        #expect((try? String(contentsOfFile: daemon.socketPath, encoding: .utf8)) == "someone else's file\n")
+        unlink(daemon.socketPath)
+        #expect(waitUntil(timeout: 30, connects))
+        scroll(to: 30)
+        #expect(subscriber.read(type: "state")?.y == 30)
+
+        // Replaced again, then stopped: the daemon removes only a socket it made.
+        try "someone else's file\n".write(toFile: other, atomically: false, encoding: .utf8)
+        #expect(rename(other, daemon.socketPath) == 0)
+        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: replaced).count == 3 })
+        #expect(daemon.stop() == 0)
+        #expect((try? String(contentsOfFile: daemon.socketPath, encoding: .utf8)) == "someone else's file\n")
+        #expect(subscriber.isClosed())
+    }
+
+    @Test func recordingOntoAFullDiskSaysSoAndStops() throws {
+        let result = try Scrolld.run(["record", "/dev/full", "--duration", "10"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("scrolld: cannot write /dev/full: No space left on device; the recording stops here"), "\(result.stderr)")
+    }
+
+    @Test func aTenMegabyteRequestLineIsRefusedAndClosedWhileOthersAreServed() throws {
+        let daemon = try DaemonProcess()
+        let subscriber = try LineClient(path: daemon.socketPath)
+        _ = subscriber.readJSON()
+        _ = subscriber.request(["op": "subscribe", "container": "main"], id: 1)
+        let before = daemon.probe.peakResidentKiB
+
+        let big = try LineClient(path: daemon.socketPath)
+        _ = big.readJSON()
+        // Sent from another thread: the daemon stops reading after 64 KiB and closes.
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 10 << 20) + [0x0A]
+        let sent = SendResult()
+        let done = DispatchSemaphore(value: 0)
+        let fd = big.fd
+        Thread.detachNewThread {
+            sent.bytes = RawSocket.send(fd, line)
+            done.signal()
+        }
+        let refusal = big.readJSON(timeout: 30)
+        #expect(refusal?["code"] as? String == "too_large")
+        #expect(refusal?["message"] as? String == "line longer than 65536 bytes", "\(refusal ?? [:])")
+        #expect(big.isClosed(timeout: 30))
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(sent.bytes < line.count, "the daemon took all \(sent.bytes) bytes")
+
+        // Everyone else: served as before, and the daemon did not buffer the line.
+        let other = try LineClient(path: daemon.socketPath)
+        _ = other.readJSON()
+        #expect(other.request(["op": "ping"], id: 2)?["type"] as? String == "pong")
+        _ = other.request(["op": "scrollTo", "container": "main", "y": 42, "animation": "none"], id: 3)
+        #expect(subscriber.read(type: "state")?.y == 42)
+        let after = daemon.probe.peakResidentKiB
+        print("10 MB line: \(sent.bytes) bytes taken before the daemon closed; VmHWM \(before) KiB before, \(after) KiB after")
+        #expect(after - before < 4 * 1024, "VmHWM grew from \(before) to \(after) KiB")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func halfClosedResetAndSilentConnectionsAreHandledAndReleased() throws {
+        let daemon = try DaemonProcess()
+        let probe = daemon.probe
+        let path = daemon.socketPath
+        let subscriber = try LineClient(path: path)
+        _ = subscriber.readJSON()
+        _ = subscriber.request(["op": "subscribe", "container": "main"], id: 1)
+
+        // Half-closed: requests, then shutdown(SHUT_WR): every reply, then the daemon closes.
+        let half = try LineClient(path: path)
+        half.send(#"{"op":"get","container":"main","id":1}"#)
+        half.send(#"{"op":"ping","id":2}"#)
+        half.send(#"{"op":"subscribe","container":"main","id":3}"#)
+        shutdown(half.fd, Int32(SHUT_WR))
+        var lines: [[String: Any]] = []
+        while let line = half.readJSON(timeout: 30) { lines.append(line) }
+        #expect(lines.map { $0["type"] as? String } == ["welcome", "state", "pong", "state"])
+        #expect(lines.dropFirst().map { ($0["id"] as? NSNumber)?.intValue } == [1, 2, 3])
+
+        // Reset: a subscriber with states unread closes with SO_LINGER 0 (its peer sees
+        // ECONNRESET), and one that connects and closes without a word, a hundred times.
+        let reset = try LineClient(path: path)
+        _ = reset.request(["op": "subscribe", "container": "main"], id: 1)
+        let driver = try LineClient(path: path)
+        _ = driver.readJSON()
+        _ = driver.request(["op": "scrollTo", "container": "main", "y": 10, "animation": "none"], id: 1)
+        #expect(subscriber.read(type: "state")?.y == 10)
+        RawSocket.setLingerZero(reset.fd)
+        reset.close()
+        for _ in 0..<100 {
+            if case .success(let fd) = RawSocket.connect(path) { close(fd) }
+        }
+        // Silent: half a request line, never finished: a client like any other (no timeout).
+        let silent = try LineClient(path: path)
+        _ = silent.readJSON()
+        RawSocket.send(silent.fd, #"{"op":"scrollTo","container":"main","y""#)
+
+        // The daemon holds exactly the connections still open, and serves them.
+        #expect(waitUntil(timeout: 30) { probe.clientConnections(on: path) == 3 }, "\(probe.clientConnections(on: path)) clients")
+        _ = driver.request(["op": "scrollTo", "container": "main", "y": 20, "animation": "none"], id: 2)
+        #expect(subscriber.read(type: "state")?.y == 20)
+        silent.close()
+        driver.close()
+        #expect(waitUntil(timeout: 30) { probe.clientConnections(on: path) == 1 }, "\(probe.clientConnections(on: path)) clients")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// Thousands of bad lines, one reply each in order, while a subscriber gets every state of
+    /// a replay (1000 a second) and another client's pings are answered.
+    @Test func thousandsOfMalformedRequestsFromOneClientWhileOthersAreServed() throws {
+        var log = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
+        log.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
+        for i in 0..<4000 { log.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":1.2}}"#) }
+        let replay = try Scrolld.temporaryFile(log.joined(separator: "\n") + "\n")
+        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 100\n", arguments: ["--loop"], replay: replay)
+        let subscriber = try LineClient(path: daemon.socketPath)
+        _ = subscriber.readJSON()
+        _ = subscriber.request(["op": "subscribe", "container": "main"], id: 1)
+        // The flood starts once states flow.
+        let firstSeq = try #require(subscriber.read(type: "state", timeout: 30)?.int("seq"))
+
+        let kinds: [(line: String, code: String)] = [
+            ("not json", "bad_request"), ("{", "bad_request"), ("[]", "bad_request"), ("", "bad_request"),
+            (#"{"op":"warp"}"#, "unknown_op"), (#"{"op":"get"}"#, "bad_request"),
+            (#"{"op":"get","container":"nope"}"#, "unknown_container"),
+            (#"{"op":"scrollTo","container":"main","y":"down"}"#, "invalid_value"),
+            (#"{"op":"subscribe","container":"main","rate":0}"#, "invalid_value"),
+            (String(repeating: "[", count: 5000), "bad_request"),
+            (#"{"op":"configure","container":"main","physics":{"wheel_animation":"bouncy"}}"#, "invalid_value"),
+            (#"{"op":"ping"} trailing"#, "bad_request"), ("\u{01}\u{02}", "bad_request"),
+        ]
+        let count = 20_000
+        let flooder = try LineClient(path: daemon.socketPath)
+        _ = flooder.readJSON()
+        let fd = flooder.fd
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var batch: [UInt8] = []
+            for i in 0..<count {
+                batch += Array(kinds[i % kinds.count].line.utf8) + [0x0A]
+                if batch.count > 32_768 || i == count - 1 {
+                    RawSocket.send(fd, batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            done.signal()
+        }
+        // The flooder's replies, read here while the subscriber and a pinger are checked on
+        // other threads.
+        let others = OthersCheck(path: daemon.socketPath, subscriber: subscriber)
+        others.start()
+        var mismatches: [String] = []
+        var replies = 0
+        while replies < count, let reply = flooder.readJSON(timeout: 60) {
+            let expected = kinds[replies % kinds.count].code
+            if reply["code"] as? String != expected, mismatches.count < 5 { mismatches.append("#\(replies): \(reply) (expected \(expected))") }
+            replies += 1
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        // And goes on after it.
+        let during = others.seqs.count
+        #expect(waitUntil(timeout: 30) { others.seqs.count > during })
+        others.stop()
+        #expect(replies == count, "\(replies) replies to \(count) bad lines")
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(others.pongs > 0 && others.pingFailures == 0, "\(others.pongs) pongs, \(others.pingFailures) failures")
+        // The subscriber: every state while it all happened, none skipped.
+        let seqs = others.seqs
+        #expect(seqs.first == firstSeq + 1)
+        let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }
+        #expect(gaps.isEmpty, "gaps: \(gaps.prefix(5))")
+        print("malformed flood: \(replies) error replies in order; meanwhile \(others.pongs) pings answered and \(seqs.count) consecutive states received")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A client that sends without reading its replies is throttled, not buffered: the daemon
+    /// stops reading it once its replies fill the socket, and answers the rest when it reads.
+    @Test func aClientThatSendsWithoutReadingIsThrottledNotBuffered() throws {
+        let daemon = try DaemonProcess()
+        let probe = daemon.probe
+        let before = probe.residentKiB
+        let flooder = try LineClient(path: daemon.socketPath)
+        _ = flooder.readJSON()
+        let ping = Array(#"{"op":"ping"}"#.utf8) + [0x0A]
+        let offered = 16 << 20
+        let sender = ThrottledSender(fd: flooder.fd, line: ping, total: offered)
+        sender.start()
+        // Until the daemon has stopped taking more: nothing sent, nothing consumed for a while.
+        var stable = 0
+        var last = (sender.sent, probe.cpuSeconds)
+        while stable < 10, !sender.finished {
+            usleep(100_000)
+            let now = (sender.sent, probe.cpuSeconds)
+            stable = now == last ? stable + 1 : 0
+            last = now
+        }
+        let held = probe.residentKiB
+        let other = try LineClient(path: daemon.socketPath)
+        _ = other.readJSON()
+        #expect(other.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
+        let taken = sender.sent
+        print("a client sending without reading: \(taken) of \(offered) bytes taken before the daemon stopped reading; VmRSS \(before) KiB before, \(held) KiB while it waited")
+        #expect(taken < 4 << 20, "the daemon took \(taken) bytes without its replies being read")
+        #expect(held - before < 8 * 1024, "VmRSS grew from \(before) to \(held) KiB")
+        // Reading now: the daemon reads on (the sender finishes its last line and stops), and
+        // there is a pong for every ping.
+        sender.requestStop()
+        var pongs = 0
+        while !(sender.finished && pongs == sender.sent / ping.count), let reply = flooder.readJSON(timeout: 60) {
+            guard reply["type"] as? String == "pong" else { break }
+            pongs += 1
+        }
+        #expect(sender.finished)
+        #expect(pongs == sender.sent / ping.count, "\(pongs) pongs for \(sender.sent / ping.count) pings")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func aClientThatNeverDrainsIsDroppedAfterTheStuckTimeoutAndOthersAreNot() throws {
+        var log = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
+        log.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
+        for i in 0..<2000 { log.append(#"{"t":\#(100_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":1.2}}"#) }
+        let replay = try Scrolld.temporaryFile(log.joined(separator: "\n") + "\n")
+        let daemon = try DaemonProcess(
+            config: "[physics]\nwheel_animation = \"none\"\n", arguments: ["--loop", "--stuck-client-timeout", "3"], replay: replay
+        )
+        let stuck = try LineClient(path: daemon.socketPath)
+        stuck.send(#"{"op":"subscribe","container":"main"}"#)
+        let reader = try LineClient(path: daemon.socketPath)
+        _ = reader.readJSON()
+        _ = reader.request(["op": "subscribe", "container": "main"], id: 1)
+        // The reader keeps reading while the stuck client's socket stays full for over 3 s.
+        let dropped = "dropping a client (pid \(getpid()), uid \(getuid())) that has not read for more than 3.0 s"
+        var received = 0
+        let deadline = Date().addingTimeInterval(120)
+        while !daemon.stderr.contains(dropped), Date() < deadline {
+            if reader.readJSON(timeout: 1)?["type"] as? String == "state" { received += 1 }
+        }
+        #expect(daemon.stderr.contains(dropped), "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: "dropping a client").count == 2, "\(daemon.stderr)")
+        // The stuck client gets what was buffered, then the end; the reader goes on.
+        #expect(stuck.isClosed(timeout: 30))
+        #expect(waitUntil(timeout: 30) { daemon.probe.clientConnections(on: daemon.socketPath) == 1 })
+        #expect(reader.read(type: "state", timeout: 30) != nil)
+        #expect(received > 0)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func theStuckClientTimeoutMustBeAPositiveNumberOfSeconds() throws {
+        let result = try Scrolld.run(["run", "--stuck-client-timeout", "0", "--config", "/dev/null"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--stuck-client-timeout expects a number of seconds greater than 0 and at most 86400"), "\(result.stderr)")
+    }
+}

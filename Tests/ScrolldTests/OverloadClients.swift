@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads many subscribers' streams on one thread (poll(2) over all of them), checking each
+/// as it arrives (StreamCheck). The test thread looks at the checks under `lock`.
+final class SubscriberPool: @unchecked Sendable {
+    private let lock = NSLock()
+    private var streams: [StreamCheck]
+    private var stopRequested = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ streams: [StreamCheck]) {
+        self.streams = streams
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            run()
+            finished.signal()
+        }
+    }
+
+    /// Stops reading (the sockets stay open).
+    func stop() {
+        lock.withLock { stopRequested = true }
+        finished.wait()
+    }
+
+    func inspect<T>(_ body: ([StreamCheck]) -> T) -> T {
+        lock.withLock { body(streams) }
+    }
+
+    private func run() {
+        var polled = streams.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        while !lock.withLock({ stopRequested }) {
+            guard poll(&polled, nfds_t(polled.count), 50) > 0 else { continue }
+            lock.withLock {
+                buffer.withUnsafeMutableBytes { raw in
+                    for i in polled.indices where polled[i].revents != 0 {
+                        let n = recv(polled[i].fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
+                        let arrival = monotonicMicroseconds()
+                        if n > 0 {
+                            streams[i].consume(UnsafeRawBufferPointer(rebasing: raw[0..<n]), arrival: arrival)
+                        } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+                            streams[i].eof = true
+                            polled[i].fd = -1  // poll(2) skips negative descriptors
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Clients that connect and disconnect in a loop, `slots` of them at any time, each cycle
+/// behaving differently: gone without a word; subscribed and gone with states unread (the
+/// daemon sees a reset); a ping whose answer is read; subscribed then half-closed.
+final class Churner: @unchecked Sendable {
+    let path: String
+    let slots: Int
+    private let lock = NSLock()
+    private var stopRequested = false
+    private let finished = DispatchSemaphore(value: 0)
+    private(set) var cycles = 0
+    private(set) var pongs = 0
+    private(set) var backlogFull = 0
+    private(set) var failures: [String] = []
+
+    init(path: String, slots: Int) {
+        self.path = path
+        self.slots = slots
+    }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            run()
+            finished.signal()
+        }
+    }
+
+    func stop() {
+        lock.withLock { stopRequested = true }
+        finished.wait()
+    }
+
+    private func run() {
+        var fds = [Int32](repeating: -1, count: slots)
+        var kinds = [Int](repeating: 0, count: slots)
+        var round = 0
+        var scratch = [UInt8](repeating: 0, count: 65536)
+        while !lock.withLock({ stopRequested }) {
+            for slot in 0..<slots {
+                if fds[slot] >= 0 {
+                    if kinds[slot] == 2 {
+                        let n = scratch.withUnsafeMutableBytes { recv(fds[slot], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+                        if n > 0, String(decoding: scratch[..<n], as: UTF8.self).contains(#""type":"pong""#) { pongs += 1 }
+                    }
+                    if kinds[slot] == 1 { RawSocket.setLingerZero(fds[slot]) }
+                    close(fds[slot])
+                    fds[slot] = -1
+                    cycles += 1
+                }
+                switch RawSocket.connect(path, nonblocking: true) {
+                case .success(let fd):
+                    fds[slot] = fd
+                    kinds[slot] = (slot + round) % 4
+                    switch kinds[slot] {
+                    case 1: RawSocket.send(fd, #"{"op":"subscribe","container":"main"}"# + "\n")
+                    case 2: RawSocket.send(fd, #"{"op":"ping","id":"churn"}"# + "\n")
+                    case 3:
+                        RawSocket.send(fd, #"{"op":"subscribe","container":"main"}"# + "\n")
+                        shutdown(fd, Int32(SHUT_WR))
+                    default: break
+                    }
+                case .failure(let failure) where failure.errno == EAGAIN:
+                    backlogFull += 1
+                case .failure(let failure):
+                    if failures.count < 10 { failures.append("connect: \(failure)") }
+                }
+                usleep(500)
+            }
+            round += 1
+        }
+        for fd in fds where fd >= 0 { close(fd) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What /proc says about a running process: its memory, its descriptors, its limits.
+struct ProcessProbe {
+    let pid: Int32
+
+    /// A `kB` field of /proc/PID/status (`VmRSS`, `VmHWM`), in KiB.
+    func status(_ field: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    /// User plus system CPU time so far, in seconds (/proc/PID/stat fields 14 and 15).
+    var cpuSeconds: Double {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return -1 }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return -1 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    var residentKiB: Int { status("VmRSS") ?? -1 }
+    var peakResidentKiB: Int { status("VmHWM") ?? -1 }
+
+    /// The targets of /proc/PID/fd (`socket:[…]`, `/dev/null`, `anon_inode:[eventpoll]`, …).
+    var descriptors: [String] {
+        let directory = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) }
+    }
+
+    var descriptorCount: Int { descriptors.count }
+
+    /// How many of its descriptors are connections accepted on the Unix socket at `path` (a
+    /// daemon's clients): /proc/net/unix lists accepted sockets, connected (St 03), under their
+    /// listener's path. (Other connected sockets it may hold, such as the socketpair end
+    /// Foundation's Process leaves to a child, are not clients.)
+    func clientConnections(on path: String) -> Int {
+        let inodes = Set(descriptors.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
+        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
+        var connected = 0
+        for line in table.split(separator: "\n").dropFirst() {
+            // Num RefCount Protocol Flags Type St Inode Path
+            let fields = line.split(separator: " ")
+            if fields.count >= 8, fields[5] == "03", fields[7] == path, inodes.contains(String(fields[6])) { connected += 1 }
+        }
+        return connected
+    }
+
+    /// Its descriptors besides the connections accepted on `path`: what it holds with no client.
+    func descriptorsWithoutClients(on path: String) -> Int { descriptorCount - clientConnections(on: path) }
+
+    /// The soft and hard values of a /proc/PID/limits line, e.g. "Max open files".
+    func limit(_ name: String) -> (soft: String, hard: String)? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            let values = line.dropFirst(name.count).split(separator: " ")
+            guard values.count >= 2 else { return nil }
+            return (String(values[0]), String(values[1]))
+        }
+        return nil
+    }
+}
+
+/// Checks `condition` every 20 ms until it holds or `timeout` seconds pass; whether it held.
+/// Tests wait for conditions, with deadlines generous enough for a loaded machine, instead of
+/// asserting on how long something took.
+@discardableResult
+func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+        if condition() { return true }
+        if Date() >= deadline { return false }
+        usleep(20_000)
+    }
+}
+
+/// Raises this test process' soft RLIMIT_NOFILE to its hard limit (tests that open a thousand
+/// sockets); returns the new soft limit.
+@discardableResult
+func raiseOpenFileLimit() -> UInt64 {
+    var limit = rlimit()
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    getrlimit(resource, &limit)
+    if limit.rlim_cur < limit.rlim_max {
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(resource, &limit)
+        getrlimit(resource, &limit)
+    }
+    return UInt64(limit.rlim_cur)
+}
+
+/// CLOCK_MONOTONIC in microseconds: the clock of the states' `t`.
+func monotonicMicroseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Plain Unix stream sockets for tests that need many of them, or need to misbehave: non-blocking
+/// connects, half-closes, resets.
+enum RawSocket {
+    struct Failure: Error, CustomStringConvertible {
+        let errno: Int32
+        var description: String { String(cString: strerror(errno)) }
+    }
+
+    /// A connected socket (non-blocking when asked); EAGAIN means the listen backlog is full.
+    static func connect(_ path: String, nonblocking: Bool = false) -> Result<Int32, Failure> {
+        var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if nonblocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
+        let fd = socket(AF_UNIX, type, 0)
+        guard fd >= 0 else { return .failure(Failure(errno: errno)) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            return .failure(Failure(errno: code))
+        }
+        return .success(fd)
+    }
+
+    /// Connects, retrying while the backlog is full, until `timeout` seconds have passed.
+    static func connectRetrying(_ path: String, nonblocking: Bool, timeout: Double = 60) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            switch connect(path, nonblocking: nonblocking) {
+            case .success(let fd): return fd
+            case .failure(let failure) where failure.errno == EAGAIN && Date() < deadline: usleep(1000)
+            case .failure(let failure): throw HarnessError("connect \(path): \(failure)")
+            }
+        }
+    }
+
+    /// Sends all of `text` on a blocking socket, or as much as fits on a non-blocking one;
+    /// the bytes sent.
+    @discardableResult
+    static func send(_ fd: Int32, _ text: String) -> Int {
+        send(fd, Array(text.utf8))
+    }
+
+    @discardableResult
+    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            offset += n
+        }
+        return offset
+    }
+
+    /// SO_LINGER {on, 0}: close(2) discards what is unsent. (On a Unix socket the peer sees
+    /// ECONNRESET when the closing side leaves data unread, which is what these tests do.)
+    static func setLingerZero(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+}
