@@ -6,7 +6,7 @@ APT_PACKAGES := libinput-dev libudev-dev pkg-config python3 util-linux systemd
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test fuzz clean
 
 all: build
 
@@ -30,6 +30,14 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+# libFuzzer on the request decoder, the event log reader, the debug-events importer and the
+# config parser, FUZZ_TIME seconds each (FUZZ_TARGETS picks some); see docs/fuzzing.md.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	SWIFT=$(SWIFT) Fuzz/build.sh
+	Fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build
