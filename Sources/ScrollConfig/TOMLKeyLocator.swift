@@ -8,7 +8,7 @@
 /// learns which key it is in.
 struct TOMLKeyLocator {
     /// Every key, table header and inline-table key, in source order, with its 1-based line.
-    private(set) var entries: [(key: String, line: Int)] = []
+    private(set) var entries: [(path: [String], line: Int)] = []
     /// The first line each dotted path appears on, including implied parents (`[a.b]` also
     /// places `a`).
     private var firstLines: [String: Int] = [:]
@@ -18,11 +18,29 @@ struct TOMLKeyLocator {
     private var line = 1
     /// The table the last `[header]` opened: at the end, the table the text ends in.
     private(set) var table: [String] = []
-    /// The key whose value the text ends inside of (a multi-line array cut short).
+    /// The key whose value the text ends inside of (a multi-line array cut short), unless a
+    /// part of it is empty (`""`).
     private(set) var unfinishedKey: String?
+    /// The first `[table]` or `[[array]]` header whose key starts with a character no key can
+    /// start with (`[=]`, `[[[a]]]`, a control character): toml++ 3.4, inside TOMLKit 0.6.0,
+    /// fails an assertion on such a header instead of reporting it (marzer/tomlplusplus#301),
+    /// which aborts the process, so `Configuration.parse` must not hand it such text.
+    private(set) var malformedHeader: MalformedHeader?
+
+    struct MalformedHeader: Equatable {
+        /// The byte offset of the header's `[`: the text before it is whole statements.
+        var offset: Int
+        var line: Int
+        /// 1-based, in Unicode scalars as toml++ counts.
+        var column: Int
+        /// The offending character.
+        var found: Unicode.Scalar
+    }
 
     init(_ text: some StringProtocol) {
         bytes = Array(text.utf8)
+        // toml++ skips a byte order mark; so must the scan, or it would take line 1 for text.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         scanDocument()
     }
 
@@ -63,6 +81,7 @@ struct TOMLKeyLocator {
             case UInt8(ascii: "#"):
                 skipComment()
             case UInt8(ascii: "["):
+                if malformedHeader == nil { checkHeaderStart() }
                 index += peek(1) == UInt8(ascii: "[") ? 2 : 1
                 let headerLine = line
                 table = scanKey()
@@ -76,10 +95,34 @@ struct TOMLKeyLocator {
                 if current == UInt8(ascii: "=") { index += 1 }
                 record(table + key, keyLine)
                 scanValue(recordingUnder: table + key)
-                if current == nil { unfinishedKey = (table + key).joined(separator: ".") }
+                if current == nil, !(table + key).contains("") { unfinishedKey = (table + key).joined(separator: ".") }
                 skipRestOfLine()
             }
         }
+    }
+
+    /// Notes the header at `index` when what toml++ would read as the start of its key is none:
+    /// after `[`, blanks, a second `[` right after the first, and blanks again, a key starts
+    /// with a bare key character or a quote; `]` and the end of the text are errors toml++
+    /// reports itself, and so is `[` after blanks (`[ [a]]`).
+    private mutating func checkHeaderStart() {
+        var i = index + 1
+        func skipBlanks() {
+            while i < bytes.count, bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") { i += 1 }
+        }
+        skipBlanks()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "[") {
+            if i > index + 1 { return }
+            i += 1
+            skipBlanks()
+        }
+        guard i < bytes.count else { return }
+        let c = bytes[i]
+        guard !Self.isBareKeyByte(c), c != UInt8(ascii: "\""), c != UInt8(ascii: "'"), c != UInt8(ascii: "]") else { return }
+        let lineStart = bytes[..<index].lastIndex(of: Self.newline).map { $0 + 1 } ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        let column = 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 })
+        var scalars = String(decoding: bytes[i..<min(i + 4, bytes.count)], as: UTF8.self).unicodeScalars.makeIterator()
+        malformedHeader = MalformedHeader(offset: index, line: line, column: column, found: scalars.next() ?? "\u{FFFD}")
     }
 
     /// A dotted key: bare, `"basic"` or `'literal'` parts separated by dots. Empty when there
@@ -204,7 +247,7 @@ struct TOMLKeyLocator {
 
     private mutating func record(_ path: [String], _ line: Int) {
         guard !path.isEmpty else { return }
-        entries.append((path.joined(separator: "."), line))
+        entries.append((path, line))
         for count in 1...path.count {
             let key = path.prefix(count).joined(separator: ".")
             if firstLines[key] == nil { firstLines[key] = line }
