@@ -22,18 +22,16 @@ extension Configuration {
     /// built-in `main` next to it.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
         let locator = TOMLKeyLocator(text)
-        if let header = locator.malformedHeader {
-            // TOMLKit's toml++ would abort the process on this header (see `malformedHeader`);
-            // report it as toml++ reports a key that cannot start, unless the statements before
-            // it hold a mistake, which toml++ would have reported first.
-            _ = try table(String(decoding: text.utf8.prefix(header.offset), as: UTF8.self), file: file)
-            throw syntaxError(
-                line: header.line,
-                column: header.column,
-                detail: " while parsing table header: expected bare key starting character or string delimiter, saw \(describe(header.found))",
-                text: text,
-                file: file
-            )
+        if let trap = locator.abortingSyntax {
+            // TOMLKit's toml++ would abort the process on this text (see `abortingSyntax`):
+            // report it as toml++ reports its neighbours, unless the statements before it hold
+            // a mistake, which toml++ would have reported first.
+            _ = try table(String(decoding: text.utf8.prefix(trap.statementOffset), as: UTF8.self), file: file)
+            let detail = switch trap.context {
+            case .tableHeader: " while parsing table header: expected bare key starting character or string delimiter"
+            case .array: " while parsing array: expected value or closing ']'"
+            }
+            throw syntaxError(line: trap.line, column: trap.column, detail: detail + ", saw \(describe(trap.found))", text: text, file: file)
         }
         let root = try table(text, file: file)
 

@@ -21,15 +21,26 @@ struct TOMLKeyLocator {
     /// The key whose value the text ends inside of (a multi-line array cut short), unless a
     /// part of it is empty (`""`).
     private(set) var unfinishedKey: String?
-    /// The first `[table]` or `[[array]]` header whose key starts with a character no key can
-    /// start with (`[=]`, `[[[a]]]`, a control character): toml++ 3.4, inside TOMLKit 0.6.0,
-    /// fails an assertion on such a header instead of reporting it (marzer/tomlplusplus#301),
-    /// which aborts the process, so `Configuration.parse` must not hand it such text.
-    private(set) var malformedHeader: MalformedHeader?
+    /// The first place where toml++ 3.4, inside TOMLKit 0.6.0, fails an assertion instead of
+    /// reporting a syntax error, which aborts the process: `Configuration.parse` must not hand
+    /// it such text.
+    private(set) var abortingSyntax: AbortingSyntax?
+    /// The byte offset where the statement (header or key/value line) being scanned starts.
+    private var statementStart = 0
 
-    struct MalformedHeader: Equatable {
-        /// The byte offset of the header's `[`: the text before it is whole statements.
-        var offset: Int
+    struct AbortingSyntax: Equatable {
+        enum Context: Equatable {
+            /// A `[table]` or `[[array]]` header whose key starts with a character no key can
+            /// start with: `[=]`, `[[[a]]]`, a control character (marzer/tomlplusplus#301).
+            case tableHeader
+            /// An array item that starts with `}` or a non-ASCII line break (U+0085, U+2028,
+            /// U+2029): `[}]`, `[1, }]`.
+            case array
+        }
+
+        var context: Context
+        /// The byte offset of the statement it is in: the text before it is whole statements.
+        var statementOffset: Int
         var line: Int
         /// 1-based, in Unicode scalars as toml++ counts.
         var column: Int
@@ -81,13 +92,15 @@ struct TOMLKeyLocator {
             case UInt8(ascii: "#"):
                 skipComment()
             case UInt8(ascii: "["):
-                if malformedHeader == nil { checkHeaderStart() }
+                statementStart = index
+                checkHeaderStart()
                 index += peek(1) == UInt8(ascii: "[") ? 2 : 1
                 let headerLine = line
                 table = scanKey()
                 record(table, headerLine)
                 skipRestOfLine()
             default:
+                statementStart = index
                 let keyLine = line
                 let key = scanKey()
                 guard !key.isEmpty else { skipRestOfLine(); continue }
@@ -119,10 +132,27 @@ struct TOMLKeyLocator {
         guard i < bytes.count else { return }
         let c = bytes[i]
         guard !Self.isBareKeyByte(c), c != UInt8(ascii: "\""), c != UInt8(ascii: "'"), c != UInt8(ascii: "]") else { return }
-        let lineStart = bytes[..<index].lastIndex(of: Self.newline).map { $0 + 1 } ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+        noteAbortingSyntax(.tableHeader, at: i)
+    }
+
+    /// Notes an array item at `index` that toml++ would hand to its value parser although it
+    /// cannot start a value: `}` (`]`, `,` and `#` it handles before) or a line break it does
+    /// not skip.
+    private mutating func checkArrayItemStart() {
+        let rest = bytes[index...]
+        guard rest.first == UInt8(ascii: "}") || rest.starts(with: [0xC2, 0x85])
+            || rest.starts(with: [0xE2, 0x80, 0xA8]) || rest.starts(with: [0xE2, 0x80, 0xA9]) else { return }
+        noteAbortingSyntax(.array, at: index)
+    }
+
+    private mutating func noteAbortingSyntax(_ context: AbortingSyntax.Context, at i: Int) {
+        guard abortingSyntax == nil else { return }
+        let lineStart = bytes[..<i].lastIndex(of: Self.newline).map { $0 + 1 } ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
         let column = 1 + bytes[lineStart..<i].count(where: { $0 & 0xC0 != 0x80 })
         var scalars = String(decoding: bytes[i..<min(i + 4, bytes.count)], as: UTF8.self).unicodeScalars.makeIterator()
-        malformedHeader = MalformedHeader(offset: index, line: line, column: column, found: scalars.next() ?? "\u{FFFD}")
+        abortingSyntax = AbortingSyntax(
+            context: context, statementOffset: statementStart, line: line, column: column, found: scalars.next() ?? "\u{FFFD}"
+        )
     }
 
     /// A dotted key: bare, `"basic"` or `'literal'` parts separated by dots. Empty when there
@@ -173,7 +203,7 @@ struct TOMLKeyLocator {
         switch c {
         case UInt8(ascii: "{"):
             index += 1
-            scanSequence(until: UInt8(ascii: "}")) { locator in
+            scanSequence(until: UInt8(ascii: "}")) { locator, _ in
                 let keyLine = locator.line
                 let key = locator.scanKey()
                 guard !key.isEmpty else { return }
@@ -185,7 +215,10 @@ struct TOMLKeyLocator {
             }
         case UInt8(ascii: "["):
             index += 1
-            scanSequence(until: UInt8(ascii: "]")) { locator in locator.scanValue(recordingUnder: nil) }
+            scanSequence(until: UInt8(ascii: "]")) { locator, due in
+                if due { locator.checkArrayItemStart() }
+                locator.scanValue(recordingUnder: nil)
+            }
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             scanString(quote: c)
         default:
@@ -194,15 +227,20 @@ struct TOMLKeyLocator {
     }
 
     /// The items of an inline table or array up to `close`: newlines and comments between them
-    /// are allowed (arrays in TOML 1.0, inline tables in 1.1), commas separate them.
-    private mutating func scanSequence(until close: UInt8, item: (inout TOMLKeyLocator) -> Void) {
+    /// are allowed (arrays in TOML 1.0, inline tables in 1.1), commas separate them. `item` is
+    /// told whether an item is due there (first, or after a comma) or the text is malformed.
+    private mutating func scanSequence(until close: UInt8, item: (inout TOMLKeyLocator, _ due: Bool) -> Void) {
+        var due = true
         while let c = current {
             switch c {
             case close:
                 index += 1
                 return
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: ","):
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
                 index += 1
+            case UInt8(ascii: ","):
+                index += 1
+                due = true
             case Self.newline:
                 line += 1
                 index += 1
@@ -210,7 +248,8 @@ struct TOMLKeyLocator {
                 skipComment()
             default:
                 let start = index
-                item(&self)
+                item(&self, due)
+                due = false
                 // Malformed text must not stall the scan.
                 if index == start { index += 1 }
             }

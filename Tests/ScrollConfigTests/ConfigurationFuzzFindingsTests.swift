@@ -33,6 +33,27 @@ struct ConfigurationFuzzFindingsTests {
         #expect(failure("\u{FEFF}  [é]\n")?.message == "syntax error at column 4 while parsing table header: \(Self.expectedKey), saw 'é'")
     }
 
+    /// The same assertion story in toml++'s array parser: an item that starts with `}` or a
+    /// non-ASCII line break reaches its value parser, whose precondition fails (`ignore = [}`
+    /// is a plausible typo).
+    @Test func anArrayItemThatCannotStartIsASyntaxErrorNotAnAbort() {
+        let expected = "expected value or closing ']'"
+        #expect(failure("[daemon]\nignore = [}]\n") == ConfigurationError(
+            key: "daemon.ignore",
+            message: "syntax error at column 11 while parsing array: \(expected), saw '}'",
+            line: 2,
+            file: "scrolld.toml"
+        ))
+        let multiLine = failure("[containers.main.rows]\nheights = [40,\n  }\n]\n")
+        #expect(multiLine?.line == 3)
+        #expect(multiLine?.key == "containers.main.rows.heights")
+        #expect(multiLine?.message == "syntax error at column 3 while parsing array: \(expected), saw '}'")
+        #expect(failure("a = [[1], [ # c\n}]]\n")?.message == "syntax error at column 1 while parsing array: \(expected), saw '}'")
+        #expect(failure("a = { b = [}] }\n")?.message == "syntax error at column 12 while parsing array: \(expected), saw '}'")
+        #expect(failure("a = [1, \u{2028}]\n")?.message == "syntax error at column 9 while parsing array: \(expected), saw U+2028")
+        #expect(failure("a = [\u{85}]\n")?.message == "syntax error at column 6 while parsing array: \(expected), saw U+0085")
+    }
+
     /// The guard must not change what toml++ reports itself, nor the order of mistakes.
     @Test func otherHeaderMistakesAndEarlierMistakesAreStillToml() {
         let blank = failure("[physics]\nfriction = 4\n[ ]\n")
@@ -45,9 +66,12 @@ struct ConfigurationFuzzFindingsTests {
         let earlier = failure("[physics]\nfriction = \n[=]\n")
         #expect(earlier?.line == 2)
         #expect(earlier?.key == "physics.friction")
+        #expect(failure("[daemon]\nseat = 5x\nignore = [}]\n")?.line == 2)
+        // After an item toml++ wants a comma and says so.
+        #expect(failure("a = [1 }]\n")?.message.contains("expected comma or closing ']'") == true)
     }
 
-    /// Brackets inside strings, arrays and comments are not headers.
+    /// Brackets and braces inside strings and comments are neither headers nor array items.
     @Test func bracketsInsideValuesAreNotHeaders() throws {
         let configuration = try Configuration.parse(
             """
@@ -56,15 +80,17 @@ struct ConfigurationFuzzFindingsTests {
             [=]
             \"\"\"
             ignore = [
-              "a", # [=]
+              "a", # [=] }
               '[[[',
+              "}", '}', \"\"\"
+            }\"\"\",
             ]
             # [=]
             """,
             file: "scrolld.toml"
         )
         #expect(configuration.daemon.socket == "[=]\n")
-        #expect(configuration.daemon.ignore == ["a", "[[["])
+        #expect(configuration.daemon.ignore == ["a", "[[[", "}", "}", "}"])
     }
 
     /// A multi-line string where a key belongs was taken for the empty key `""` and named in
