@@ -6,7 +6,7 @@ import ScrollModel
 /// `reload` and `check-config` read a file (bytes that are not UTF-8 never reach the parser:
 /// `readFile` refuses them first).
 ///
-/// Invariants: an error names a key, the file and, when it has one, a line of the file; a
+/// Invariants: an error names the file, a key and, when it has one, a line of the file; a
 /// configuration that parses resolves every container and its physics again, and the engine
 /// built from it (as the daemon builds it) keeps every state finite through a wheel detent, a
 /// touchpad fling and a programmatic scroll.
@@ -20,12 +20,16 @@ enum ConfigurationFuzz {
         do {
             configuration = try Configuration.parse(text, file: file)
         } catch {
-            // `FILE:LINE: KEY: MESSAGE`, with a key and a message to show.
+            // `FILE:LINE: KEY: MESSAGE`; the key may be the empty key `""` of the file, but a
+            // syntax error names a key or table written there, else `syntax`.
             require(error.file == file, "an error without the file: \(error)")
-            let location = "\(file):" + (error.line.map { "\($0): " } ?? " ")
-            require(error.description.hasPrefix(location), "an error without its location: \(error)")
-            require(!error.description.dropFirst(location.count).hasPrefix(":"), "an error without a key: \(error)")
             require(!error.message.isEmpty, "an error without a message: \(error)")
+            let location = "\(file):" + (error.line.map { "\($0): " } ?? " ")
+            let key = error.key.isEmpty ? "\"\"" : error.key
+            require(error.description == "\(location)\(key): \(error.message)", "a malformed message: \(error)")
+            if error.message.hasPrefix("syntax error") {
+                require(!error.key.isEmpty, "a syntax error naming the empty key: \(error)")
+            }
             if let line = error.line {
                 require((1...max(lines, 1)).contains(line), "error on line \(line) of \(lines): \(error)")
             }
