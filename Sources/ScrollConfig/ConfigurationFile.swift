@@ -30,6 +30,7 @@ extension Configuration {
             let detail = switch trap.context {
             case .tableHeader: " while parsing table header: expected bare key starting character or string delimiter"
             case .array: " while parsing array: expected value or closing ']'"
+            case .time: " while parsing time: expected 2-digit hour"
             }
             throw syntaxError(line: trap.line, column: trap.column, detail: detail + ", saw \(describe(trap.found))", text: text, file: file)
         }

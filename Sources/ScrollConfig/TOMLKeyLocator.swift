@@ -36,6 +36,8 @@ struct TOMLKeyLocator {
             /// An array item that starts with `}` or a non-ASCII line break (U+0085, U+2028,
             /// U+2029): `[}]`, `[1, }]`.
             case array
+            /// A date-time whose time does not start with a digit: `1979-05-27Tx7:32:00Z`.
+            case time
         }
 
         var context: Context
@@ -145,6 +147,15 @@ struct TOMLKeyLocator {
         noteAbortingSyntax(.array, at: index)
     }
 
+    /// Notes a value at `index` that toml++ would read as a date and time (`YYYY-MM-DD`, then
+    /// `T` or `t`) whose time does not start with a digit: its time parser asserts one.
+    private mutating func checkDateTime() {
+        func digit(_ offset: Int) -> Bool { peek(offset).map { (0x30...0x39).contains($0) } ?? false }
+        guard [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy(digit), peek(4) == UInt8(ascii: "-"), peek(7) == UInt8(ascii: "-"),
+              peek(10) == UInt8(ascii: "T") || peek(10) == UInt8(ascii: "t"), peek(11) != nil, !digit(11) else { return }
+        noteAbortingSyntax(.time, at: index + 11)
+    }
+
     private mutating func noteAbortingSyntax(_ context: AbortingSyntax.Context, at i: Int) {
         guard abortingSyntax == nil else { return }
         let lineStart = bytes[..<i].lastIndex(of: Self.newline).map { $0 + 1 } ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
@@ -222,6 +233,7 @@ struct TOMLKeyLocator {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             scanString(quote: c)
         default:
+            checkDateTime()
             while let b = current, !Self.endsScalar(b) { index += 1 }
         }
     }

@@ -54,6 +54,19 @@ struct ConfigurationFuzzFindingsTests {
         #expect(failure("a = [\u{85}]\n")?.message == "syntax error at column 6 while parsing array: \(expected), saw U+0085")
     }
 
+    /// And in its date-time parser: a date, `T`, then a time that does not start with a digit.
+    @Test func aDateTimeWhoseTimeCannotStartIsASyntaxErrorNotAnAbort() {
+        #expect(failure("[daemon]\nseat = 1979-05-27T\u{10}7:32:00Z\n") == ConfigurationError(
+            key: "daemon.seat",
+            message: "syntax error at column 19 while parsing time: expected 2-digit hour, saw U+0010",
+            line: 2,
+            file: "scrolld.toml"
+        ))
+        #expect(failure("a = [1979-05-27tx7:32:00Z]\n")?.message == "syntax error at column 17 while parsing time: expected 2-digit hour, saw 'x'")
+        // With a digit there, toml++ reads the time and scrolld refuses a date for the key.
+        #expect(failure("[daemon]\nseat = 1979-05-27T07:32:00Z\n")?.message.hasPrefix("no scrolld key takes a date or time") == true)
+    }
+
     /// The guard must not change what toml++ reports itself, nor the order of mistakes.
     @Test func otherHeaderMistakesAndEarlierMistakesAreStillToml() {
         let blank = failure("[physics]\nfriction = 4\n[ ]\n")
