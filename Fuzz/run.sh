@@ -36,7 +36,7 @@ export SWIFT_BACKTRACE=enable=no
 
 # libFuzzer checks for leaks after every input whose mallocs and frees differ, and LeakSanitizer
 # checks the whole process when it exits. TOMLKit leaks on every parse, so for the config
-# target the per-input check would scan the heap after every input (30 times slower) and still
+# target the per-input check would scan the heap after every input (3 times slower) and still
 # find only what is suppressed: there only the exit check runs. Runs are cut into segments of
 # at most SEGMENT seconds, each a fresh process, so that every segment ends with that check and
 # TOMLKit's leaked memory cannot pile up past the RSS limit.
