@@ -17,6 +17,10 @@ cd "$(dirname "$0")/.."
 
 SECONDS_EACH=${1:-${FUZZ_TIME:-60}}
 shift || true
+if ! [[ $SECONDS_EACH =~ ^[1-9][0-9]*$ ]]; then
+    echo "Fuzz/run.sh: SECONDS must be a whole number of seconds, at least 1 (got \"$SECONDS_EACH\")" >&2
+    exit 2
+fi
 TARGETS=("$@")
 [ ${#TARGETS[@]} -gt 0 ] || TARGETS=(request event-log debug-events config)
 
