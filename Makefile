@@ -6,7 +6,7 @@ APT_PACKAGES := libinput-dev libudev-dev pkg-config python3 util-linux systemd l
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
-.PHONY: all deps build run test bench docs clean
+.PHONY: all deps build run test bench docs fuzz clean
 
 all: build
 
@@ -42,6 +42,14 @@ bench: deps
 # ScrollModel's DocC archive, through a scratch package (docs/api.md); any DocC warning fails it.
 docs:
 	scripts/api-docs.sh
+
+# libFuzzer on the request decoder, the event log reader, the debug-events importer and the
+# config parser, FUZZ_TIME seconds each (FUZZ_TARGETS picks some); see docs/fuzzing.md.
+FUZZ_TIME ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	SWIFT=$(SWIFT) Fuzz/build.sh
+	Fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 clean:
 	rm -rf .build Benchmarks/.build

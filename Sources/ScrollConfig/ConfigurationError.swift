@@ -17,6 +17,7 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
         var location = ""
         if let file { location += file + ":" }
         if let line { location += "\(line): " } else if !location.isEmpty { location += " " }
-        return "\(location)\(key): \(message)"
+        // `"" = 1` is a key too; quoted, it keeps the message's shape.
+        return "\(location)\(key.isEmpty ? "\"\"" : key): \(message)"
     }
 }

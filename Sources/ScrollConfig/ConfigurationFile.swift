@@ -21,16 +21,21 @@ extension Configuration {
     /// A file only changes what it mentions: a file that defines `[containers.side]` keeps the
     /// built-in `main` next to it.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw syntaxError(error, text: text, file: file)
-        } catch {
-            throw ConfigurationError(key: "syntax", message: "\(error)", file: file)
-        }
-
         let locator = TOMLKeyLocator(text)
+        if let trap = locator.abortingSyntax {
+            // TOMLKit's toml++ would abort the process on this text (see `abortingSyntax`):
+            // report it as toml++ reports its neighbours, unless the statements before it hold
+            // a mistake, which toml++ would have reported first.
+            _ = try table(String(decoding: text.utf8.prefix(trap.statementOffset), as: UTF8.self), file: file)
+            let detail = switch trap.context {
+            case .tableHeader: " while parsing table header: expected bare key starting character or string delimiter"
+            case .array: " while parsing array: expected value or closing ']'"
+            case .time: " while parsing time: expected 2-digit hour"
+            }
+            throw syntaxError(line: trap.line, column: trap.column, detail: detail + ", saw \(describe(trap.found))", text: text, file: file)
+        }
+        let root = try table(text, file: file)
+
         var items: [FileItem] = []
         collect(root, path: [], into: &items)
         for index in items.indices { items[index].line = locator.exactLine(of: items[index].key) }
@@ -161,10 +166,32 @@ extension Configuration {
         }
     }
 
+    /// The text parsed by TOMLKit, or its syntax error.
+    private static func table(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            // toml++ says "Error while parsing X: …"; keep its detail, drop the shouting.
+            let prefix = "Error while parsing "
+            let detail = error.description.hasPrefix(prefix)
+                ? " while parsing " + error.description.dropFirst(prefix.count)
+                : ": " + error.description
+            throw syntaxError(line: error.source.begin.line, column: error.source.begin.column, detail: detail, text: text, file: file)
+        } catch {
+            throw ConfigurationError(key: "syntax", message: "\(error)", file: file)
+        }
+    }
+
+    /// A character as a syntax error shows it: quoted when printable, else its code point.
+    private static func describe(_ scalar: Unicode.Scalar) -> String {
+        guard scalar.properties.generalCategory == .control || scalar.properties.isWhitespace else { return "'\(scalar)'" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     /// A TOML syntax error, named after the key written where it occurred (or the table it is
     /// in), since that is what the reader will look for.
-    private static func syntaxError(_ error: TOMLParseError, text: String, file: String) -> ConfigurationError {
-        let line = error.source.begin.line
+    private static func syntaxError(line: Int, column: Int, detail: String, text: String, file: String) -> ConfigurationError {
         // Scanning the text through the bad line finds what was begun on it: a key or a
         // header there, else the table it is in.
         var end = text.utf8.endIndex
@@ -174,16 +201,13 @@ extension Configuration {
             if newlines == line { end = index; break }
         }
         let locator = TOMLKeyLocator(Substring(text.utf8[..<end]))
-        let onLine = locator.entries.last { $0.line == line }?.key
-        let key = onLine ?? locator.unfinishedKey ?? (locator.table.isEmpty ? "syntax" : locator.table.joined(separator: "."))
-        // toml++ says "Error while parsing X: …"; keep its detail, drop the shouting.
-        let prefix = "Error while parsing "
-        let detail = error.description.hasPrefix(prefix)
-            ? " while parsing " + error.description.dropFirst(prefix.count)
-            : ": " + error.description
+        // A key with an empty part (`""`, or what a stray `"""` starts) is no name to look for.
+        func named(_ path: [String]) -> String? { path.isEmpty || path.contains("") ? nil : path.joined(separator: ".") }
+        let onLine = locator.entries.last { $0.line == line && named($0.path) != nil }.flatMap { named($0.path) }
+        let key = onLine ?? locator.unfinishedKey ?? named(locator.table) ?? "syntax"
         return ConfigurationError(
             key: key,
-            message: "syntax error at column \(error.source.begin.column)\(detail)",
+            message: "syntax error at column \(column)\(detail)",
             line: line,
             file: file
         )
