@@ -142,7 +142,12 @@ open_paths "$SCROLLD" "$SCROLLCTL" "${LIBS[@]}"
 # --- 2. the units, as installed -------------------------------------------------------------
 mkdir -p /etc/systemd/user
 cp "$REPO/systemd/scrolld.socket" /etc/systemd/user/scrolld.socket
-sed "s|^ExecStart=/usr/local/bin/scrolld |ExecStart=$SCROLLD |" "$REPO/systemd/scrolld.service" \
+# The build under test goes where the unit expects it, in the guest's overlay: the build tree
+# may be anywhere, /tmp included (a CI clone), which the unit's PrivateTmp= hides from the
+# service (203/EXEC "Failed to locate executable").
+install -D -m 755 "$SCROLLD" /usr/local/bin/scrolld
+UNIT_SCROLLD=/usr/local/bin/scrolld
+sed "s|^ExecStart=/usr/local/bin/scrolld |ExecStart=$UNIT_SCROLLD |" "$REPO/systemd/scrolld.service" \
   >/etc/systemd/user/scrolld.service
 cp /etc/systemd/user/scrolld.socket /etc/systemd/user/scrolld.service "$W/units/"
 
