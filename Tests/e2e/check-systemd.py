@@ -189,9 +189,9 @@ def main():
         source_socket = s.read()
     installed = c.text("units/scrolld.service")
     normalized = re.sub(r"(?m)^ExecStart=\S*/scrolld ", "ExecStart=/usr/local/bin/scrolld ", installed)
-    c.check("the installed scrolld.service is systemd/scrolld.service with ExecStart pointing at the build",
-            normalized == source_service and installed != source_service and "/usr/local/bin" not in installed,
-            installed)
+    # The guest installs the build under test at the unit's own /usr/local/bin/scrolld.
+    c.check("the installed scrolld.service is systemd/scrolld.service, the build under test at its ExecStart",
+            normalized == source_service and f("unit.binary.matches") == "yes", installed)
     c.check("the installed scrolld.socket is systemd/scrolld.socket", c.text("units/scrolld.socket") == source_socket)
 
     c.check("the test user is in the input group, the mouse node is 0660 root:input",

@@ -147,6 +147,7 @@ cp "$REPO/systemd/scrolld.socket" /etc/systemd/user/scrolld.socket
 # service (203/EXEC "Failed to locate executable").
 install -D -m 755 "$SCROLLD" /usr/local/bin/scrolld
 UNIT_SCROLLD=/usr/local/bin/scrolld
+cmp -s "$SCROLLD" "$UNIT_SCROLLD" && fact unit.binary.matches yes
 sed "s|^ExecStart=/usr/local/bin/scrolld |ExecStart=$UNIT_SCROLLD |" "$REPO/systemd/scrolld.service" \
   >/etc/systemd/user/scrolld.service
 cp /etc/systemd/user/scrolld.socket /etc/systemd/user/scrolld.service "$W/units/"
