@@ -30,7 +30,14 @@ extension DaemonCore {
     func refuse(_ channel: Channel, message: String) {
         logger.warning("refused a connection: \(message)")
         let reply = line { ReplyEncoder.error(ProtocolError(.forbidden, message), into: &$0) }
-        channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
+        // A lingering close: say why, half-close (the peer reads the line, then end of file),
+        // and go on reading and discarding what the peer already sent until it hangs up or 2 s
+        // pass. Closing at once with its requests unread would reset the connection, and a
+        // reset can destroy the reason before the peer reads it.
+        channel.writeAndFlush(reply).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        }
     }
 
     /// A line over the limit closes that connection, after saying so.
