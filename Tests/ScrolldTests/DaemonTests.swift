@@ -71,10 +71,7 @@ struct DaemonTests {
         // 3000 wheel events at 1000 Hz, a second after start: ~1.2 MB of states, far more than
         // a socket buffer holds.
         let count = 3000
-        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
-        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
-        for i in 0..<count { lines.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":1.2}}"#) }
-        let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        let log = try Scrolld.wheelClickLog(count: count, v120: "1.2")
         let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 100\n", replay: log)
         let stuck = try LineClient(path: daemon.socketPath)
         stuck.send(#"{"op":"subscribe","container":"main"}"#)

@@ -9,10 +9,7 @@ struct ReplaySourceTests {
         // timer and the clicks stamped before it are all due: the clicks must go in first, so
         // the stream never shows the gesture ending before the last click.
         let count = 2000
-        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
-        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
-        for i in 0..<count { lines.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":120}}"#) }
-        let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        let log = try Scrolld.wheelClickLog(count: count, v120: "120")
         let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 1\n[containers.main]\ncontentSize = \"800x100000\"\n", replay: log)
         let reader = try LineClient(path: daemon.socketPath)
         _ = reader.readJSON()

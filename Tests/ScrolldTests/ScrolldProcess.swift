@@ -72,6 +72,14 @@ enum Scrolld {
         try text.write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
+
+    /// A log of `count` wheel clicks of `v120`, 1 ms apart from t = 1 s (a 1000 Hz mouse).
+    static func wheelClickLog(count: Int, v120: String) throws -> String {
+        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
+        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"mouse","caps":["wheel"]}"#)
+        for i in 0..<count { lines.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"wheel","v120":{"y":\#(v120)}}"#) }
+        return try temporaryFile(lines.joined(separator: "\n") + "\n")
+    }
 }
 
 extension Dictionary where Key == String, Value == Any {

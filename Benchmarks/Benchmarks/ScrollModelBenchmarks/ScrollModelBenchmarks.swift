@@ -14,47 +14,21 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 1_000
     )
 
-    Benchmark("wheel events (hi-res, 1 ms apart)") { benchmark in
-        var driver = EngineDriver(.plain)
-        driver.wheel(count: 5_000) // warm up: velocity ring, frame grid, buffers
-        benchmark.startMeasurement()
-        driver.wheel(count: benchmark.scaledIterations.count)
-        benchmark.stopMeasurement()
-        blackHole(driver.checksum)
-    }
+    workload("wheel events (hi-res, 1 ms apart)", .plain) { $0.wheel(count: $1) }
+    workload("finger events (7 ms apart, a stop every 40)", .plain) { $0.finger(count: $1) }
+    workload("frame ticks (fling and bounce, 120 Hz)", .plain) { $0.frames(count: $1) }
+    workload("wheel events, 10 000 rows and a collapsing header", .list) { $0.wheel(count: $1) }
+    workload("finger events, 10 000 rows and a collapsing header", .list) { $0.finger(count: $1) }
+}
 
-    Benchmark("finger events (7 ms apart, a stop every 40)") { benchmark in
-        var driver = EngineDriver(.plain)
-        driver.finger(count: 5_000)
+/// One benchmark: 5 000 events of warm-up (velocity ring, frame grid, buffers), then
+/// `scaledIterations` events measured, on one long-lived engine.
+func workload(_ name: String, _ layout: EngineDriver.Layout, _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void) {
+    Benchmark(name) { benchmark in
+        var driver = EngineDriver(layout)
+        feed(&driver, 5_000)
         benchmark.startMeasurement()
-        driver.finger(count: benchmark.scaledIterations.count)
-        benchmark.stopMeasurement()
-        blackHole(driver.checksum)
-    }
-
-    Benchmark("frame ticks (fling and bounce, 120 Hz)") { benchmark in
-        var driver = EngineDriver(.plain)
-        driver.frames(count: 5_000)
-        benchmark.startMeasurement()
-        driver.frames(count: benchmark.scaledIterations.count)
-        benchmark.stopMeasurement()
-        blackHole(driver.checksum)
-    }
-
-    Benchmark("wheel events, 10 000 rows and a collapsing header") { benchmark in
-        var driver = EngineDriver(.list)
-        driver.wheel(count: 5_000)
-        benchmark.startMeasurement()
-        driver.wheel(count: benchmark.scaledIterations.count)
-        benchmark.stopMeasurement()
-        blackHole(driver.checksum)
-    }
-
-    Benchmark("finger events, 10 000 rows and a collapsing header") { benchmark in
-        var driver = EngineDriver(.list)
-        driver.finger(count: 5_000)
-        benchmark.startMeasurement()
-        driver.finger(count: benchmark.scaledIterations.count)
+        feed(&driver, benchmark.scaledIterations.count)
         benchmark.stopMeasurement()
         blackHole(driver.checksum)
     }
