@@ -92,11 +92,16 @@ final class DaemonCore {
         scheduledDeadline = next
         guard let next else { return }
         deadlineTask = eventLoop.scheduleTask(deadline: MonotonicClock.deadline(next)) { [weak self] in
-            self?.deadlineReached()
+            self?.deadlineReached(next)
         }
     }
 
-    private func deadlineReached() {
+    private func deadlineReached(_ deadline: Timestamp) {
+        // NIO runs every task it took as due in one tick, even one cancelled by an earlier task
+        // of that tick (an input that moved the deadline). Such a superseded wake-up must do
+        // nothing: it would otherwise run the newer deadline before its time, stamp every input
+        // until then with that future frame time, and leave two wake-ups chasing each other.
+        guard deadline == scheduledDeadline else { return }
         scheduledDeadline = nil
         deadlineTask = nil
         // Input stamped before this deadline may not have reached the loop yet: let the input
@@ -109,12 +114,9 @@ final class DaemonCore {
             inputBarrier { readTime in core.value.barrierPassed(readTime) }
             return
         }
-        runDeadlines(until: dueTime)
+        // NIO runs a task only once its deadline has passed on this same clock.
+        runDeadlines(until: max(MonotonicClock.now(), deadline))
     }
-
-    /// The deadline that woke the loop has come by definition; a clock read a hair early must
-    /// not turn into an immediate re-schedule.
-    private var dueTime: Timestamp { max(MonotonicClock.now(), engine.nextDeadline ?? 0) }
 
     private func barrierPassed(_ readTime: Timestamp) {
         barrierPending = false

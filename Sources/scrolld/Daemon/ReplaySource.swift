@@ -30,6 +30,15 @@ final class ReplaySource {
     func start() {
         base = MonotonicClock.now()
         next = 0
+        // Frames wait for input that is due, as with libinput: before the core runs a frame at
+        // the clock's time, every event due by then goes in, or the engine would pass those
+        // events and apply them late, at the frame's time instead of their own.
+        let previous = core.inputBarrier
+        core.inputBarrier = { [weak self] passed in
+            let now = MonotonicClock.now()
+            self?.deliverDue(upTo: now)
+            if let previous { previous(passed) } else { passed(now) }
+        }
         scheduleNext()
     }
 
@@ -60,8 +69,14 @@ final class ReplaySource {
     }
 
     private func fire() {
-        // Every event due by now goes in, each with its own (re-stamped) time.
-        let now = MonotonicClock.now()
+        deliverDue(upTo: MonotonicClock.now())
+        scheduleNext()
+    }
+
+    /// Every event due by `now` goes in, each with its own (re-stamped) time. The scheduled
+    /// wake-up stays as it is: when it comes, it finds nothing due before its new next event
+    /// and schedules that one.
+    private func deliverDue(upTo now: Timestamp) {
         while next < events.count, liveTime(of: next) <= now {
             var event = events[next]
             event.time = liveTime(of: next)
@@ -73,6 +88,5 @@ final class ReplaySource {
             core.input(event)
             next += 1
         }
-        scheduleNext()
     }
 }
