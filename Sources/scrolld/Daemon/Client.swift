@@ -14,14 +14,19 @@ final class Client {
     }
 
     let channel: Channel
+    /// The connection's handler context: published states are written from here straight to
+    /// the socket's end of the pipeline, without the channel's generic write path (which wraps
+    /// every write anew and walks the pipeline from its tail) — the fan-out's per-subscriber cost.
+    let context: ChannelHandlerContext
     let uid: UInt32
     var subscriptions: [String: Subscription] = [:]
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     static let stuckLimit = TimeAmount.seconds(30)
 
-    init(channel: Channel, uid: UInt32) {
-        self.channel = channel
+    init(context: ChannelHandlerContext, uid: UInt32) {
+        channel = context.channel
+        self.context = context
         self.uid = uid
     }
 
@@ -32,9 +37,15 @@ final class Client {
         channel.writeAndFlush(bytes, promise: nil)
     }
 
-    /// Offers a published state: sent now if possible, else kept as the latest pending one.
-    func offer(_ state: ByteBuffer, container: String) {
+    /// Offers a published state (`data` is `state`, wrapped once for all subscribers): sent now
+    /// if possible, else kept as the latest pending one.
+    func offer(_ state: ByteBuffer, _ data: NIOAny, container: String) {
         guard var subscription = subscriptions[container] else { return }
+        // The common case, once per subscriber per state: nothing waits, no rate, room to write.
+        if subscription.rate == nil, subscription.pending == nil, channel.isWritable {
+            context.writeAndFlush(data, promise: nil)
+            return
+        }
         if !channel.isWritable {
             if let since = unwritableSince, NIODeadline.now() - since > Self.stuckLimit {
                 // It has not read for a long time: free its resources for everyone else.
@@ -62,7 +73,7 @@ final class Client {
         subscription.pending = nil
         subscription.lastSent = NIODeadline.now()
         subscriptions[container] = subscription
-        channel.writeAndFlush(state, promise: nil)
+        context.writeAndFlush(data, promise: nil)
     }
 
     private func flushRateLimited(_ container: String) {
@@ -71,7 +82,7 @@ final class Client {
         let pending = subscription.pending
         subscription.pending = nil
         subscriptions[container] = subscription
-        if let pending { offer(pending, container: container) }
+        if let pending { offer(pending, NIOAny(pending), container: container) }
     }
 
     /// The socket drained: send what waited.
@@ -80,7 +91,7 @@ final class Client {
             unwritableSince = nil
             for (container, subscription) in subscriptions {
                 if let pending = subscription.pending, subscription.flush == nil {
-                    offer(pending, container: container)
+                    offer(pending, NIOAny(pending), container: container)
                 }
             }
         } else if unwritableSince == nil {

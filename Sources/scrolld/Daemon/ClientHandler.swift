@@ -34,7 +34,7 @@ final class ClientHandler: ChannelInboundHandler {
                 core.refuse(channel, message: "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)")
                 return
             }
-            let client = Client(channel: channel, uid: uid)
+            let client = Client(context: context, uid: uid)
             self.client = client
             core.connected(client)
             client.reply(core.welcome())

@@ -144,8 +144,9 @@ final class DaemonCore {
             seqs[index] += 1
             guard !subscribers[index].isEmpty else { continue }
             let bytes = encode(state, container: index, seq: seqs[index])
+            let data = NIOAny(bytes)
             let name = engine[index].name
-            for client in subscribers[index] { client.offer(bytes, container: name) }
+            for client in subscribers[index] { client.offer(bytes, data, container: name) }
         }
     }
 
