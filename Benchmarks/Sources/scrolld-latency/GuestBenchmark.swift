@@ -41,7 +41,9 @@ enum GuestBenchmark {
                     helper?.wait()
                 },
                 inputTimes: { _ in times.stop() },
-                expectedInputs: schedule.wheels.count
+                // libinput merges hi-res steps below half a detent and the touchpad adds its
+                // own: the count of input states is shown, not checked against the wheel's.
+                expectedInputs: 0
             ))
             try Workspace.stop(daemon)
         }
@@ -71,9 +73,9 @@ enum GuestBenchmark {
 extension Report {
     static func guest(runs: [LiveRun.Result], wheels: Int, idleSeconds: Double) -> String {
         var out: [String] = []
-        out.append("## Live latency, real-kernel guest (qemu TCG), uinput wheel mouse → libinput → scrolld run (\(wheels) wheel events, 1000 Hz bursts)")
+        out.append("## Live latency, real-kernel guest (qemu TCG), uinput wheel mouse → libinput → scrolld run (\(wheels) wheel events in 1000 Hz bursts, and two-finger flings on a uinput touchpad)")
         out.append("")
-        out.append("Latency = arrival at the subscriber − the kernel's evdev timestamp of the event (CLOCK_MONOTONIC).")
+        out.append("Latency = arrival at the subscriber − the kernel's evdev timestamp of the event (CLOCK_MONOTONIC). Input states: those whose t is an evdev frame time of the mouse or the touchpad.")
         out.append("")
         var latency = Table("subscribers", "input states", "p50", "p99", "p99.9", "max", "last subscriber p99", "delivered")
         for run in runs { latency.add(row(run)) }

@@ -99,14 +99,13 @@ struct LiveRun {
         result.published = Int(lastSeq - firstSeq) + 1
         result.lineBytes = states.values.reduce(0) { $0 + $1.bytes } / max(1, states.count)
 
-        for (seq, info) in states {
+        for info in states.values {
             if inputs.contains(info.t) {
                 result.inputStates += 1
                 result.inputLast.record(nanoseconds: UInt64(max(0, info.lastArrival - info.t * 1000)))
             } else {
                 result.deadlineStates += 1
             }
-            _ = seq
         }
         for subscriber in received {
             result.samples += subscriber.seqs.count

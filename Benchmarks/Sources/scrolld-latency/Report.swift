@@ -17,16 +17,21 @@ enum Report {
         out.append("")
         out.append("## Publish cost against the write(2) floor")
         out.append("")
-        var cost = Table("subscribers", "write(2) loop, readers asleep: p50", "p99", "per write", "write(2) loop back to back: p50", "per write", "scrolld CPU per published state", "per subscriber", "floor server CPU per state", "line bytes (scrolld)")
+        // CPU per state includes each wake-up's fixed cost; what a subscriber adds is the slope.
+        var cost = Table("subscribers", "write(2) loop, readers asleep: p50", "p99", "per write", "write(2) loop back to back: p50", "per write", "scrolld CPU per published state", "per added subscriber", "floor server CPU per state", "per added subscriber", "line bytes (scrolld)")
+        var previous: (Int, Double, Double)?
         for ((floor, run), floorRun) in zip(zip(floors, daemonRuns), floorRuns) {
+            let slope = { (now: Double, before: Double, count: Int) in String(format: "%.2f µs", (now - before) / 1000 / Double(run.subscribers - count)) }
             cost.add([
                 "\(floor.subscribers)", floor.paced.cells[0], floor.paced.cells[1], String(format: "%.0f ns", floor.perWritePaced),
                 floor.backToBack.cells[0], String(format: "%.0f ns", floor.perWriteBackToBack),
                 LatencyStats.format(run.cpuPerPublishedState / 1000),
-                String(format: "%.0f ns", run.cpuPerPublishedState / Double(run.subscribers)),
+                previous.map { slope(run.cpuPerPublishedState, $0.1, $0.0) } ?? "–",
                 LatencyStats.format(floorRun.cpuPerPublishedState / 1000),
+                previous.map { slope(floorRun.cpuPerPublishedState, $0.2, $0.0) } ?? "–",
                 "\(run.lineBytes)",
             ])
+            previous = (run.subscribers, run.cpuPerPublishedState, floorRun.cpuPerPublishedState)
         }
         out.append(cost.markdown)
         out.append("")
@@ -59,7 +64,8 @@ enum Report {
 
     static func row(_ run: LiveRun.Result) -> [String] {
         let c = run.input.cells
-        return ["\(run.subscribers)", "\(run.inputStates)/\(run.expectedInputs)", c[0], c[1], c[2], c[3], run.inputLast.cells[1], String(format: "%.1f %%", run.deliveredFraction * 100)]
+        let inputs = run.expectedInputs > 0 ? "\(run.inputStates)/\(run.expectedInputs)" : "\(run.inputStates)"
+        return ["\(run.subscribers)", inputs, c[0], c[1], c[2], c[3], run.inputLast.cells[1], String(format: "%.1f %%", run.deliveredFraction * 100)]
     }
 
     static func kib(_ value: Int) -> String { value < 0 ? "–" : String(format: "%.1f MiB", Double(value) / 1024) }

@@ -135,7 +135,6 @@ final class SubscriberSet: @unchecked Sendable {
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 1024)
-        // The first time through a state line, its bytes (for the report's line size).
         while !stopping.load(ordering: .relaxed) {
             let ready = epoll_wait(epoll, &events, Int32(events.count), 50)
             if ready < 0 {
