@@ -14,10 +14,14 @@ let package = Package(
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(name: "EngineDriver", dependencies: [.product(name: "ScrollModel", package: project)]),
         .executableTarget(name: "model-loop", dependencies: ["EngineDriver", .product(name: "ScrollModel", package: project)]),
+        // Live latency, idle, frames and memory of real `scrolld run` processes (run-live.sh).
+        .target(name: "CEpoll"),
+        .executableTarget(name: "scrolld-latency", dependencies: ["CEpoll", .product(name: "Histogram", package: "hdrhistogram-swift")]),
         .executableTarget(
             name: "ScrollModelBenchmarks",
             dependencies: [

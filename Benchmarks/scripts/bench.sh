@@ -39,10 +39,10 @@ swift build -c release --product scrollctl >&2
     echo "| what | time | rate |"
     echo "|---|---|---|"
     Benchmarks/scripts/replay.sh
-    if [ -x Benchmarks/scripts/live.sh ]; then
+    if [ -x Benchmarks/run-live.sh ]; then
         echo
         echo "## Live daemon (issue 7.3–7.5)"
         echo
-        Benchmarks/scripts/live.sh
+        Benchmarks/run-live.sh host
     fi
 } | tee "$out"

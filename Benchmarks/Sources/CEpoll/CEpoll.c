@@ -1,0 +1,2 @@
+// A C target needs a source file; CEpoll only exposes <sys/epoll.h> (include/CEpoll.h).
+#include "CEpoll.h"

@@ -1,0 +1,78 @@
+#!/bin/bash
+# Live benchmarks of a real `scrolld run` (issue 7, parts 3-5): builds scrolld (release) and the
+# harness (Benchmarks/Sources/scrolld-latency), runs them and prints Markdown tables.
+#
+#   Benchmarks/run-live.sh [host|soak|guest|all]     (default: host)
+#
+#   host   on this machine: latency to 1, 100, 1000 subscribers of `scrolld run --replay` of a
+#          generated log (1000 Hz wheel bursts, 7 ms finger drags), the same schedule through a
+#          bare write(2) floor server, the write(2) loop floor, frame jitter, idle wake-ups over
+#          10 s, resident memory. Twice when chrt works (root): at normal priority, as a user
+#          service runs, and under SCHED_FIFO, which keeps other work on a shared machine from
+#          preempting the daemon and the subscribers.
+#   soak   10 million events (a 1 M-event log looped at 200x, ~19 000 events/s) with 4 subscribers, sampling the
+#          daemon's RSS every second: memory must stay flat after the first pass.
+#   guest  the real-kernel guest (Tests/e2e, root, qemu): uinput mouse -> kernel -> libinput ->
+#          scrolld run -> subscribers; latency from the kernel's event timestamp.
+#
+# Environment: SUBSCRIBERS (default 1,100,1000), EVENTS (host log, default 6000), IDLE (s, 10),
+# SOAK_EVENTS (10000000), SOAK_SPEED (200), SOAK_SUBSCRIBERS (4), GUEST_SUBSCRIBERS (1,100,1000),
+# GUEST_EVENTS (1500), GUEST_WORKDIR (default a new /tmp/scrolld-live-guest.XXXXXX).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+MODE=${1:-host}
+case $MODE in host | soak | guest | all) ;; *) echo "usage: $0 [host|soak|guest|all]" >&2; exit 2;; esac
+
+echo "building scrolld (release) and the harness..." >&2
+swift build -c release --product scrolld >&2
+swift build -c release --package-path Benchmarks --product scrolld-latency >&2
+SCROLLD=$ROOT/.build/release/scrolld
+HARNESS=$ROOT/Benchmarks/.build/release/scrolld-latency
+
+echo "# Live benchmarks ($(date -u +%Y-%m-%dT%H:%MZ))"
+echo
+echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, kernel $(uname -r); scrolld $(git describe --always --dirty 2>/dev/null || echo '?'), release build."
+echo
+
+if [ "$MODE" = host ] || [ "$MODE" = all ]; then
+  args=(host --scrolld "$SCROLLD" --generator Benchmarks/generate-log.py
+    --subscribers "${SUBSCRIBERS:-1,100,1000}" --events "${EVENTS:-6000}" --idle "${IDLE:-10}")
+  echo "# Normal priority (SCHED_OTHER)"
+  echo
+  "$HARNESS" "${args[@]}"
+  if chrt -f 50 true 2>/dev/null; then
+    echo
+    echo "# SCHED_FIFO 50 (daemon, floor server and subscribers: \`chrt -f 50\`)"
+    echo
+    chrt -f 50 "$HARNESS" "${args[@]}"
+  else
+    echo "(chrt -f is not permitted here: no SCHED_FIFO run)" >&2
+  fi
+fi
+
+if [ "$MODE" = soak ] || [ "$MODE" = all ]; then
+  echo
+  "$HARNESS" soak --scrolld "$SCROLLD" --generator Benchmarks/generate-log.py \
+    --events "${SOAK_EVENTS:-10000000}" --speed "${SOAK_SPEED:-200}" --subscribers "${SOAK_SUBSCRIBERS:-4}"
+fi
+
+if [ "$MODE" = guest ] || [ "$MODE" = all ]; then
+  W=${GUEST_WORKDIR:-$(mktemp -d /tmp/scrolld-live-guest.XXXXXX)}
+  mkdir -p "$W"
+  echo "$ROOT/.build/release" >"$W/bin-dir"
+  {
+    echo "SUBSCRIBERS=${GUEST_SUBSCRIBERS:-1,100,1000}"
+    echo "EVENTS=${GUEST_EVENTS:-1500}"
+    echo "IDLE=${IDLE:-10}"
+  } >"$W/live-guest.env"
+  Tests/e2e/setup.sh >&2
+  E2E_TIMEOUT=${E2E_TIMEOUT:-1500} Tests/e2e/run-guest.sh Benchmarks/live-guest.sh "$W" >&2 || {
+    echo "the guest run failed; see $W (serial.log, live-guest.log)" >&2
+    exit 1
+  }
+  echo
+  cat "$W/live-guest.md"
+  echo
+  echo "(guest work folder: $W)"
+fi
