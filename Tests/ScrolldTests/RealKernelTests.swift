@@ -13,6 +13,23 @@ struct RealKernelTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let e2e = repository.appendingPathComponent("Tests/e2e")
 
+    /// A fresh work directory naming the binaries under test (the guest runs the very build this
+    /// test run uses, debug or release), after Tests/e2e/setup.sh; nil, with the issue recorded,
+    /// when setup fails.
+    static func prepareGuest(named name: String) throws -> URL? {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        try (Scrolld.binary.deletingLastPathComponent().path + "\n")
+            .write(to: work.appendingPathComponent("bin-dir"), atomically: true, encoding: .utf8)
+        let setup = try run(e2e.appendingPathComponent("setup.sh"), [], log: work.appendingPathComponent("setup.log"))
+        guard setup == 0 else {
+            report(work, files: ["setup.log"])
+            Issue.record("Tests/e2e/setup.sh failed with status \(setup) (work dir \(work.path))")
+            return nil
+        }
+        return work
+    }
+
     // Skipped unless SCROLLD_E2E=1: it boots a VM (root, apt packages, a kernel download on the
     // first run, ~1 min of emulation), far too heavy for every `swift test`.
     @Test(
@@ -21,19 +38,7 @@ struct RealKernelTests {
         .timeLimit(.minutes(15))
     )
     func scrolldInTheGuest() throws {
-        let work = FileManager.default.temporaryDirectory
-            .appendingPathComponent("scrolld-e2e-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        // The guest runs the very binaries this test run uses (debug or release build).
-        try (Scrolld.binary.deletingLastPathComponent().path + "\n")
-            .write(to: work.appendingPathComponent("bin-dir"), atomically: true, encoding: .utf8)
-
-        let setup = try Self.run(Self.e2e.appendingPathComponent("setup.sh"), [], log: work.appendingPathComponent("setup.log"))
-        guard setup == 0 else {
-            Self.report(work, files: ["setup.log"])
-            Issue.record("Tests/e2e/setup.sh failed with status \(setup) (work dir \(work.path))")
-            return
-        }
+        guard let work = try Self.prepareGuest(named: "scrolld-e2e") else { return }
 
         let started = Date()
         let status = try Self.run(
@@ -63,18 +68,7 @@ struct RealKernelTests {
         .timeLimit(.minutes(15))
     )
     func systemdUnitsInTheGuest() throws {
-        let work = FileManager.default.temporaryDirectory
-            .appendingPathComponent("scrolld-e2e-systemd-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        try (Scrolld.binary.deletingLastPathComponent().path + "\n")
-            .write(to: work.appendingPathComponent("bin-dir"), atomically: true, encoding: .utf8)
-
-        let setup = try Self.run(Self.e2e.appendingPathComponent("setup.sh"), [], log: work.appendingPathComponent("setup.log"))
-        guard setup == 0 else {
-            Self.report(work, files: ["setup.log"])
-            Issue.record("Tests/e2e/setup.sh failed with status \(setup) (work dir \(work.path))")
-            return
-        }
+        guard let work = try Self.prepareGuest(named: "scrolld-e2e-systemd") else { return }
 
         let started = Date()
         // The guest only observes (facts.txt and outputs); check-systemd.py judges on the host.
