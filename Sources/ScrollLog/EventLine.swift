@@ -10,9 +10,7 @@ struct EventLine {
 
         /// Matched on the raw bytes by length first: this runs for every key of every line.
         init?(_ raw: UnsafeRawBufferPointer) {
-            func equals(_ name: StaticString) -> Bool {
-                name.withUTF8Buffer { raw.elementsEqual($0) }
-            }
+            func equals(_ name: StaticString) -> Bool { raw.equals(name) }
             switch raw.count {
             case 1 where raw[0] == UInt8(ascii: "t"): self = .t
             case 3 where equals("dev"): self = .dev
@@ -35,9 +33,7 @@ struct EventLine {
         case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd
 
         init?(_ raw: UnsafeRawBufferPointer) {
-            func equals(_ name: StaticString) -> Bool {
-                name.withUTF8Buffer { raw.elementsEqual($0) }
-            }
+            func equals(_ name: StaticString) -> Bool { raw.equals(name) }
             switch raw.count {
             case 5 where equals("wheel"): self = .wheel
             case 6 where equals("finger"): self = .finger
@@ -287,5 +283,12 @@ struct EventLine {
             line: lineNumber,
             problem: .invalidValue(key: key, in: record, expected: expected, found: found(scanner, at: offset))
         )
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes are exactly `name`'s UTF-8.
+    fileprivate func equals(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { elementsEqual($0) }
     }
 }

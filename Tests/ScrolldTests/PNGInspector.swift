@@ -107,27 +107,8 @@ enum Tool {
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("tool-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? FileManager.default.removeItem(at: errURL) }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        try err.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let stderr = (try? Data(contentsOf: errURL)) ?? Data()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
-        )
+        let result = try Scrolld.runTool(executable, arguments)
+        return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 
     /// The absolute path of `name` on PATH, or nil.
