@@ -45,13 +45,28 @@ final class DaemonProcess {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.path
-        environment.removeValue(forKey: "NOTIFY_SOCKET")
+        // The daemon says READY=1 once it is whole (socket, watchers, input source): tests
+        // start from there, not from the first moment the socket accepts, so what they measure
+        // as a baseline (its descriptors, say) is all there. A test may bring its own socket.
+        let notify = extra["NOTIFY_SOCKET"] == nil ? try NotifySocket() : nil
+        environment["NOTIFY_SOCKET"] = notify?.path
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         try waitForSocket()
+        if let notify { try waitForReady(notify) }
+    }
+
+    private func waitForReady(_ notify: NotifySocket, timeout: Double = 20) throws {
+        defer { notify.close() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            if notify.receive(until: "READY=1", timeout: 0.2).contains(where: { $0.contains("READY=1") }) { return }
+            if !process.isRunning { throw HarnessError("scrolld exited before READY=1: \(stderr)") }
+        }
+        throw HarnessError("scrolld did not send READY=1 within \(timeout) s: \(stderr)")
     }
 
     func waitForSocket(timeout: Double = 20) throws {

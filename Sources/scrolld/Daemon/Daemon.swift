@@ -136,6 +136,14 @@ final class Daemon: Sendable {
                 }
             }
 
+        // Reload when the configuration file in use changes. Watched before the socket accepts:
+        // a client that can connect must find the daemon whole (an edit made right after the
+        // first connection is never missed, and the descriptors a client sees are all there).
+        var watcher: Channel?
+        if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
+            watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
+        }
+
         // systemd's socket is systemd's to keep; a socket of our own is kept at its path.
         var inherited: Channel?
         if let fd = options.inheritedSocket {
@@ -176,12 +184,6 @@ final class Daemon: Sendable {
                 }
             }
         }
-        // Reload when the configuration file in use changes.
-        var watcher: Channel?
-        if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
-            watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
-        }
-
         let watchdog: RepeatedTask?
         if let usec = SystemdNotifier.watchdogInterval(environment: options.environment) {
             // Only when systemd asks for it: the one periodic wake-up the daemon ever has.

@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's notify socket.
+final class NotifySocket {
+    private(set) var fd: Int32
+    let path: String
+
+    init() throws {
+        path = "/tmp/sd-notify-\(UUID().uuidString.prefix(8))"
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw HarnessError("bind \(path)") }
+    }
+
+    /// Closes and removes the socket: what the daemon sends afterwards fails at once
+    /// (nothing reads it, and a full queue would block a sender).
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        unlink(path)
+        fd = -1
+    }
+
+    deinit { close() }
+
+    /// Messages received within `timeout` seconds, until one contains `until`.
+    func receive(until marker: String, timeout: Double = 10) -> [String] {
+        var messages: [String] = []
+        let deadline = Date().addingTimeInterval(timeout)
+        while deadline.timeIntervalSinceNow > 0 {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, 100) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { continue }
+            let message = String(decoding: buffer[..<n], as: UTF8.self)
+            messages.append(message)
+            if message.contains(marker) { break }
+        }
+        return messages
+    }
+}
