@@ -1,11 +1,14 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import ScrollConfig
 import ScrollInput
 import ScrollLog
 import ScrollModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -173,6 +173,9 @@ final class Daemon: Sendable {
             logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
         case .libinput(let backend, let fallback):
             libinput?.start(core: core) { usable, problem in
+                // Ready once the devices present at start are known: `devices` and the
+                // first states right after activation then already see them.
+                defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients") }
                 if usable > 0 {
                     logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend.label))")
                     return
@@ -194,8 +197,11 @@ final class Daemon: Sendable {
             watchdog = nil
         }
 
-        // Ready: the socket accepts, the input source runs, signals are handled.
-        notifier.notify("READY=1\nSTATUS=0 clients")
+        // Ready: the socket accepts, the input source runs, signals are handled. (With
+        // libinput, once its first devices are in: above.)
+        if case .replay = options.input {
+            notifier.notify("READY=1\nSTATUS=\(try loop.submit { core.value.clients.count }.wait()) clients")
+        }
         let signal = try stopped.futureResult.wait()
         logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
 

@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -45,9 +44,7 @@ final class LibinputSource: Sendable {
 
     /// Starts the thread; `ready` is called (on the loop) once the initial devices are known.
     func start(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (_ usable: Int, _ problem: String?) -> Void) {
-        let thread = Thread { [self] in self.run(core: core, ready: ready) }
-        thread.name = "scrolld-input"
-        thread.start()
+        DetachedThread.start(name: "scrolld-input") { [self] in self.run(core: core, ready: ready) }
     }
 
     func stop() {
