@@ -227,8 +227,8 @@ def main():
     c.check("scrollctl get main answers with container main's state",
             f("get.rc") == "0" and '"container":"main"' in get, get)
     paths, reply = device_paths(c.text("devices.out"))
-    c.check("scrollctl devices lists the uinput mouse (%s) read through /dev/input" % f("mouse.node"),
-            f("devices.listed") == "0" and paths == [f("mouse.node")], reply)
+    c.check("scrollctl devices lists the uinput mouse (%s) read through /dev/input as soon as the service is ready" % f("mouse.node"),
+            f("ready.rc") == "0" and f("devices.listed") == "0" and paths == [f("mouse.node")], reply)
     state = c.text("get-wheel.out")
     try:
         wheel = json.loads(state)

@@ -172,18 +172,21 @@ show before scrolld.service ActiveState
 
 # --- 4. socket activation, the sandbox ------------------------------------------------------
 run ping ctl ping --timeout 60
+# The ping is answered as soon as the socket is served; the service is ready (READY=1) once
+# libinput has added the seat's devices too. `systemctl start` returns when it is.
+run ready as_manager_user systemctl --user start scrolld.service
 show after-ping scrolld.service ActiveState,SubState,MainPID,NRestarts,Type,StatusText
 PID1=$(main_pid)
 sandbox_facts sandbox "$PID1"
 run get ctl get main
-# READY=1 comes before libinput has added the seat's devices: wait for the mouse to be listed.
 lists() {  # lists OUTFILE NODE...: `scrollctl devices --json` names every NODE
   local out=$1 node
   shift
   ctl devices --json >"$W/$out" 2>&1 || return 1
   for node in "$@"; do grep -qF "\"path\":\"$node\"" "$W/$out" || return 1; done
 }
-wait_until 30 lists devices.out "$DEV_MOUSE_NODE"
+# READY=1 came once libinput had added the seat's devices: the mouse is listed at once.
+lists devices.out "$DEV_MOUSE_NODE"
 fact devices.listed $?
 
 # --- 5. input, hotplug, reload, security, crash, stop ---------------------------------------
