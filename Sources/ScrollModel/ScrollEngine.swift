@@ -35,24 +35,16 @@ public struct ScrollEngine: Sendable {
         /// frames and timers, and a removed device still ends its gestures.
         public var isPaused = false
 
-        /// The earlier of the next frame tick and the wheel timer, `.max` when neither runs.
-        /// Stored, not computed: the engine looks for the earliest deadline before every event
-        /// and frame, and every change to the container or its frames goes through
-        /// ``syncFrames(at:rate:)``, which brings it up to date.
-        private(set) var due: Timestamp = .max
-
-        init(container: ScrollContainer) {
-            self.container = container
-            refreshDue()
-        }
-
         /// The earlier of the next frame tick and the wheel timer.
-        var deadline: Timestamp? { due == .max ? nil : due }
-
-        mutating func refreshDue() {
-            let frame = frames?.nextTick ?? .max
-            let timer = container.timerDeadline ?? .max
-            due = min(frame, timer)
+        var deadline: Timestamp? {
+            let frame = frames?.nextTick
+            let timer = container.timerDeadline
+            switch (frame, timer) {
+            case let (f?, t?): return min(f, t)
+            case let (f?, nil): return f
+            case let (nil, t?): return t
+            case (nil, nil): return nil
+            }
         }
 
         /// Starts a frame grid when the container begins to move and drops it when it stops.
@@ -62,7 +54,6 @@ public struct ScrollEngine: Sendable {
             } else {
                 frames = nil
             }
-            refreshDue()
         }
 
         /// Runs what is due at `time` (a frame tick, the wheel timer, or both).
@@ -159,9 +150,11 @@ public struct ScrollEngine: Sendable {
     /// The earliest frame tick or timer of any container; nil when nothing moves and no timer
     /// is armed, which is when a daemon should sleep in the kernel.
     public var nextDeadline: Timestamp? {
-        var next = Timestamp.max
-        for index in slots.indices where slots[index].due < next { next = slots[index].due }
-        return next == .max ? nil : next
+        var next: Timestamp?
+        for index in slots.indices {
+            if let d = slots[index].deadline, next == nil || d < next! { next = d }
+        }
+        return next
     }
 
     /// Runs every frame tick and timer due at or before `time`, in time order, publishing one
@@ -175,10 +168,9 @@ public struct ScrollEngine: Sendable {
             var best = -1
             var bestTime = Timestamp.max
             for index in slots.indices {
-                let due = slots[index].due
-                if due <= time, due < bestTime {
+                if let d = slots[index].deadline, d <= time, d < bestTime {
                     best = index
-                    bestTime = due
+                    bestTime = d
                 }
             }
             guard best >= 0 else { break }
@@ -205,10 +197,9 @@ public struct ScrollEngine: Sendable {
             devices[event.device] = name
             return
         case .deviceRemoved:
-            for index in slots.indices {
-                let concerned = slots[index].container.handle(event)
+            for index in slots.indices where slots[index].container.handle(event) {
                 slots[index].syncFrames(at: event.time, rate: frameRate)
-                if concerned { emit(Update(container: index, state: slots[index].container.state, cause: .input)) }
+                emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
         default:

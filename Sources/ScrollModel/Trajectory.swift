@@ -104,12 +104,31 @@ public struct Trajectory: Hashable, Sendable {
             return tau >= ease.duration ? ease.target : nil
         }
     }
+
+    /// ``finished(at:physics:)`` from the sample ``sample(at:)`` gave for the same `time`: the
+    /// same decision, bit for bit, without evaluating the curve a second time on every frame.
+    func finished(at time: Timestamp, sampled sample: Sample, physics: ScrollPhysics) -> Double? {
+        switch curve {
+        case .spring(let spring):
+            return spring.hasSettled(position: sample.position, velocity: sample.velocity, physics: physics) ? spring.target : nil
+        case .deceleration(let path):
+            return path.finished(at: tau(time), sampled: sample, physics: physics)
+        case .ease(let ease):
+            return tau(time) >= ease.duration ? ease.target : nil
+        }
+    }
 }
 
 extension SpringCurve {
     /// DESIGN §5 "Settle": within `settleDistance` of the target and slower than `settleVelocity`.
     public func hasSettled(at tau: Double, physics: ScrollPhysics) -> Bool {
-        abs(position(at: tau) - target) < physics.settleDistance && abs(velocity(at: tau)) < physics.settleVelocity
+        hasSettled(position: position(at: tau), velocity: velocity(at: tau), physics: physics)
+    }
+
+    /// The same test on a position and velocity already evaluated at some τ.
+    @inline(__always)
+    func hasSettled(position: Double, velocity: Double, physics: ScrollPhysics) -> Bool {
+        abs(position - target) < physics.settleDistance && abs(velocity) < physics.settleVelocity
     }
 }
 
@@ -219,6 +238,25 @@ public struct DecelerationPath: Hashable, Sendable {
             return abs(end - deceleration.position(at: tau)) < physics.decelerationEndDistance ? end : nil
         case .speed:
             return abs(deceleration.velocity(at: tau)) < physics.stopVelocity ? end : nil
+        }
+    }
+
+    /// ``finished(at:physics:)`` from ``sample(at:)`` at the same τ. The sample is the curve's
+    /// own position and velocity except when a bounce is held to `overshootLimit`: the settle
+    /// test then reads the spring itself, as the other form does.
+    func finished(at tau: Double, sampled sample: Trajectory.Sample, physics: ScrollPhysics) -> Double? {
+        if let hit {
+            guard tau >= hit.time else { return nil }
+            guard let bounce else { return hit.edge }
+            if overshootLimit != nil { return bounce.hasSettled(at: tau - hit.time, physics: physics) ? hit.edge : nil }
+            return bounce.hasSettled(position: sample.position, velocity: sample.velocity, physics: physics) ? hit.edge : nil
+        }
+        let end = deceleration.restingPoint
+        switch ending {
+        case .distance:
+            return abs(end - sample.position) < physics.decelerationEndDistance ? end : nil
+        case .speed:
+            return abs(sample.velocity) < physics.stopVelocity ? end : nil
         }
     }
 }
