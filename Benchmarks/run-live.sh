@@ -25,14 +25,17 @@ MODE=${1:-host}
 case $MODE in host | soak | guest | all) ;; *) echo "usage: $0 [host|soak|guest|all]" >&2; exit 2;; esac
 
 echo "building scrolld (release) and the harness..." >&2
-swift build -c release --product scrolld >&2
+# The binary `make release` builds and `make install` installs (the Swift runtime linked in):
+# what a user runs, and what its resident memory is measured on.
+release_flags=(${RELEASE_FLAGS:---static-swift-stdlib -Xlinker -z -Xlinker now})
+swift build -c release "${release_flags[@]}" --product scrolld >&2
 swift build -c release --package-path Benchmarks --product scrolld-latency >&2
 SCROLLD=$ROOT/.build/release/scrolld
 HARNESS=$ROOT/Benchmarks/.build/release/scrolld-latency
 
 echo "# Live benchmarks ($(date -u +%Y-%m-%dT%H:%MZ))"
 echo
-echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, kernel $(uname -r); scrolld $(git describe --always --dirty 2>/dev/null || echo '?'), release build."
+echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, kernel $(uname -r); scrolld $(git describe --always --dirty 2>/dev/null || echo '?'), release build (`make release`: ${release_flags[*]})."
 echo
 
 if [ "$MODE" = host ] || [ "$MODE" = all ]; then

@@ -8,8 +8,10 @@ out=Benchmarks/results.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-swift build -c release --product scrolld >&2
-swift build -c release --product scrollctl >&2
+# The binaries `make release` builds and `make install` installs: the Swift runtime linked in.
+release_flags=(${RELEASE_FLAGS:---static-swift-stdlib -Xlinker -z -Xlinker now})
+swift build -c release "${release_flags[@]}" --product scrolld >&2
+swift build -c release "${release_flags[@]}" --product scrollctl >&2
 (cd Benchmarks && swift build -c release >&2)
 
 {
