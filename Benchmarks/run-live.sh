@@ -35,7 +35,7 @@ HARNESS=$ROOT/Benchmarks/.build/release/scrolld-latency
 
 echo "# Live benchmarks ($(date -u +%Y-%m-%dT%H:%MZ))"
 echo
-echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, kernel $(uname -r); scrolld $(git describe --always --dirty 2>/dev/null || echo '?'), release build (`make release`: ${release_flags[*]})."
+echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, kernel $(uname -r); scrolld $(git describe --always --dirty 2>/dev/null || echo '?'), release build (\`make release\`: ${release_flags[*]})."
 echo
 
 if [ "$MODE" = host ] || [ "$MODE" = all ]; then
