@@ -10,6 +10,7 @@ enum FuzzTarget: String, CaseIterable {
     case eventLog = "event-log"
     case debugEvents = "debug-events"
     case config = "config"
+    case toml = "toml"
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -17,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
         case .eventLog: EventLogFuzz.run(bytes)
         case .debugEvents: DebugEventsFuzz.run(bytes)
         case .config: ConfigurationFuzz.run(bytes)
+        case .toml: TOMLFuzz.run(bytes)
         }
     }
 }

@@ -49,11 +49,14 @@ extension TOMLParser {
     mutating func parseMultiLineString(quote: UInt8) throws(TOMLError) -> String {
         let basic = quote == UInt8(ascii: "\"")
         let delimiter = basic ? "\"\"\"" : "'''"
+        let startLine = line
         index += 3
         if peek == UInt8(ascii: "\n") || peek == UInt8(ascii: "\r") { try newline() }
         var text: [UInt8] = []
         while true {
-            guard let c = peek else { throw error("expected \(delimiter) to end the string, found end of file") }
+            guard let c = peek else {
+                throw error("expected \(delimiter) to end the string that starts on line \(startLine), found end of file")
+            }
             switch c {
             case quote:
                 var run = 0

@@ -40,6 +40,7 @@ extension TOMLParser {
     /// `[ value, value, ]`: newlines and comments allowed between items, a trailing comma too.
     private mutating func parseArray() throws(TOMLError) -> TOMLValue {
         try enterNesting()
+        let startLine = line
         index += 1
         var items: [TOMLValue] = []
         while true {
@@ -51,7 +52,10 @@ extension TOMLParser {
                 index += 1
                 continue
             }
-            guard peek == UInt8(ascii: "]") else { throw error("expected ',' or ']' after an array item, found \(found())") }
+            guard peek == UInt8(ascii: "]") else {
+                let start = peek == nil && startLine != line ? " (the array starts on line \(startLine))" : ""
+                throw error("expected ',' or ']' after an array item, found \(found())\(start)")
+            }
             break
         }
         index += 1
