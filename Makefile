@@ -43,8 +43,8 @@ bench: deps
 docs:
 	scripts/api-docs.sh
 
-# libFuzzer on the request decoder, the event log reader, the debug-events importer and the
-# config parser, FUZZ_TIME seconds each (FUZZ_TARGETS picks some); see docs/fuzzing.md.
+# libFuzzer on the request decoder, the event log reader, the debug-events importer, the
+# config parser and the TOML reader, FUZZ_TIME seconds each (FUZZ_TARGETS picks some); see docs/fuzzing.md.
 FUZZ_TIME ?= 60
 FUZZ_TARGETS ?=
 fuzz:

@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -56,10 +55,12 @@ let package = Package(
             name: "ScrollInput",
             dependencies: ["CLibinput", "ScrollModel"]
         ),
+        // A TOML 1.0 reader in Swift alone (no Foundation), keeping the line of every key.
+        .target(name: "TOML"),
         // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
         .target(
             name: "ScrollConfig",
-            dependencies: ["ScrollModel", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["ScrollModel", "TOML"]
         ),
         .executableTarget(
             name: "scrolld",
@@ -95,6 +96,7 @@ let package = Package(
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
         .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollLog"]),
         .testTarget(name: "ScrollInputTests", dependencies: ["ScrollInput", "ScrollModel"]),
+        .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),

@@ -10,7 +10,7 @@
 # in no fixed order and swiftc keeps only the last, so half the time the Swift code got no
 # coverage (or no AddressSanitizer). The objects are checked for both. That also builds the
 # dependencies as the package pins them: swift-numerics' RealModule with its C shims, and
-# TOMLKit with the toml++ C++ it wraps, instrumented too. Then swiftc compiles Fuzz/Sources
+# scrolld's own TOML reader, instrumented too. Then swiftc compiles Fuzz/Sources
 # against those modules and links one binary from all their objects; it serves every target,
 # chosen at run time by SCROLLD_FUZZ_TARGET (see Fuzz/run.sh), so there is one build, not four.
 #
@@ -24,7 +24,7 @@ SCRATCH=.build/fuzz
 PRODUCTS=$SCRATCH/release
 OUTPUT=$SCRATCH/scrolld-fuzz
 
-# ScrollProtocol brings ScrollLog, ScrollModel and RealModule; ScrollConfig brings TOMLKit.
+# ScrollProtocol brings ScrollLog, ScrollModel and RealModule; ScrollConfig brings TOML.
 for target in ScrollProtocol ScrollConfig; do
     "$SWIFT" build -c release --scratch-path "$SCRATCH" --target "$target" \
         -Xswiftc -sanitize=fuzzer,address \
@@ -32,7 +32,7 @@ for target in ScrollProtocol ScrollConfig; do
 done
 
 objects=()
-for module in _NumericsShims RealModule ScrollModel ScrollLog ScrollProtocol CTOML TOMLKit ScrollConfig; do
+for module in _NumericsShims RealModule ScrollModel ScrollLog ScrollProtocol TOML ScrollConfig; do
     found=$(find "$PRODUCTS/$module.build" -name '*.o' | sort)
     if [ -z "$found" ]; then
         echo "Fuzz/build.sh: no objects for $module in $PRODUCTS/$module.build" >&2
@@ -56,7 +56,5 @@ echo "Linking $OUTPUT"
 "$SWIFTC" -O -parse-as-library -sanitize=fuzzer,address -use-ld=lld -module-name ScrolldFuzz \
     -I "$PRODUCTS/Modules" \
     -I "$checkouts/swift-numerics/Sources/_NumericsShims/include" \
-    -Xcc -fmodule-map-file="$PRODUCTS/CTOML.build/module.modulemap" \
-    -Xcc -I -Xcc "$checkouts/TOMLKit/Sources/CTOML/include" \
-    Fuzz/Sources/*.swift "${objects[@]}" -lstdc++ \
+    Fuzz/Sources/*.swift "${objects[@]}" \
     -o "$OUTPUT"

@@ -2,8 +2,8 @@
 # Runs the fuzz targets one after the other, each for SECONDS (default: $FUZZ_TIME, else 60),
 # and fails on the first crash, hang (an input over 10 s), leak or out-of-memory.
 #
-# Usage: Fuzz/run.sh [SECONDS] [TARGET...]    targets: request event-log debug-events config
-#        (default: all four). Build first with Fuzz/build.sh (`make fuzz` does both).
+# Usage: Fuzz/run.sh [SECONDS] [TARGET...]    targets: request event-log debug-events config toml
+#        (default: all five). Build first with Fuzz/build.sh (`make fuzz` does both).
 #
 # Each target starts from its committed seeds, Fuzz/corpus/TARGET, plus what earlier runs
 # found, .build/fuzz/corpus/TARGET (new inputs go there, never into the repository), with
@@ -22,7 +22,7 @@ if ! [[ $SECONDS_EACH =~ ^[1-9][0-9]*$ ]]; then
     exit 2
 fi
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(request event-log debug-events config)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(request event-log debug-events config toml)
 
 BINARY=.build/fuzz/scrolld-fuzz
 if [ ! -x "$BINARY" ]; then
@@ -30,29 +30,22 @@ if [ ! -x "$BINARY" ]; then
     exit 1
 fi
 
-# LeakSanitizer on, with TOMLKit's own allocations left out: TOMLKit 0.6.0 never frees what
-# its C++ side allocates (see the suppressions file and docs/fuzzing.md). Leaks in scrolld's
-# code, including the TOML-handling code of ScrollConfig, are still reported.
+# LeakSanitizer on, with nothing suppressed.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan-suppressions.txt:print_suppressions=0}
 # Swift's own crash handler would race libFuzzer's for the signal and confuse AddressSanitizer.
 export SWIFT_BACKTRACE=enable=no
 
-# libFuzzer checks for leaks after every input whose mallocs and frees differ, and LeakSanitizer
-# checks the whole process when it exits. TOMLKit leaks on every parse, so for the config
-# target the per-input check would scan the heap after every input (3 times slower) and still
-# find only what is suppressed: there only the exit check runs. Runs are cut into segments of
-# at most SEGMENT seconds, each a fresh process, so that every segment ends with that check and
-# TOMLKit's leaked memory cannot pile up past the RSS limit.
+# libFuzzer checks for leaks after every input whose mallocs and frees differ (-detect_leaks=1,
+# every target), naming the input that leaked; LeakSanitizer also checks the whole process
+# when it exits. Runs are cut into segments of at most SEGMENT seconds, each a fresh process,
+# so that every segment ends with that check too.
 SEGMENT=60
 
 for target in "${TARGETS[@]}"; do
-    per_input_leaks=1
     case $target in
         request) max_len=4096 ;;
-        event-log | debug-events) max_len=8192 ;;
-        config) max_len=8192 per_input_leaks=0 ;;
-        *) echo "Fuzz/run.sh: unknown target $target (request, event-log, debug-events, config)" >&2; exit 2 ;;
+        event-log | debug-events | config | toml) max_len=8192 ;;
+        *) echo "Fuzz/run.sh: unknown target $target (request, event-log, debug-events, config, toml)" >&2; exit 2 ;;
     esac
     work=.build/fuzz/corpus/$target
     artifacts=.build/fuzz/artifacts/$target
@@ -69,7 +62,7 @@ for target in "${TARGETS[@]}"; do
         status=0
         SCROLLD_FUZZ_TARGET=$target "$BINARY" \
             -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
-            -detect_leaks="$per_input_leaks" -use_value_profile=1 -dict="Fuzz/dictionaries/$target.dict" \
+            -detect_leaks=1 -use_value_profile=1 -dict="Fuzz/dictionaries/$target.dict" \
             -artifact_prefix="$artifacts/" -print_final_stats=1 \
             "$work" "Fuzz/corpus/$target" >>"$log" 2>&1 || status=$?
         segment_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -1,12 +1,14 @@
 import ScrollConfig
 import ScrollModel
 
-/// The configuration parser (`Configuration.parse`: TOMLKit's toml++ parse, then every key
+/// The configuration parser (`Configuration.parse`: the TOML reader, then every key
 /// through `set`, then every container resolved) on any UTF-8 text, as `scrolld run`,
 /// `reload` and `check-config` read a file (bytes that are not UTF-8 never reach the parser:
 /// `readFile` refuses them first).
 ///
-/// Invariants: an error names the file, a key and, when it has one, a line of the file; a
+/// Invariants: an error names the file, a key and, when it has one, a line of the file (or the
+/// one after its last newline, where a text that ends too soon ends), on one
+/// line of printable text whatever the file holds (keys and strings escaped); a
 /// configuration that parses resolves every container and its physics again, and the engine
 /// built from it (as the daemon builds it) keeps every state finite through a wheel detent, a
 /// touchpad fling and a programmatic scroll.
@@ -25,13 +27,18 @@ enum ConfigurationFuzz {
             require(error.file == file, "an error without the file: \(error)")
             require(!error.message.isEmpty, "an error without a message: \(error)")
             let location = "\(file):" + (error.line.map { "\($0): " } ?? " ")
-            let key = error.key.isEmpty ? "\"\"" : error.key
-            require(error.description == "\(location)\(key): \(error.message)", "a malformed message: \(error)")
+            require(error.description == "\(location)\(error.displayKey): \(error.message)", "a malformed message: \(error)")
+            require(
+                error.description.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" },
+                "a message with a control character: \(error.description.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())"
+            )
             if error.message.hasPrefix("syntax error") {
                 require(!error.key.isEmpty, "a syntax error naming the empty key: \(error)")
             }
+            // A text that ends too soon is reported where it ends, which after a last newline
+            // is the line after it.
             if let line = error.line {
-                require((1...max(lines, 1)).contains(line), "error on line \(line) of \(lines): \(error)")
+                require((1...lines + 1).contains(line), "error on line \(line) of \(lines): \(error)")
             }
             return
         }

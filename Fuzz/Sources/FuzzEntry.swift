@@ -10,6 +10,7 @@ enum FuzzTarget: String, CaseIterable {
     case eventLog = "event-log"
     case debugEvents = "debug-events"
     case config = "config"
+    case toml = "toml"
 
     func run(_ bytes: UnsafeRawBufferPointer) {
         switch self {
@@ -17,11 +18,15 @@ enum FuzzTarget: String, CaseIterable {
         case .eventLog: EventLogFuzz.run(bytes)
         case .debugEvents: DebugEventsFuzz.run(bytes)
         case .config: ConfigurationFuzz.run(bytes)
+        case .toml: TOMLFuzz.run(bytes)
         }
     }
 }
 
 nonisolated(unsafe) private var selectedTarget: FuzzTarget?
+/// `SCROLLD_FUZZ_REPEAT=N`: each input runs N times, so that a run over one file (say
+/// config/scrolld.toml) shows what N parses leak or grow (docs/fuzzing.md, "Leaks").
+nonisolated(unsafe) private var repeatCount = 1
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzerInitialize(
@@ -38,6 +43,13 @@ public func fuzzerInitialize(
         exit(2)
     }
     selectedTarget = target
+    if let value = getenv("SCROLLD_FUZZ_REPEAT") {
+        guard let count = Int(String(cString: value)), count >= 1 else {
+            fputs("scrolld-fuzz: SCROLLD_FUZZ_REPEAT must be a whole number from 1\n", stderr)
+            exit(2)
+        }
+        repeatCount = count
+    }
     return 0
 }
 
@@ -45,7 +57,7 @@ public func fuzzerInitialize(
 public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // libFuzzer may pass a null pointer with size 0.
     let bytes = UnsafeRawBufferPointer(start: size == 0 ? nil : data, count: size)
-    selectedTarget!.run(bytes)
+    for _ in 0..<repeatCount { selectedTarget!.run(bytes) }
     return 0
 }
 

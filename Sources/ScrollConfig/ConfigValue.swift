@@ -1,3 +1,5 @@
+import TOML
+
 /// A configuration value as TOML or a `--set` option gives it, before it is checked against the
 /// key it is assigned to.
 public enum ConfigValue: Hashable, Sendable {
@@ -44,15 +46,16 @@ public enum ConfigValue: Hashable, Sendable {
         self = .string(String(trimmed))
     }
 
-    /// A short rendering for error messages.
+    /// A short rendering for error messages, on one line: control characters in strings and
+    /// keys are escaped as TOML escapes them.
     public var description: String {
         switch self {
-        case .string(let s): return "\"\(s)\""
+        case .string(let s): return "\"" + TOMLKey.escaped(s, escapingQuotes: false) + "\""
         case .integer(let i): return String(i)
         case .double(let d): return String(d)
         case .bool(let b): return String(b)
         case .array(let a): return "[" + a.map(\.description).joined(separator: ", ") + "]"
-        case .table(let t): return "{" + t.map { "\($0.0) = \($0.1.description)" }.joined(separator: ", ") + "}"
+        case .table(let t): return "{" + t.map { "\(TOMLKey.escaped($0.0, escapingQuotes: false)) = \($0.1.description)" }.joined(separator: ", ") + "}"
         }
     }
 

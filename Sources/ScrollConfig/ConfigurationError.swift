@@ -1,3 +1,5 @@
+import TOML
+
 /// A configuration problem, naming the key (and, from a file, the line) it is about.
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
     public var key: String
@@ -17,7 +19,15 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
         var location = ""
         if let file { location += file + ":" }
         if let line { location += "\(line): " } else if !location.isEmpty { location += " " }
-        // `"" = 1` is a key too; quoted, it keeps the message's shape.
-        return "\(location)\(key.isEmpty ? "\"\"" : key): \(message)"
+        return "\(location)\(displayKey): \(message)"
+    }
+
+    /// The key as messages show it: a part that is empty (`"" = 1` is a key too) or holds a
+    /// control character or line separator is quoted with TOML's escapes (`daemon."a\u0007b"`),
+    /// so that whatever a file holds, the message stays one line of printable text.
+    public var displayKey: String {
+        key.split(separator: ".", omittingEmptySubsequences: false).map { part in
+            part.isEmpty || part.unicodeScalars.contains(where: TOMLKey.needsEscape) ? TOMLKey.quoted(String(part)) : String(part)
+        }.joined(separator: ".")
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import TOMLKit
+import TOML
 
 /// Loading a TOML configuration file (DESIGN §8) onto the built-in defaults.
 ///
@@ -21,31 +21,23 @@ extension Configuration {
     /// A file only changes what it mentions: a file that defines `[containers.side]` keeps the
     /// built-in `main` next to it.
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
-        let locator = TOMLKeyLocator(text)
-        if let trap = locator.abortingSyntax {
-            // TOMLKit's toml++ would abort the process on this text (see `abortingSyntax`):
-            // report it as toml++ reports its neighbours, unless the statements before it hold
-            // a mistake, which toml++ would have reported first.
-            _ = try table(String(decoding: text.utf8.prefix(trap.statementOffset), as: UTF8.self), file: file)
-            let detail = switch trap.context {
-            case .tableHeader: " while parsing table header: expected bare key starting character or string delimiter"
-            case .array: " while parsing array: expected value or closing ']'"
-            case .time: " while parsing time: expected 2-digit hour"
-            }
-            throw syntaxError(line: trap.line, column: trap.column, detail: detail + ", saw \(describe(trap.found))", text: text, file: file)
+        let root: TOMLTable
+        do {
+            root = try TOMLParser.parse(text)
+        } catch {
+            throw syntaxError(error, file: file)
         }
-        let root = try table(text, file: file)
-
         var items: [FileItem] = []
         collect(root, path: [], into: &items)
-        for index in items.indices { items[index].line = locator.exactLine(of: items[index].key) }
-        // Stable, so keys of one inline table keep TOMLKit's order after their section.
+        var lines = KeyLines()
+        lines.record(root, path: [])
+        // Stable, so what one line holds (an inline table's keys) keeps its written order.
         let ordered = items.enumerated().sorted { a, b in
-            (a.element.line ?? .max, a.offset) < (b.element.line ?? .max, b.offset)
+            (a.element.line, a.offset) < (b.element.line, b.offset)
         }.map(\.element)
 
         do throws(ConfigurationError) {
-            return try build(ordered, locator: locator)
+            return try build(ordered, lines: lines)
         } catch {
             var located = error
             located.file = file
@@ -54,7 +46,7 @@ extension Configuration {
     }
 
     /// Applies the items in order onto the defaults, then resolves everything.
-    private static func build(_ items: [FileItem], locator: TOMLKeyLocator) throws(ConfigurationError) -> Configuration {
+    private static func build(_ items: [FileItem], lines: KeyLines) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration()
         for item in items {
             do {
@@ -63,7 +55,7 @@ extension Configuration {
                 // A rejected sub-key of an inline table (`containerSize.width`) has a line of
                 // its own; anything else is on the item's line.
                 var located = error
-                located.line = locator.exactLine(of: error.key) ?? item.line
+                located.line = lines.exactLine(of: error.key) ?? item.line
                 throw located
             }
         }
@@ -72,18 +64,18 @@ extension Configuration {
             for container in configuration.containers { _ = try configuration.resolve(container: container.name) }
         } catch {
             var located = error
-            located.line = locator.line(of: error.key)
+            located.line = lines.line(of: error.key)
             throw located
         }
         return configuration
     }
 
-    /// One table the file opens or one value it assigns, with its dotted key.
+    /// One table the file opens or one value it assigns, with its dotted key and line.
     private struct FileItem {
         var path: [String]
         /// nil: a section (`[containers.side]`), which exists even when empty.
-        var value: TOMLValueConvertible?
-        var line: Int?
+        var value: TOMLValue?
+        var line: Int
 
         var key: String { path.joined(separator: ".") }
     }
@@ -101,20 +93,20 @@ extension Configuration {
     }
 
     private static func collect(_ table: TOMLTable, path: [String], into items: inout [FileItem]) {
-        for (name, node) in table {
-            let childPath = path + [name]
-            if node.type == .table, let child = node.table, isSection(childPath) {
-                items.append(FileItem(path: childPath, value: nil))
+        for entry in table {
+            let childPath = path + [entry.key]
+            if case .table(let child) = entry.value, isSection(childPath) {
+                items.append(FileItem(path: childPath, value: nil, line: entry.line))
                 collect(child, path: childPath, into: &items)
             } else {
-                items.append(FileItem(path: childPath, value: node))
+                items.append(FileItem(path: childPath, value: entry.value, line: entry.line))
             }
         }
     }
 
     private mutating func apply(_ item: FileItem) throws(ConfigurationError) {
         let path = item.path
-        guard let node = item.value else {
+        guard let value = item.value else {
             // Declaring a container, header or rows section brings it into being, so an empty
             // `[containers.side]` is a container and an empty `[containers.main.header]` is
             // reported as a header without max_height rather than silently ignored.
@@ -129,86 +121,60 @@ extension Configuration {
         }
         switch (path.count, path[0]) {
         case (1, "daemon"), (1, "physics"), (1, "containers"), (1, "input"):
-            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(node.type)")
+            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
         case (1, _):
             throw ConfigurationError(key: item.key, message: "unknown section (daemon, physics, input, containers.NAME)")
         case (2, "containers"):
-            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(node.type)")
+            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
         default:
             if path[0] == "containers" { try Self.checkContainerName(path[1], key: item.key) }
-            try set(item.key, Self.configValue(node, key: item.key))
+            try set(item.key, Self.configValue(value, key: item.key))
         }
     }
 
     /// Keys are addressed with dots (`containers.NAME.axes`), so a name must not contain one.
     private static func checkContainerName(_ name: String, key: String) throws(ConfigurationError) {
         guard !name.isEmpty, !name.contains(".") else {
-            throw ConfigurationError(key: key, message: "a container name must be non-empty and contain no '.', got \"\(name)\"")
+            throw ConfigurationError(key: key, message: "a container name must be non-empty and contain no '.', got \(TOMLKey.quoted(name))")
         }
     }
 
-    private static func configValue(_ node: TOMLValueConvertible, key: String) throws(ConfigurationError) -> ConfigValue {
-        switch node.type {
-        case .string: return .string(node.string ?? "")
-        case .int: return .integer(node.int ?? 0)
-        case .double: return .double(node.double ?? 0)
-        case .bool: return .bool(node.bool ?? false)
-        case .array:
-            var items: [ConfigValue] = []
-            for item in node.array ?? TOMLArray() { items.append(try configValue(item, key: key)) }
-            return .array(items)
-        case .table:
+    /// A value for a message: its TOML kind and how it is written.
+    private static func written(_ value: TOMLValue) -> String {
+        "\(value.kindWithArticle) \(value)"
+    }
+
+    private static func configValue(_ value: TOMLValue, key: String) throws(ConfigurationError) -> ConfigValue {
+        switch value {
+        case .string(let s): return .string(s)
+        case .integer(let i): return .integer(Int(i))
+        case .float(let d): return .double(d)
+        case .boolean(let b): return .bool(b)
+        case .array(let items):
+            var converted: [ConfigValue] = []
+            for item in items { converted.append(try configValue(item, key: key)) }
+            return .array(converted)
+        case .table(let table):
             var fields: [(String, ConfigValue)] = []
-            for (name, item) in node.table ?? TOMLTable() { fields.append((name, try configValue(item, key: "\(key).\(name)"))) }
+            for entry in table { fields.append((entry.key, try configValue(entry.value, key: "\(key).\(entry.key)"))) }
             return .table(fields)
-        case .date, .time, .dateTime:
-            throw ConfigurationError(key: key, message: "no scrolld key takes a date or time, got \(node.debugDescription)")
+        case .offsetDateTime, .localDateTime, .localDate, .localTime:
+            throw ConfigurationError(key: key, message: "no scrolld key takes a date or time, got \(written(value))")
         }
     }
 
-    /// The text parsed by TOMLKit, or its syntax error.
-    private static func table(_ text: String, file: String) throws(ConfigurationError) -> TOMLTable {
-        do {
-            return try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            // toml++ says "Error while parsing X: …"; keep its detail, drop the shouting.
-            let prefix = "Error while parsing "
-            let detail = error.description.hasPrefix(prefix)
-                ? " while parsing " + error.description.dropFirst(prefix.count)
-                : ": " + error.description
-            throw syntaxError(line: error.source.begin.line, column: error.source.begin.column, detail: detail, text: text, file: file)
-        } catch {
-            throw ConfigurationError(key: "syntax", message: "\(error)", file: file)
-        }
-    }
-
-    /// A character as a syntax error shows it: quoted when printable, else its code point.
-    private static func describe(_ scalar: Unicode.Scalar) -> String {
-        guard scalar.properties.generalCategory == .control || scalar.properties.isWhitespace else { return "'\(scalar)'" }
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-
-    /// A TOML syntax error, named after the key written where it occurred (or the table it is
-    /// in), since that is what the reader will look for.
-    private static func syntaxError(line: Int, column: Int, detail: String, text: String, file: String) -> ConfigurationError {
-        // Scanning the text through the bad line finds what was begun on it: a key or a
-        // header there, else the table it is in.
-        var end = text.utf8.endIndex
-        var newlines = 0
-        for index in text.utf8.indices where text.utf8[index] == UInt8(ascii: "\n") {
-            newlines += 1
-            if newlines == line { end = index; break }
-        }
-        let locator = TOMLKeyLocator(Substring(text.utf8[..<end]))
+    /// A TOML syntax error, named after the key being read where it occurred (or the table it
+    /// is in), since that is what the reader will look for.
+    private static func syntaxError(_ error: TOMLError, file: String) -> ConfigurationError {
         // A key with an empty part (`""`, or what a stray `"""` starts) is no name to look for.
-        func named(_ path: [String]) -> String? { path.isEmpty || path.contains("") ? nil : path.joined(separator: ".") }
-        let onLine = locator.entries.last { $0.line == line && named($0.path) != nil }.flatMap { named($0.path) }
-        let key = onLine ?? locator.unfinishedKey ?? named(locator.table) ?? "syntax"
+        func named(_ path: [String]?) -> String? {
+            guard let path, !path.isEmpty, !path.contains("") else { return nil }
+            return path.joined(separator: ".")
+        }
         return ConfigurationError(
-            key: key,
-            message: "syntax error at column \(column)\(detail)",
-            line: line,
+            key: named(error.key) ?? named(error.table) ?? "syntax",
+            message: "syntax error at column \(error.column): \(error.message)",
+            line: error.line,
             file: file
         )
     }

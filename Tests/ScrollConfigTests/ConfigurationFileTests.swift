@@ -202,7 +202,7 @@ struct ConfigurationFileTests {
         #expect(error?.file == "scrolld.toml")
         #expect(error?.line == 3)
         #expect(error?.key == "physics.wheel_idle")
-        #expect(error?.description.hasPrefix("scrolld.toml:3: physics.wheel_idle: syntax error at column 17 while parsing") == true)
+        #expect(error?.description == "scrolld.toml:3: physics.wheel_idle: syntax error at column 17: unexpected '.' in the number")
 
         let unclosed = failure("[daemon]\nframe_rate = 60\n[containers.main\naxes = \"both\"\n")
         #expect(unclosed?.line == 3)
@@ -347,7 +347,7 @@ struct ConfigurationFileTests {
     }
 
     @Test func theFirstMistakeInTheFileIsTheOneReported() {
-        // TOMLKit orders keys by name; errors still come in the order they are written.
+        // Errors come in the order the keys are written, whatever the order of sections.
         let error = failure(
             """
             [physics]
@@ -363,6 +363,27 @@ struct ConfigurationFileTests {
         let error = failure("[containers.\"a.b\"]\naxes = \"both\"\n")
         #expect(error?.key == "containers.a.b")
         #expect(error?.line == 1)
+    }
+
+    /// A key or string holding a control character (a bell, a newline) was printed raw into
+    /// the message, and so into the log: messages show them escaped as TOML writes them.
+    @Test func controlCharactersInKeysAndValuesAreEscapedInMessages() {
+        let bell = failure("[daemon]\n\"a\\u0007b\" = 1\n")
+        #expect(bell?.key == "daemon.a\u{7}b")
+        #expect(bell?.description == #"scrolld.toml:2: daemon."a\u0007b": unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids)"#)
+
+        let newline = failure("[containers.\"x\\ny\"]\naxes = 1\n")
+        #expect(newline?.key == "containers.x\ny.axes")
+        #expect(newline?.description == #"scrolld.toml:2: containers."x\ny".axes: expected vertical, horizontal or both, got an integer 1"#)
+
+        let value = failure("[daemon]\nframe_rate = \"fast\\r\\u001B[2J\"\n")
+        #expect(value?.description == #"scrolld.toml:2: daemon.frame_rate: expected a number, got a string "fast\r\u001B[2J""#)
+
+        let syntax = failure("\"\\u0085\" = [}\n")
+        #expect(syntax?.description == #"scrolld.toml:1: "\u0085": syntax error at column 13: expected a value (string, number, true, false, date-time, array or inline table), found '}'"#)
+        for error in [bell, newline, value, syntax] {
+            #expect(error?.description.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) } == true)
+        }
     }
 
     @Test func anUnreadableFileNamesThePath() {

@@ -1,0 +1,210 @@
+/// Integers, floats and date-times: all written without quotes from the characters of
+/// `isTokenByte`, so the token is cut first and then read with the position of each mistake.
+extension TOMLParser {
+    mutating func parseNumberOrDateTime() throws(TOMLError) -> TOMLValue {
+        let start = index
+        while let c = peek, Self.isTokenByte(c) { index += 1 }
+        // `1979-05-27 07:32:00`: a space may separate the date from the time.
+        if index - start == 10, isDate(at: start), peek == UInt8(ascii: " "),
+           let h1 = peek(1), let h2 = peek(2), Self.isDigit(h1), Self.isDigit(h2), peek(3) == UInt8(ascii: ":") {
+            index += 1
+            while let c = peek, Self.isTokenByte(c) { index += 1 }
+        }
+        let end = index
+        if end - start >= 5, isDate(at: start) { return try parseDateTime(start, end) }
+        if end - start >= 3, Self.isDigit(bytes[start]), Self.isDigit(bytes[start + 1]), bytes[start + 2] == UInt8(ascii: ":") {
+            var p = start
+            let time = try parseTime(&p, end)
+            guard p == end else { throw error("unexpected \(found(at: p)) in the local time", at: p) }
+            return .localTime(time)
+        }
+        return try parseNumber(start, end)
+    }
+
+    private static func isTokenByte(_ c: UInt8) -> Bool {
+        TOMLKey.isBareKeyByte(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
+    }
+
+    private func isDate(at start: Int) -> Bool {
+        start + 4 < bytes.count && (0..<4).allSatisfy { Self.isDigit(bytes[start + $0]) } && bytes[start + 4] == UInt8(ascii: "-")
+    }
+
+    // MARK: Numbers
+
+    private func parseNumber(_ start: Int, _ end: Int) throws(TOMLError) -> TOMLValue {
+        var p = start
+        var negative = false
+        if bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-") {
+            negative = bytes[p] == UInt8(ascii: "-")
+            p += 1
+        }
+        let body = bytes[p..<end]
+        if body.elementsEqual("inf".utf8) { return .float(negative ? -.infinity : .infinity) }
+        if body.elementsEqual("nan".utf8) { return .float(negative ? -.nan : .nan) }
+        if body.count >= 2, bytes[p] == UInt8(ascii: "0"), let radix = Self.radix(bytes[p + 1]) {
+            guard p == start else { throw error("a hexadecimal, octal or binary integer cannot have a sign", at: start) }
+            p += 2
+            let digits = try readDigits(&p, end, radix: radix)
+            guard p == end else { throw error("unexpected \(found(at: p)) in the integer", at: p) }
+            guard let value = Int64(String(decoding: digits, as: UTF8.self), radix: radix) else {
+                throw error("the integer does not fit in 64 bits", at: start)
+            }
+            return .integer(value)
+        }
+        let integerStart = p
+        let integer = try readDigits(&p, end, radix: 10)
+        if integer.count > 1, integer[0] == UInt8(ascii: "0") {
+            throw error("a number cannot start with a zero (leading zeros are not allowed)", at: integerStart)
+        }
+        var text = (negative ? "-" : "") + String(decoding: integer, as: UTF8.self)
+        var isFloat = false
+        if p < end, bytes[p] == UInt8(ascii: ".") {
+            isFloat = true
+            p += 1
+            text += "." + String(decoding: try readDigits(&p, end, radix: 10, after: "the decimal point"), as: UTF8.self)
+        }
+        if p < end, bytes[p] == UInt8(ascii: "e") || bytes[p] == UInt8(ascii: "E") {
+            isFloat = true
+            p += 1
+            text += "e"
+            if p < end, bytes[p] == UInt8(ascii: "+") || bytes[p] == UInt8(ascii: "-") {
+                text += bytes[p] == UInt8(ascii: "-") ? "-" : "+"
+                p += 1
+            }
+            text += String(decoding: try readDigits(&p, end, radix: 10, after: "the exponent"), as: UTF8.self)
+        }
+        guard p == end else { throw error("unexpected \(found(at: p)) in the number", at: p) }
+        if isFloat {
+            guard let value = Double(text) else { throw error("the float cannot be read", at: start) }
+            return .float(value)
+        }
+        guard let value = Int64(text) else { throw error("the integer does not fit in 64 bits", at: start) }
+        return .integer(value)
+    }
+
+    private static func radix(_ c: UInt8) -> Int? {
+        switch c {
+        case UInt8(ascii: "x"): return 16
+        case UInt8(ascii: "o"): return 8
+        case UInt8(ascii: "b"): return 2
+        default: return nil
+        }
+    }
+
+    /// One or more digits of `radix`, with single underscores between digits; the digits only.
+    private func readDigits(_ p: inout Int, _ end: Int, radix: Int, after what: String? = nil) throws(TOMLError) -> [UInt8] {
+        func isDigit(_ c: UInt8) -> Bool { Self.hexValue(c).map { Int($0) < radix } ?? false }
+        guard p < end, isDigit(bytes[p]) else {
+            let place = what.map { " after \($0)" } ?? ""
+            throw error("expected a digit\(place), found \(p < end ? found(at: p) : found(at: end))", at: p)
+        }
+        var digits: [UInt8] = []
+        while p < end {
+            if isDigit(bytes[p]) {
+                digits.append(bytes[p])
+            } else if bytes[p] == UInt8(ascii: "_") {
+                guard p + 1 < end, isDigit(bytes[p + 1]) else {
+                    throw error("an underscore in a number must be between two digits", at: p)
+                }
+            } else {
+                break
+            }
+            p += 1
+        }
+        return digits
+    }
+
+    // MARK: Dates and times
+
+    /// `YYYY-MM-DD`, then perhaps `T`, `t` or a space and a time, then perhaps `Z`, `z` or
+    /// `±HH:MM`.
+    private func parseDateTime(_ start: Int, _ end: Int) throws(TOMLError) -> TOMLValue {
+        var p = start
+        let year = try number(&p, end, digits: 4, "year")
+        try expect(&p, end, "-", "between year and month")
+        let monthStart = p
+        let month = try number(&p, end, digits: 2, "month")
+        guard (1...12).contains(month) else { throw error("the month must be 01 to 12", at: monthStart) }
+        try expect(&p, end, "-", "between month and day")
+        let dayStart = p
+        let day = try number(&p, end, digits: 2, "day")
+        let days = TOMLDate.days(inMonth: month, year: year)
+        guard (1...days).contains(day) else { throw error("the day must be 01 to \(days) in that month", at: dayStart) }
+        let date = TOMLDate(year: year, month: month, day: day)
+        guard p < end else { return .localDate(date) }
+        guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[p]) else {
+            throw error("expected 'T' between the date and the time, found \(found(at: p))", at: p)
+        }
+        p += 1
+        let time = try parseTime(&p, end)
+        guard p < end else { return .localDateTime(TOMLLocalDateTime(date: date, time: time)) }
+        var offset = 0
+        switch bytes[p] {
+        case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+            p += 1
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            let sign = bytes[p] == UInt8(ascii: "-") ? -1 : 1
+            p += 1
+            let hourStart = p
+            let hours = try number(&p, end, digits: 2, "offset's hours")
+            guard hours <= 23 else { throw error("the offset's hours must be 00 to 23", at: hourStart) }
+            try expect(&p, end, ":", "in the offset")
+            let minuteStart = p
+            let minutes = try number(&p, end, digits: 2, "offset's minutes")
+            guard minutes <= 59 else { throw error("the offset's minutes must be 00 to 59", at: minuteStart) }
+            offset = sign * (hours * 60 + minutes)
+        default:
+            throw error("expected 'Z' or an offset (+HH:MM) after the time, found \(found(at: p))", at: p)
+        }
+        guard p == end else { throw error("unexpected \(found(at: p)) after the date-time", at: p) }
+        return .offsetDateTime(TOMLOffsetDateTime(date: date, time: time, offsetMinutes: offset))
+    }
+
+    /// `HH:MM:SS`, perhaps with a fraction of a second.
+    func parseTime(_ p: inout Int, _ end: Int) throws(TOMLError) -> TOMLTime {
+        let hourStart = p
+        let hour = try number(&p, end, digits: 2, "hour")
+        guard hour <= 23 else { throw error("the hour must be 00 to 23", at: hourStart) }
+        try expect(&p, end, ":", "between hour and minute")
+        let minuteStart = p
+        let minute = try number(&p, end, digits: 2, "minute")
+        guard minute <= 59 else { throw error("the minute must be 00 to 59", at: minuteStart) }
+        try expect(&p, end, ":", "between minute and second (TOML 1.0 requires seconds)")
+        let secondStart = p
+        let second = try number(&p, end, digits: 2, "second")
+        guard second <= 60 else { throw error("the second must be 00 to 60", at: secondStart) }
+        var nanosecond = 0
+        if p < end, bytes[p] == UInt8(ascii: ".") {
+            p += 1
+            guard p < end, Self.isDigit(bytes[p]) else {
+                throw error("expected a digit after the decimal point of the seconds, found \(found(at: min(p, end)))", at: p)
+            }
+            var scale = 100_000_000
+            while p < end, Self.isDigit(bytes[p]) {
+                nanosecond += Int(bytes[p] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                p += 1
+            }
+        }
+        return TOMLTime(hour: hour, minute: minute, second: second, nanosecond: nanosecond)
+    }
+
+    private func number(_ p: inout Int, _ end: Int, digits: Int, _ what: String) throws(TOMLError) -> Int {
+        var value = 0
+        for _ in 0..<digits {
+            guard p < end, Self.isDigit(bytes[p]) else {
+                throw error("expected \(digits) digits for the \(what), found \(found(at: min(p, end)))", at: p)
+            }
+            value = value * 10 + Int(bytes[p] - UInt8(ascii: "0"))
+            p += 1
+        }
+        return value
+    }
+
+    private func expect(_ p: inout Int, _ end: Int, _ c: Unicode.Scalar, _ what: String) throws(TOMLError) {
+        guard p < end, bytes[p] == UInt8(ascii: c) else {
+            throw error("expected '\(c)' \(what), found \(found(at: min(p, end)))", at: p)
+        }
+        p += 1
+    }
+}
