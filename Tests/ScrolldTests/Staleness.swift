@@ -46,9 +46,10 @@ struct StalenessFigures: CustomStringConvertible {
     /// States whose `upper` exceeds the bound: late by this reader's clock, perhaps its own fault.
     var overBoundUpper = 0
 
-    init(name: String, bound: Int64) {
-        self.name = name
-        self.bound = bound
+    /// Subscribers with `rate` (nil: every state): one frame, plus 1/rate.
+    init(rate: Double?, frame: Int64) {
+        name = rate.map { "rate \(Int($0)) Hz" } ?? "unthrottled"
+        bound = frame + (rate.map { Int64((1e6 / $0).rounded(.up)) } ?? 0)
     }
 
     mutating func add(_ staleness: Staleness, client: Int) {

@@ -118,6 +118,18 @@ struct StreamCheck {
         return from..<to
     }
 
+    /// How many broadcasts with a seq in `range` were received, and the longest the daemon can
+    /// have taken to send them: from the earliest moment the first can have reached the socket
+    /// to the return of the read that brought the last (µs).
+    func sendSpan(in range: ClosedRange<Int>) -> (count: Int, micros: Int64)? {
+        let received = indices(in: range)
+        guard received.count > 1,
+              let first = reads.first(where: { Int($0.end) > received.lowerBound }),
+              let last = reads.first(where: { Int($0.end) >= received.upperBound })
+        else { return nil }
+        return (received.count, last.arrival - first.lower)
+    }
+
     /// How many seqs in `range` this subscriber never received (coalesced away).
     func missed(in range: ClosedRange<Int>) -> Int {
         range.count - indices(in: range).count

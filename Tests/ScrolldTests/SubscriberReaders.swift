@@ -23,6 +23,8 @@ final class SubscriberReaders: @unchecked Sendable {
         var cpuSeconds = 0.0
         /// Time spent runnable but waiting for a CPU (/proc/…/schedstat), seconds.
         var runQueueSeconds = 0.0
+        /// Why the thread did not get its real-time priority, if it did not.
+        var priorityFailure: String?
     }
 
     private final class Shard: @unchecked Sendable {
@@ -43,7 +45,11 @@ final class SubscriberReaders: @unchecked Sendable {
     private let count: Int
     static let bufferSize = 1 << 18
 
-    init(_ streams: [StreamCheck], threads: Int) {
+    private let realTimePriority: Int32?
+
+    /// `realTimePriority`: the threads run under SCHED_FIFO at that priority (RealTimePriority).
+    init(_ streams: [StreamCheck], threads: Int, realTimePriority: Int32? = nil) {
+        self.realTimePriority = realTimePriority
         count = streams.count
         shards = (0..<threads).map { shard in
             let indices = Array(stride(from: shard, to: streams.count, by: threads))
@@ -53,7 +59,13 @@ final class SubscriberReaders: @unchecked Sendable {
 
     func start() {
         for (n, shard) in shards.enumerated() {
-            let thread = Thread { Self.run(shard) }
+            let priority = realTimePriority
+            let thread = Thread {
+                if let priority, let failure = RealTimePriority.applyToCurrentThread(priority: priority) {
+                    shard.lock.withLock { shard.figures.priorityFailure = failure }
+                }
+                Self.run(shard)
+            }
             thread.name = "subscribers \(n)"
             thread.start()
         }
@@ -143,9 +155,11 @@ final class SubscriberReaders: @unchecked Sendable {
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu)
         let runQueue = runQueueNanoseconds(schedstat) - runQueueAtStart
         shard.lock.withLock {
-            shard.figures = ThreadFigures(
-                rounds: roundMicros.count, readyMax: readyMax, roundMicros: roundMicros,
-                cpuSeconds: Double(cpu.tv_sec) + Double(cpu.tv_nsec) / 1e9, runQueueSeconds: Double(runQueue) / 1e9)
+            shard.figures.rounds = roundMicros.count
+            shard.figures.readyMax = readyMax
+            shard.figures.roundMicros = roundMicros
+            shard.figures.cpuSeconds = Double(cpu.tv_sec) + Double(cpu.tv_nsec) / 1e9
+            shard.figures.runQueueSeconds = Double(runQueue) / 1e9
         }
         shard.finished.signal()
     }
