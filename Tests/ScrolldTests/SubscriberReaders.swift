@@ -115,7 +115,9 @@ final class SubscriberReaders: @unchecked Sendable {
         while !shard.lock.withLock({ shard.stopRequested }) {
             let waitCall = monotonicMicroseconds()
             ready.removeAll(keepingCapacity: true)
-            epoll.wait(timeout: 50) { token, _ in ready.append(Int(token)) }
+            // A short timeout keeps the lower bound of the next reads close: a wait that
+            // blocked long only says their bytes came after it began.
+            epoll.wait(timeout: 1) { token, _ in ready.append(Int(token)) }
             guard !ready.isEmpty else {
                 previousWaitCall = waitCall
                 continue
