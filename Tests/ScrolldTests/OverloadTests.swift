@@ -6,14 +6,30 @@ import Glibc
 
 /// Issue 8, part 2: a thousand clients at once, a fifth of them never reading and a tenth
 /// connecting and disconnecting in a loop, while a replay feeds 1000 events a second. See
-/// docs/security.md for what is promised and the figures measured.
+/// docs/security.md ("Overload") for what is promised, what "within one frame" means, and the
+/// figures measured.
 @Suite("scrolld under overload", .serialized)
 struct OverloadTests {
-    static let unthrottled = 100  // healthy subscribers that take every state
-    static let rateLimited = 600  // healthy subscribers at `rate` = the frame rate
+    /// The 700 healthy subscribers, as UI clients and tools would ask: one state per display
+    /// frame at 120 or 60 Hz, and a few that take every state (`rate` nil).
+    /// `OVERLOAD_HEALTHY="100:0,300:120,300:60"` (count:rate, 0 for none) measures another mix.
+    static let healthyClasses: [(count: Int, rate: Double?)] = {
+        guard let text = ProcessInfo.processInfo.environment["OVERLOAD_HEALTHY"], !text.isEmpty else {
+            return [(100, nil), (300, 120), (300, 60)]
+        }
+        return text.split(separator: ",").map { item in
+            let parts = item.split(separator: ":").map { Double($0) ?? 0 }
+            return (Int(parts[0]), parts.count > 1 && parts[1] > 0 ? parts[1] : nil)
+        }
+    }()
     static let stuck = 200  // subscribers that never read
     static let churning = 100  // connect and disconnect in a loop
     static let frameRate = 120.0
+    /// One frame at `frame_rate` 120, in µs (8333.3, rounded up).
+    static let frameMicros = Int64((1e6 / frameRate).rounded(.up))
+    static let readerThreads = 2
+    /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
+    static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
 
     /// One pass of the looped log: a touchpad drag of 2000 finger events 1 ms apart (1 px
     /// each, 1000 px/s) from 1 s in, then the fingers lift: a fling, to rest in about half a
@@ -40,14 +56,18 @@ struct OverloadTests {
         """
 
     @Test func aThousandClientsWhileAReplayFeedsAThousandEventsPerSecond() throws {
-        let clients = Self.unthrottled + Self.rateLimited + Self.stuck + Self.churning
+        let healthyCount = Self.healthyClasses.reduce(0) { $0 + $1.count }
+        let clients = healthyCount + Self.stuck + Self.churning
         let limit = raiseOpenFileLimit()
         try #require(limit >= UInt64(clients + 500), "this test needs \(clients + 500) descriptors; the hard RLIMIT_NOFILE is \(limit)")
         let log = try Scrolld.temporaryFile(Self.passLog)
-        // What one pass moves the content by, from the same engine without any client.
+        // What one pass computes, from the same engine without any client: how far it moves
+        // the content, and every state's time.
         let replay = try Scrolld.run(["replay", log, "--content-size", "800x100000000", "--set", "physics.deceleration_rate=0.99"])
         try #require(replay.status == 0 && replay.states.last?.phase == "idle", "\(replay.stderr)")
         let passDistance = try #require(replay.states.last?.y)
+        let replayTimes = replay.states.compactMap { $0.t }
+        try #require(replayTimes.count == replay.states.count && replayTimes == replayTimes.sorted())
 
         // Started with a soft limit of 256 descriptors: the daemon must raise it itself.
         let daemon = try DaemonProcess(config: Self.config, arguments: ["--loop"], replay: log, softFileLimit: 256)
@@ -56,23 +76,33 @@ struct OverloadTests {
         #expect(limits.soft == limits.hard && limits.soft != "256", "soft \(limits.soft), hard \(limits.hard)")
         #expect(daemon.stderr.contains("open file limit raised from 256 to \(limits.hard)"), "\(daemon.stderr)")
         // What the daemon holds besides client connections (the harness' probe connection may
-        // not be closed on its side yet).
-        let baselineFDs = probe.descriptorsWithoutClients(on: daemon.socketPath)
+        // not be closed on its side yet); the least of a few looks, as the daemon opens a
+        // datagram socket for a moment to send systemd its status.
+        let baselineFDs = (0..<10).map { _ in
+            defer { usleep(20_000) }
+            return probe.descriptorsWithoutClients(on: daemon.socketPath)
+        }.min()!
         let baselineKiB = probe.residentKiB
         let started = Date()
+        // The daemon and the readers run as soon as they are runnable, whatever else the machine
+        // does: the timing measured is then theirs (RealTimePriority).
+        let priorityFailure = RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
+        let sampler = CPUSampler(pid: probe.pid, realTimePriority: priorityFailure == nil ? Self.samplerPriority : nil)
+        sampler.start()
 
         let gate = try PassGate(path: daemon.socketPath, gated: "main", twin: "clock")
-        // The healthy subscribers, then their reader, then the stuck ones and the churners.
-        var streams: [StreamCheck] = []
-        for i in 0..<(Self.unthrottled + Self.rateLimited) {
-            let fd = try RawSocket.connectRetrying(daemon.socketPath, nonblocking: true)
-            let rate = i < Self.unthrottled ? nil : Self.frameRate
-            let rateField = rate.map { ",\"rate\":\($0)" } ?? ""
-            #expect(RawSocket.send(fd, #"{"op":"subscribe","container":"main","id":\#(i + 1)\#(rateField)}"# + "\n") > 0)
-            streams.append(StreamCheck(fd: fd, rate: rate, keepsRecord: rate == nil))
+        // The healthy subscribers, then their readers, then the stuck ones and the churners.
+        var healthy: [StreamCheck] = []
+        for (count, rate) in Self.healthyClasses {
+            for _ in 0..<count {
+                let fd = try RawSocket.connectRetrying(daemon.socketPath, nonblocking: true)
+                let rateField = rate.map { ",\"rate\":\($0)" } ?? ""
+                #expect(RawSocket.send(fd, #"{"op":"subscribe","container":"main","id":\#(healthy.count + 1)\#(rateField)}"# + "\n") > 0)
+                healthy.append(StreamCheck(fd: fd, rate: rate))
+            }
         }
-        let pool = SubscriberPool(streams)
-        pool.start()
+        let readers = SubscriberReaders(healthy, threads: Self.readerThreads, realTimePriority: priorityFailure == nil ? Self.readerPriority : nil)
+        readers.start()
         var stuck: [Int32] = []
         for _ in 0..<Self.stuck {
             let fd = try RawSocket.connectRetrying(daemon.socketPath, nonblocking: true)
@@ -86,64 +116,105 @@ struct OverloadTests {
         }
 
         // Everyone connected and subscribed: exactly one pass is then let through to `main`.
-        let allSubscribed = waitUntil(timeout: 120) { pool.inspect { $0.allSatisfy { $0.subscribedSeq != nil } } }
+        let allSubscribed = waitUntil(timeout: 120) { readers.all { $0.subscribedSeq != nil } }
         try #require(allSubscribed, "not every healthy client got its subscription's state: \(daemon.stderr.suffix(2000))")
-        let allAccepted = waitUntil(timeout: 120) { probe.descriptorCount >= baselineFDs + streams.count + stuck.count }
-        try #require(allAccepted, "the daemon holds \(probe.descriptorCount) descriptors, \(baselineFDs) + \(streams.count + stuck.count) expected")
+        let allAccepted = waitUntil(timeout: 120) { probe.descriptorCount >= baselineFDs + healthy.count + stuck.count }
+        try #require(allAccepted, "the daemon holds \(probe.descriptorCount) descriptors, \(baselineFDs) + \(healthy.count + stuck.count) expected")
         let connectedKiB = probe.residentKiB
         let connectedFDs = probe.descriptorCount
         // A pass is let through cleanly when the gate opened before its first event and closed
         // after its last: `main` then has exactly the twin's first and last state times. On a
-        // machine too busy to react within the 2 s between passes, the next pass is tried.
+        // machine too busy to react within the 1 s between passes, the next pass is tried.
         var measured: PassGate.Pass?
         var attempts = 0
         while measured == nil, attempts < 4 {
             attempts += 1
             let pass = try #require(gate.letOnePassThrough(open: ["op": "configure", "container": "main", "devices": [String]()]))
-            let delivered = waitUntil(timeout: 120) { pool.inspect { $0.allSatisfy { $0.lastSeq >= pass.finalSeq } } }
+            let delivered = waitUntil(timeout: 120) { readers.all { $0.lastSeq >= pass.finalSeq } }
             try #require(delivered, "some healthy subscribers never got past seq \(pass.finalSeq)")
-            let clean = pool.inspect { streams in
-                let first = streams.lazy.compactMap { $0.record?.first { $0.seq == pass.seqBefore + 1 } }.first
-                let last = streams.lazy.compactMap { $0.record?.first { $0.seq == pass.finalSeq } }.first
-                return pass.before.phase == "idle" && first?.t == pass.firstT && last?.t == pass.lastT && last?.phase == UInt8(ascii: "I")
+            let streams = readers.streams
+            func t(of seq: Int) -> Int64? {
+                for stream in streams { if let k = stream.seqs.firstIndex(of: Int32(seq)) { return stream.times[k] } }
+                return nil
             }
-            if clean { measured = pass }
+            let finalIsIdle = streams.contains { $0.idleLines[pass.finalSeq] != nil }
+            if pass.before.phase == "idle", t(of: pass.seqBefore + 1) == pass.firstT, t(of: pass.finalSeq) == pass.lastT, finalIsIdle { measured = pass }
         }
         let pass = try #require(measured, "no pass was let through cleanly in \(attempts) attempts")
-        let (first, last) = (pass.seqBefore + 1, pass.finalSeq)
+        let range = (pass.seqBefore + 1)...pass.finalSeq
         let endKiB = probe.residentKiB
         let peakKiB = probe.peakResidentKiB
         churner.stop()
-        pool.stop()
+        readers.stop()
+        sampler.stop()
         let elapsed = Date().timeIntervalSince(started)
-        let streamsSeen = pool.inspect { $0 }
+        let streams = readers.streams
 
         // Every healthy subscriber: never a state older than one it already has, and the pass'
         // final state, byte for byte the same line everywhere.
-        let finalLine = try #require(streamsSeen.lazy.compactMap { $0.idleLines[last] }.first, "no subscriber has a line for seq \(last)")
+        let finalLine = try #require(streams.lazy.compactMap { $0.idleLines[pass.finalSeq] }.first, "no subscriber has a line for seq \(pass.finalSeq)")
         var disordered = 0, withoutFinal = 0, differentFinal = 0
-        for (i, stream) in streamsSeen.enumerated() {
+        for (i, stream) in streams.enumerated() {
             if !stream.disorder.isEmpty {
                 disordered += 1
                 if disordered <= 3 { Issue.record("client \(i): \(stream.disorder.prefix(5))") }
             }
-            switch stream.idleLines[last] {
+            switch stream.idleLines[pass.finalSeq] {
             case nil: withoutFinal += 1
             case let line? where line != finalLine: differentFinal += 1
             default: break
             }
         }
         #expect(disordered == 0, "\(disordered) subscribers received a state older than one before it")
-        #expect(withoutFinal == 0, "\(withoutFinal) subscribers never received the pass' final state (seq \(last))")
-        #expect(differentFinal == 0, "\(differentFinal) subscribers received a different line for seq \(last)")
-        // No input lost or mistimed: the pass moved the content exactly as far as the replay.
+        #expect(withoutFinal == 0, "\(withoutFinal) subscribers never received the pass' final state (seq \(pass.finalSeq))")
+        #expect(differentFinal == 0, "\(differentFinal) subscribers received a different line for seq \(pass.finalSeq)")
+        // No input lost or mistimed: the pass moved the content exactly as far as the replay,
+        // and every state received carries one of the replay's times, moved to the pass.
         let moved = try Self.offset(finalLine) - pass.before.y
         #expect(abs(moved - passDistance) < 1e-6, "the pass moved \(moved) px, the replay \(passDistance) px")
+        let expected = replayTimes.map { $0 + pass.firstT - replayTimes[0] }
+        #expect(expected.last == pass.lastT, "the pass' last state has t \(pass.lastT), the replay's (moved) \(expected.last ?? -1)")
+        let expectedTimes = Set(expected)
+        let mistimed = streams.reduce(0) { total, stream in total + stream.indices(in: range).filter { !expectedTimes.contains(stream.times[$0]) }.count }
+        #expect(mistimed == 0, "\(mistimed) states received with a time the replay does not have")
         #expect(churner.failures.isEmpty, "\(churner.failures)")
         #expect(churner.cycles > Self.churning)
 
+        // Within one frame (docs/security.md): for every state the engine computes in the pass
+        // and every healthy subscriber, that state or a newer one is in the subscriber's socket
+        // one frame after the state's time (with `rate` R: one frame plus 1/R); and a subscriber
+        // with `rate` R gets at most R states a second.
+        var classes = Self.healthyClasses.map { StalenessFigures(rate: $0.rate, frame: Self.frameMicros) }
+        var tooFrequent: [String] = []
+        for (i, stream) in streams.enumerated() {
+            let k = Self.healthyClasses.firstIndex { $0.rate == stream.rate }!
+            classes[k].add(Staleness(of: stream, expected: expected), client: i)
+            if let rate = stream.rate, let span = stream.sendSpan(in: range) {
+                // Sends at least 1/rate apart (the daemon's interval is whole nanoseconds).
+                let interval = Double(Int64(1e9 / rate)) / 1000
+                if Double(span.count - 1) * interval > Double(span.micros) { tooFrequent.append("client \(i): \(span.count) states within \(span.micros) µs") }
+            }
+        }
+        #expect(tooFrequent.isEmpty, "more states than `rate` allows: \(tooFrequent.prefix(5))")
+        let late = classes.flatMap(\.late)
+        let lateCount = late.count
+        let worst = late.max { $0.lower < $1.lower }
+        let lateReport = late.prefix(5).map { "client \($0.client) held state \($0.state) (t \(expected[$0.state])) no sooner than \(Double($0.lower) / 1000) ms after its time" }
+        if let priorityFailure {
+            // Without priority the daemon waits for a CPU behind whatever else runs: its timing
+            // is the machine's. Measured and printed, not judged.
+            print("OVERLOAD: within one frame not judged: the daemon could not be given a CPU (\(priorityFailure))")
+        } else {
+            // Known to fail today (docs/security.md, "Within one frame, measured"): during the
+            // drag the daemon needs a whole CPU in a release build and more than one in a debug
+            // build, so it has no slack to keep within a frame. Remove the wrapper once it does.
+            withKnownIssue("the daemon's fan-out is too slow for one frame under this load (docs/security.md)", isIntermittent: true) {
+                #expect(lateCount == 0, "\(lateCount) healthy subscribers held a state later than one frame (plus their interval) after its time, certainly (the bytes reached their socket after that): \(lateReport)")
+            }
+        }
+
         // Afterwards: every descriptor back, memory bounded, still serving.
-        for stream in streamsSeen { close(stream.fd) }
+        for stream in streams { close(stream.fd) }
         for fd in stuck { close(fd) }
         stuck.removeAll()
         gate.client.close()
@@ -161,18 +232,20 @@ struct OverloadTests {
         #expect(client.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
         client.close()
 
-        // Figures (measured, not asserted: they depend on the machine's load).
-        let range = first...last
-        let unthrottledStreams = streamsSeen.filter { $0.rate == nil }, limitedStreams = streamsSeen.filter { $0.rate != nil }
-        let missed = unthrottledStreams.map { $0.missed(in: range) }
-        let limitedCounts = limitedStreams.map { $0.latencies(in: range).count }
+        // Figures (measured, not asserted: they depend on the machine and the build).
+        let unthrottled = streams.filter { $0.rate == nil }.map { $0.missed(in: range) }
+        let readerFigures = readers.figures
+        let passReads = streams.flatMap { stream in stream.reads.filter { $0.arrival >= pass.firstT && $0.lower <= pass.lastT + 1_000_000 } }
+        let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+        let busy = sampler.share(from: pass.firstT, to: pass.lastT)
         let figures = """
-            OVERLOAD figures: \(clients) clients (\(Self.unthrottled) unthrottled + \(Self.rateLimited) at \(Int(Self.frameRate)) Hz healthy, \(Self.stuck) never reading, \(Self.churning) churning) for \(String(format: "%.1f", elapsed)) s, daemon CPU \(String(format: "%.1f", probe.cpuSeconds)) s
-              pass (attempt \(attempts)): seq \(first)...\(last), \(range.count) states published; moved \(moved) px (replay: \(passDistance) px)
-              unthrottled: \(missed.filter { $0 == 0 }.count) of \(missed.count) received all \(range.count); states coalesced away per client: max \(missed.max() ?? 0), total \(missed.reduce(0, +))
-              rate-limited: \(limitedCounts.min() ?? 0)...\(limitedCounts.max() ?? 0) states each in the pass
-              latency (arrival − t) in the pass, unthrottled: \(LatencySummary(unthrottledStreams.flatMap { $0.latencies(in: range) }))
-              latency (arrival − t) in the pass, rate-limited: \(LatencySummary(limitedStreams.flatMap { $0.latencies(in: range) }))
+            OVERLOAD figures: \(clients) clients (\(Self.healthyClasses.map { "\($0.count) \($0.rate.map { "at \(Int($0)) Hz" } ?? "unthrottled")" }.joined(separator: " + ")) healthy, \(Self.stuck) never reading, \(Self.churning) churning) for \(String(format: "%.1f", elapsed)) s; daemon \(Scrolld.binary.path.contains("/release/") ? "release" : "debug") build, \(priorityFailure == nil ? "SCHED_FIFO" : "normal priority (\(priorityFailure!))"); load average \(loadAverage)
+              pass (attempt \(attempts)): seq \(range.lowerBound)...\(range.upperBound), \(range.count) states published of \(expected.count) computed (the replay's); moved \(moved) px (replay: \(passDistance) px)
+              unthrottled: \(unthrottled.filter { $0 == 0 }.count) of \(unthrottled.count) received all \(range.count); states coalesced away per client: max \(unthrottled.max() ?? 0), total \(unthrottled.reduce(0, +))
+            \(classes.map { "  \($0)" }.joined(separator: "\n"))
+              worst: \(worst.map { "state \($0.state) (t \(expected[$0.state])), at the socket \(Double($0.lower) / 1000) ms late; the daemon's CPU % busy/waiting per 10 ms from 100 ms before its time: \(sampler.timeline(from: expected[$0.state] - 100_000, to: expected[$0.state] + Int64($0.lower) + 20_000, step: 10_000))" } ?? "none late")
+              daemon during the pass: \(busy.map { String(format: "%.0f %% of a CPU busy, %.0f %% waiting for one", $0.busy * 100, $0.waiting * 100) } ?? "?"); between passes (churn only): \(sampler.share(from: pass.firstT - 900_000, to: pass.firstT - 100_000).map { String(format: "%.0f %% busy", $0.busy * 100) } ?? "?"); daemon CPU \(String(format: "%.1f", probe.cpuSeconds)) s in all
+              readers (\(readerFigures.count) threads): CPU \(readerFigures.map { String(format: "%.2f", $0.cpuSeconds) }.joined(separator: " + ")) s, waited for a CPU \(readerFigures.map { String(format: "%.2f", $0.runQueueSeconds) }.joined(separator: " + ")) s; per round \(LatencySummary(readerFigures.flatMap(\.roundMicros))), at most \(readerFigures.map(\.readyMax).max() ?? 0) sockets ready at once; own delay per read in the pass (returned − earliest arrival) \(LatencySummary(passReads.map { $0.arrival - $0.lower }))
               churn: \(churner.cycles) connections closed, \(churner.pongs) pongs read, backlog full \(churner.backlogFull) times
               descriptors: \(baselineFDs) before, \(connectedFDs) with everyone connected, \(afterFDs) after
               VmRSS: \(baselineKiB) KiB before, \(connectedKiB) KiB connected, \(endKiB) KiB at the pass' end, VmHWM \(peakKiB) KiB, \(afterKiB) KiB after
@@ -190,4 +263,3 @@ struct OverloadTests {
         return try #require(object.number("contentOffset", "y"))
     }
 }
-

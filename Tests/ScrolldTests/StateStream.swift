@@ -4,7 +4,9 @@ import Glibc
 #endif
 
 /// The head of a state line, read without a JSON parser (a thousand clients' streams are too
-/// many lines for JSONSerialization): `{"type":"state"[,"id":…],"container":…,"seq":N,"t":T,"phase":"P",…`.
+/// many lines for JSONSerialization, and the test is a debug build): `{"type":"state"[,"id":…],
+/// "container":…,"seq":N,"t":T,"phase":"P",…`. Only libc's memchr/memcmp and a digit loop run
+/// per line.
 struct StateHead {
     var seq: Int
     var t: Int64
@@ -13,132 +15,134 @@ struct StateHead {
     var phase: UInt8
     var isReply: Bool
 
-    static let prefix = Array(#"{"type":"state""#.utf8)
-    static let seqKey = Array(#""seq":"#.utf8)
-    static let tKey = Array(#","t":"#.utf8)
-    static let phaseKey = Array(#","phase":""#.utf8)
-    static let idKey = Array(#","id":"#.utf8)
+    private static let prefix = Array(#"{"type":"state""#.utf8)
+    private static let seqKey = Array(#","seq":"#.utf8)
+    private static let tKey = Array(#","t":"#.utf8)
+    private static let phaseKey = Array(#","phase":""#.utf8)
+    private static let idKey = Array(#","id":"#.utf8)
 
     /// nil for any other line (welcome, ok, error, …).
     static func parse(_ line: UnsafeRawBufferPointer) -> StateHead? {
-        guard line.count > 64, line.starts(with: prefix) else { return nil }
-        let head = UnsafeRawBufferPointer(rebasing: line[0..<min(line.count, 160)])
-        guard let seqAt = find(seqKey, in: head, from: prefix.count) else { return nil }
-        var i = seqAt + seqKey.count
-        var seq = 0
-        while i < head.count, head[i] >= 48, head[i] <= 57 { seq = seq * 10 + Int(head[i] - 48); i += 1 }
-        guard head[i...].starts(with: tKey) else { return nil }
-        i += tKey.count
-        var t: Int64 = 0
-        while i < head.count, head[i] >= 48, head[i] <= 57 { t = t * 10 + Int64(head[i] - 48); i += 1 }
-        guard head[i...].starts(with: phaseKey), i + phaseKey.count < head.count else { return nil }
-        var phase = head[i + phaseKey.count]
-        if phase == UInt8(ascii: "i"), i + phaseKey.count + 1 < head.count, head[i + phaseKey.count + 1] == UInt8(ascii: "d") {
-            phase = UInt8(ascii: "I")
-        }
-        let isReply = head[prefix.count...].starts(with: idKey)
-        return StateHead(seq: seq, t: t, phase: phase, isReply: isReply)
-    }
-
-    static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from start: Int) -> Int? {
-        var i = start
-        while i + needle.count <= haystack.count {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
+        guard line.count > 64, let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self),
+              prefix.withUnsafeBytes({ memcmp(base, $0.baseAddress!, $0.count) }) == 0 else { return nil }
+        let end = min(line.count, 160)
+        // The key follows a comma; there are two or three commas before it.
+        var i = prefix.count
+        while true {
+            guard let comma = memchr(base + i, 0x2C, end - i) else { return nil }
+            i = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(comma))
+            if i + seqKey.count < end, seqKey.withUnsafeBytes({ memcmp(base + i, $0.baseAddress!, $0.count) }) == 0 { break }
             i += 1
         }
-        return nil
+        i += seqKey.count
+        func number() -> Int64 {
+            var value: Int64 = 0
+            while i < end, base[i] >= 48, base[i] <= 57 { value = value * 10 + Int64(base[i] - 48); i += 1 }
+            return value
+        }
+        func skip(_ key: [UInt8]) -> Bool {
+            guard i + key.count < end, key.withUnsafeBytes({ memcmp(base + i, $0.baseAddress!, $0.count) }) == 0 else { return false }
+            i += key.count
+            return true
+        }
+        let seq = Int(number())
+        guard skip(tKey) else { return nil }
+        let t = number()
+        guard skip(phaseKey), i + 1 < end else { return nil }
+        let phase = base[i] == UInt8(ascii: "i") && base[i + 1] == UInt8(ascii: "d") ? UInt8(ascii: "I") : base[i]
+        let isReply = idKey.withUnsafeBytes { memcmp(base + prefix.count, $0.baseAddress!, $0.count) } == 0
+        return StateHead(seq: seq, t: t, phase: phase, isReply: isReply)
     }
 }
 
-/// One subscriber's stream, checked as it arrives: order, gaps, the idle states' full lines,
-/// and how late each state arrived after its own `t`.
+/// One subscriber's stream, checked as it arrives: order, the idle states' full lines, every
+/// broadcast's seq and `t`, and for every read that brought states the interval in which its
+/// bytes reached the socket (see SubscriberReaders).
 struct StreamCheck {
+    /// A read(2) that completed at least one broadcast line. Its bytes were written into the
+    /// socket after `lower` and before `arrival` (µs, CLOCK_MONOTONIC); `end` is how many
+    /// broadcasts had been received once it was handled (an index into `seqs`/`times`).
+    struct Read {
+        var lower: Int64
+        var arrival: Int64
+        var end: Int32
+    }
+
     let fd: Int32
     let rate: Double?
-    var partial: [UInt8] = []
     var subscribedSeq: Int?
-    var states = 0
     var lastSeq = Int.min
     var lastBroadcastT = Int64.min
     /// Descriptions of any state that came out of order (an older seq, or an earlier `t`).
     var disorder: [String] = []
-    /// Broadcast seq jumps (from, to) with to > from + 1: coalesced states.
-    var gaps: [(Int, Int)] = []
     var idleLines: [Int: [UInt8]] = [:]
-    /// Every broadcast's seq and delivery latency (arrival on CLOCK_MONOTONIC minus the
-    /// state's `t`, in µs).
-    var arrivals: [(seq: Int32, latency: Int32)] = []
-    /// (seq, t, phase) of every broadcast, kept for the clients asked to.
-    var record: [(seq: Int, t: Int64, phase: UInt8)]?
+    /// Every broadcast's seq and `t`, in arrival order.
+    var seqs: [Int32] = []
+    var times: [Int64] = []
+    var reads: [Read] = []
     var eof = false
 
-    init(fd: Int32, rate: Double?, keepsRecord: Bool) {
+    init(fd: Int32, rate: Double?) {
         self.fd = fd
         self.rate = rate
-        record = keepsRecord ? [] : nil
+        seqs.reserveCapacity(rate == nil ? 8192 : 2048)
+        times.reserveCapacity(rate == nil ? 8192 : 2048)
+        reads.reserveCapacity(rate == nil ? 8192 : 2048)
     }
 
-    mutating func consume(_ bytes: UnsafeRawBufferPointer, arrival: Int64) {
-        if partial.isEmpty {
-            let used = lines(in: bytes, arrival: arrival)
-            partial.append(contentsOf: bytes[used...])
-        } else {
-            partial.append(contentsOf: bytes)
-            let buffer = partial
-            let used = buffer.withUnsafeBytes { lines(in: $0, arrival: arrival) }
-            partial.removeFirst(used)
-        }
-    }
-
-    /// Handles the whole lines in `bytes`; returns how many bytes they took.
-    private mutating func lines(in bytes: UnsafeRawBufferPointer, arrival: Int64) -> Int {
-        var start = 0
-        while start < bytes.count, let newline = memchr(bytes.baseAddress! + start, 0x0A, bytes.count - start) {
-            let end = bytes.baseAddress!.distance(to: UnsafeRawPointer(newline))
-            line(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), arrival: arrival)
-            start = end + 1
-        }
-        return start
-    }
-
-    private mutating func line(_ line: UnsafeRawBufferPointer, arrival: Int64) {
+    mutating func line(_ line: UnsafeRawBufferPointer) {
         guard let head = StateHead.parse(line) else { return }
-        states += 1
         if head.seq <= lastSeq { disorder.append("seq \(head.seq) after \(lastSeq)") }
         if head.isReply {
             if subscribedSeq == nil { subscribedSeq = head.seq }
         } else {
             if head.t < lastBroadcastT { disorder.append("t \(head.t) after \(lastBroadcastT) (seq \(head.seq))") }
-            if lastSeq != Int.min, head.seq > lastSeq + 1 { gaps.append((lastSeq, head.seq)) }
             lastBroadcastT = max(lastBroadcastT, head.t)
-            arrivals.append((Int32(truncatingIfNeeded: head.seq), Int32(clamping: arrival - head.t)))
+            seqs.append(Int32(truncatingIfNeeded: head.seq))
+            times.append(head.t)
         }
         lastSeq = max(lastSeq, head.seq)
         if head.phase == UInt8(ascii: "I") { idleLines[head.seq] = Array(line) }
-        if !head.isReply { record?.append((head.seq, head.t, head.phase)) }
     }
 
-    /// How many broadcast seqs in `range` never arrived (coalesced away).
+    /// Called after each read: records it if it completed broadcasts.
+    mutating func read(lower: Int64, arrival: Int64) {
+        let end = Int32(seqs.count)
+        if end > (reads.last?.end ?? 0) { reads.append(Read(lower: lower, arrival: arrival, end: end)) }
+    }
+
+    /// The broadcasts received with a seq in `range`: their indices in `seqs`/`times`.
+    func indices(in range: ClosedRange<Int>) -> Range<Int> {
+        let from = seqs.firstIndex { Int($0) >= range.lowerBound } ?? seqs.count
+        let to = seqs[from...].firstIndex { Int($0) > range.upperBound } ?? seqs.count
+        return from..<to
+    }
+
+    /// How many broadcasts with a seq in `range` were received, and the longest the daemon can
+    /// have taken to send them: from the earliest moment the first can have reached the socket
+    /// to the return of the read that brought the last (µs).
+    func sendSpan(in range: ClosedRange<Int>) -> (count: Int, micros: Int64)? {
+        let received = indices(in: range)
+        guard received.count > 1,
+              let first = reads.first(where: { Int($0.end) > received.lowerBound }),
+              let last = reads.first(where: { Int($0.end) >= received.upperBound })
+        else { return nil }
+        return (received.count, last.arrival - first.lower)
+    }
+
+    /// How many seqs in `range` this subscriber never received (coalesced away).
     func missed(in range: ClosedRange<Int>) -> Int {
-        gaps.reduce(0) { total, gap in
-            let lower = max(gap.0 + 1, range.lowerBound), upper = min(gap.1 - 1, range.upperBound)
-            return total + max(0, upper - lower + 1)
-        }
-    }
-
-    /// The latencies of the states in `range`, in µs.
-    func latencies(in range: ClosedRange<Int>) -> [Int32] {
-        arrivals.filter { range.contains(Int($0.seq)) }.map(\.latency)
+        range.count - indices(in: range).count
     }
 }
 
-/// Percentiles of delivery latencies, in milliseconds.
+/// Percentiles of durations given in µs, printed in milliseconds.
 struct LatencySummary: CustomStringConvertible {
     var count = 0
     var p50 = 0.0, p99 = 0.0, max = 0.0
 
-    init(_ micros: [Int32]) {
-        let sorted = micros.sorted()
+    init<C: Collection>(_ micros: C) where C.Element: BinaryInteger {
+        let sorted = micros.map { Int64($0) }.sorted()
         count = sorted.count
         guard count > 0 else { return }
         func percentile(_ p: Double) -> Double { Double(sorted[min(count - 1, Int(Double(count) * p))]) / 1000 }
@@ -148,6 +152,6 @@ struct LatencySummary: CustomStringConvertible {
     }
 
     var description: String {
-        String(format: "%d states: p50 %.1f ms, p99 %.1f ms, max %.1f ms", count, p50, p99, max)
+        String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d)", p50, p99, max, count)
     }
 }

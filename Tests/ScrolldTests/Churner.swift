@@ -3,58 +3,6 @@ import Foundation
 import Glibc
 #endif
 
-/// Reads many subscribers' streams on one thread (poll(2) over all of them), checking each
-/// as it arrives (StreamCheck). The test thread looks at the checks under `lock`.
-final class SubscriberPool: @unchecked Sendable {
-    private let lock = NSLock()
-    private var streams: [StreamCheck]
-    private var stopRequested = false
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(_ streams: [StreamCheck]) {
-        self.streams = streams
-    }
-
-    func start() {
-        Thread.detachNewThread { [self] in
-            run()
-            finished.signal()
-        }
-    }
-
-    /// Stops reading (the sockets stay open).
-    func stop() {
-        lock.withLock { stopRequested = true }
-        finished.wait()
-    }
-
-    func inspect<T>(_ body: ([StreamCheck]) -> T) -> T {
-        lock.withLock { body(streams) }
-    }
-
-    private func run() {
-        var polled = streams.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
-        while !lock.withLock({ stopRequested }) {
-            guard poll(&polled, nfds_t(polled.count), 50) > 0 else { continue }
-            lock.withLock {
-                buffer.withUnsafeMutableBytes { raw in
-                    for i in polled.indices where polled[i].revents != 0 {
-                        let n = recv(polled[i].fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
-                        let arrival = monotonicMicroseconds()
-                        if n > 0 {
-                            streams[i].consume(UnsafeRawBufferPointer(rebasing: raw[0..<n]), arrival: arrival)
-                        } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
-                            streams[i].eof = true
-                            polled[i].fd = -1  // poll(2) skips negative descriptors
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Clients that connect and disconnect in a loop, `slots` of them at any time, each cycle
 /// behaving differently: gone without a word; subscribed and gone with states unread (the
 /// daemon sees a reset); a ping whose answer is read; subscribed then half-closed.
