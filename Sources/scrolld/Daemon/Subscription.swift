@@ -11,6 +11,9 @@ extension Client {
     final class Subscription {
         /// Strong: the client drops its subscriptions when it disconnects (`cancelAll`).
         let client: Client
+        /// The client's, held here too so the fan-out reaches them in one step.
+        let channel: Channel
+        let context: ChannelHandlerContext
         /// The container's index in the engine (containers are never removed).
         let container: Int
         let rate: Double?
@@ -21,6 +24,8 @@ extension Client {
 
         init(client: Client, container: Int, rate: Double?) {
             self.client = client
+            channel = client.channel
+            context = client.context
             self.container = container
             self.rate = rate
         }
@@ -31,8 +36,8 @@ extension Client {
         /// `Client.offer`, now, when its rate allows, or as the latest pending one.
         @inline(__always)
         func offer(_ batch: NIOAny, latest: ByteBuffer) {
-            if rate == nil, client.channel.isWritable, pending == nil {
-                client.context.writeAndFlush(batch, promise: nil)
+            if rate == nil, channel.isWritable, pending == nil {
+                context.writeAndFlush(batch, promise: nil)
             } else {
                 client.offer(latest, to: self)
             }
