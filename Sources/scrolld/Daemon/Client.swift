@@ -78,7 +78,8 @@ final class Client {
             if NIODeadline.now() < due {
                 subscription.pending = state
                 if subscription.flush == nil {
-                    subscription.flush = channel.eventLoop.scheduleTask(deadline: due) { [weak self] in
+                    // On the loop that runs the fan-out: the client and subscription stay on it.
+                    subscription.flush = channel.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
                         self?.flushRateLimited(subscription)
                     }
                 }
