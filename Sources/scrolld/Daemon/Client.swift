@@ -7,17 +7,15 @@ import NIOCore
 /// writability) or the client's `rate` says it is too soon, a newer state replaces the one
 /// waiting, so a slow reader costs one buffered state per container, never a queue.
 final class Client {
-    struct Subscription {
-        var rate: Double?
-        var pending: ByteBuffer?
-        var lastSent: NIODeadline?
-        var flush: Scheduled<Void>?
-    }
-
     let channel: Channel
+    /// The connection's handler context: published states are written from here straight to
+    /// the socket's end of the pipeline, without the channel's generic write path (which wraps
+    /// every write anew and walks the pipeline from its tail) — the fan-out's per-subscriber cost.
+    let context: ChannelHandlerContext
     let credentials: PeerCredentials
     var uid: UInt32 { credentials.uid }
-    var subscriptions: [String: Subscription] = [:]
+    /// One per subscribed container (rarely more than one: searched in order).
+    private(set) var subscriptions: [Subscription] = []
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     let stuckLimit: TimeAmount
@@ -27,8 +25,9 @@ final class Client {
     /// --stuck-client-timeout` changes it).
     static let defaultStuckLimit = TimeAmount.seconds(30)
 
-    init(channel: Channel, credentials: PeerCredentials, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
-        self.channel = channel
+    init(context: ChannelHandlerContext, credentials: PeerCredentials, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
+        channel = context.channel
+        self.context = context
         self.credentials = credentials
         self.stuckLimit = stuckLimit
         self.logger = logger
@@ -38,25 +37,30 @@ final class Client {
 
     /// Sends a reply line at once (replies are never coalesced).
     func reply(_ bytes: ByteBuffer) {
-        channel.writeAndFlush(bytes, promise: nil)
+        context.writeAndFlush(NIOAny(bytes), promise: nil)
     }
 
-    /// Offers the states published since the last offer (`batch`, one line each, ending with
-    /// `latest`): all of them at once if the client takes every state and its socket has room,
-    /// else the latest, now or when its rate allows, else it waits as the latest pending one.
-    func offer(_ batch: ByteBuffer, latest: ByteBuffer, container: String) {
-        guard let subscription = subscriptions[container] else { return }
-        if subscription.rate == nil, subscription.pending == nil, channel.isWritable {
-            subscriptions[container]!.lastSent = .now()
-            channel.writeAndFlush(batch, promise: nil)
-            return
-        }
-        offer(latest, container: container)
+    func subscription(to container: Int) -> Subscription? {
+        subscriptions.first { $0.container == container }
     }
 
-    /// Offers a published state: sent now if possible, else kept as the latest pending one.
-    func offer(_ state: ByteBuffer, container: String) {
-        guard var subscription = subscriptions[container] else { return }
+    /// A new subscription to `container`, replacing any earlier one (its waiting state and
+    /// rate timer go with it).
+    func subscribe(to container: Int, rate: Double?) -> Subscription {
+        unsubscribe(from: container)
+        let subscription = Subscription(client: self, container: container, rate: rate)
+        subscriptions.append(subscription)
+        return subscription
+    }
+
+    func unsubscribe(from container: Int) {
+        guard let index = subscriptions.firstIndex(where: { $0.container == container }) else { return }
+        subscriptions.remove(at: index).flush?.cancel()
+    }
+
+    /// Offers a published state to a subscription that cannot take every state right now (see
+    /// `Subscription.offer`): sent now if possible, else kept as the latest pending one.
+    func offer(_ state: ByteBuffer, to subscription: Subscription) {
         if !channel.isWritable {
             if let since = unwritableSince, NIODeadline.now() - since > stuckLimit {
                 // It has not read for a long time: free its resources for everyone else.
@@ -67,45 +71,44 @@ final class Client {
                 return
             }
             subscription.pending = state
-            subscriptions[container] = subscription
             return
         }
         if let rate = subscription.rate, let last = subscription.lastSent {
-            let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
-            let due = last + interval
+            let due = last + TimeAmount.nanoseconds(Int64(1e9 / rate))
             if NIODeadline.now() < due {
                 subscription.pending = state
                 if subscription.flush == nil {
-                    subscription.flush = channel.eventLoop.scheduleTask(deadline: due) { [weak self] in
-                        self?.flushRateLimited(container)
+                    // On the loop that runs the fan-out: the client and subscription stay on it.
+                    subscription.flush = channel.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
+                        self?.flushRateLimited(subscription)
                     }
                 }
-                subscriptions[container] = subscription
                 return
             }
         }
         subscription.pending = nil
-        subscription.lastSent = NIODeadline.now()
-        subscriptions[container] = subscription
-        channel.writeAndFlush(state, promise: nil)
+        if subscription.rate != nil { subscription.lastSent = NIODeadline.now() }
+        context.writeAndFlush(NIOAny(state), promise: nil)
     }
 
-    private func flushRateLimited(_ container: String) {
-        guard var subscription = subscriptions[container] else { return }
+    private func flushRateLimited(_ subscription: Subscription) {
+        // NIO may still run a task cancelled in the same tick (an unsubscribe): only a
+        // subscription still in force is flushed.
+        guard subscriptions.contains(where: { $0 === subscription }) else { return }
         subscription.flush = nil
-        let pending = subscription.pending
+        guard let pending = subscription.pending else { return }
         subscription.pending = nil
-        subscriptions[container] = subscription
-        if let pending { offer(pending, container: container) }
+        offer(pending, to: subscription)
     }
 
     /// The socket drained: send what waited.
     func writabilityChanged() {
         if channel.isWritable {
             unwritableSince = nil
-            for (container, subscription) in subscriptions {
+            for subscription in subscriptions {
                 if let pending = subscription.pending, subscription.flush == nil {
-                    offer(pending, container: container)
+                    subscription.pending = nil
+                    offer(pending, to: subscription)
                 }
             }
         } else if unwritableSince == nil {
@@ -114,7 +117,7 @@ final class Client {
     }
 
     func cancelAll() {
-        for subscription in subscriptions.values { subscription.flush?.cancel() }
+        for subscription in subscriptions { subscription.flush?.cancel() }
         subscriptions.removeAll()
     }
 }

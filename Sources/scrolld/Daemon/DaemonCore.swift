@@ -19,8 +19,8 @@ final class DaemonCore {
     var engine: ScrollEngine
     var configuration: Configuration
     let configurationSource: ConfigurationFileSource
-    /// Subscribers per container, indexed like the engine's containers.
-    var subscribers: [[Client]] = []
+    /// Subscriptions per container, indexed like the engine's containers.
+    var subscribers: [[Client.Subscription]] = []
     var seqs: [Int] = []
     var clients: [ObjectIdentifier: Client] = [:]
     /// The latest state of each container produced during one engine call, published after it.
@@ -180,14 +180,17 @@ final class DaemonCore {
 
     /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
     /// last line being the latest state (what a slow or rate-limited client gets instead).
+    /// The batch is wrapped for NIO once, not once per subscriber.
     func deliver() {
         for index in batches.indices {
             guard let batch = batches[index] else { continue }
             batches[index] = nil
             let last = batch.readableBytesView.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? batch.readerIndex
             let latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
-            let name = engine[index].name
-            for client in subscribers[index] { client.offer(batch, latest: latest, container: name) }
+            let data = NIOAny(batch)
+            // A copy of the list: a write can drop a stuck client, which changes it.
+            let subscriptions = subscribers[index]
+            for subscription in subscriptions { subscription.offer(data, latest: latest) }
         }
     }
 
@@ -214,23 +217,26 @@ final class DaemonCore {
         client.cancelAll()
         clients[client.id] = nil
         for index in subscribers.indices {
-            subscribers[index].removeAll { $0 === client }
+            subscribers[index].removeAll { $0.client === client }
         }
         onStatusChange()
     }
 
+    /// A subscription replaces the client's earlier one to the same container in place, so
+    /// subscribers keep their order.
     func subscribe(_ client: Client, container index: Int, rate: Double?) {
-        let name = engine[index].name
-        if !subscribers[index].contains(where: { $0 === client }) { subscribers[index].append(client) }
-        client.subscriptions[name]?.flush?.cancel()
-        client.subscriptions[name] = Client.Subscription(rate: rate)
+        let subscription = client.subscribe(to: index, rate: rate)
+        if let position = subscribers[index].firstIndex(where: { $0.client === client }) {
+            subscribers[index][position] = subscription
+        } else {
+            subscribers[index].append(subscription)
+        }
     }
 
     func unsubscribe(_ client: Client, container index: Int?) {
         for i in subscribers.indices where index == nil || index == i {
-            subscribers[i].removeAll { $0 === client }
-            client.subscriptions[engine[i].name]?.flush?.cancel()
-            client.subscriptions[engine[i].name] = nil
+            subscribers[i].removeAll { $0.client === client }
+            client.unsubscribe(from: i)
         }
     }
 
