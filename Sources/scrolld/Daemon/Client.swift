@@ -18,6 +18,7 @@ final class Client {
     private(set) var subscriptions: [Subscription] = []
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
+    private var stuckCheck: Scheduled<Void>?
     let stuckLimit: TimeAmount
     let logger: Logger
 
@@ -41,83 +42,57 @@ final class Client {
     }
 
     func subscription(to container: Int) -> Subscription? {
-        subscriptions.first { $0.container == container }
+        subscriptions.first { $0.feed.container == container }
     }
 
-    /// A new subscription to `container`, replacing any earlier one (its waiting state and
-    /// rate timer go with it).
-    func subscribe(to container: Int, rate: Double?) -> Subscription {
-        unsubscribe(from: container)
-        let subscription = Subscription(client: self, container: container, rate: rate)
+    /// A new subscription to `feed`'s container, replacing any earlier one (what waited for
+    /// that one goes with it).
+    func subscribe(to feed: Feed, rate: Double?) -> Subscription {
+        unsubscribe(from: feed.container)
+        let subscription = Subscription(client: self, feed: feed, rate: rate)
         subscriptions.append(subscription)
         return subscription
     }
 
     func unsubscribe(from container: Int) {
-        guard let index = subscriptions.firstIndex(where: { $0.container == container }) else { return }
-        subscriptions.remove(at: index).flush?.cancel()
+        guard let index = subscriptions.firstIndex(where: { $0.feed.container == container }) else { return }
+        subscriptions.remove(at: index).isActive = false
     }
 
-    /// Offers a published state to a subscription that cannot take every state right now (see
-    /// `Subscription.offer`): sent now if possible, else kept as the latest pending one.
-    func offer(_ state: ByteBuffer, to subscription: Subscription) {
-        if !channel.isWritable {
-            if let since = unwritableSince, NIODeadline.now() - since > stuckLimit {
-                // It has not read for a long time: free its resources for everyone else.
-                let seconds = Double(stuckLimit.nanoseconds) / 1e9
-                logger.warning("dropping a client (pid \(credentials.pid), uid \(uid)) that has not read for more than \(seconds) s")
-                unwritableSince = nil
-                channel.close(promise: nil)
-                return
-            }
-            subscription.pending = state
-            return
-        }
-        if let rate = subscription.rate, let last = subscription.lastSent {
-            let due = last + TimeAmount.nanoseconds(Int64(1e9 / rate))
-            if NIODeadline.now() < due {
-                subscription.pending = state
-                if subscription.flush == nil {
-                    // On the loop that runs the fan-out: the client and subscription stay on it.
-                    subscription.flush = channel.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [weak self] in
-                        self?.flushRateLimited(subscription)
-                    }
-                }
-                return
-            }
-        }
-        subscription.pending = nil
-        if subscription.rate != nil { subscription.lastSent = NIODeadline.now() }
-        context.writeAndFlush(NIOAny(state), promise: nil)
-    }
-
-    private func flushRateLimited(_ subscription: Subscription) {
-        // NIO may still run a task cancelled in the same tick (an unsubscribe): only a
-        // subscription still in force is flushed.
-        guard subscriptions.contains(where: { $0 === subscription }) else { return }
-        subscription.flush = nil
-        guard let pending = subscription.pending else { return }
-        subscription.pending = nil
-        offer(pending, to: subscription)
-    }
-
-    /// The socket drained: send what waited.
+    /// The socket drained: send what waited. Or it filled: a client that does not read for
+    /// `stuckLimit` is dropped then, whether or not anything is published meanwhile.
     func writabilityChanged() {
         if channel.isWritable {
             unwritableSince = nil
-            for subscription in subscriptions {
-                if let pending = subscription.pending, subscription.flush == nil {
-                    subscription.pending = nil
-                    offer(pending, to: subscription)
-                }
+            stuckCheck?.cancel()
+            stuckCheck = nil
+            let now = NIODeadline.now()
+            for subscription in subscriptions where subscription.waiting && !subscription.queued {
+                subscription.offerLatest(now: now)
             }
         } else if unwritableSince == nil {
-            unwritableSince = .now()
+            let since = NIODeadline.now()
+            unwritableSince = since
+            stuckCheck = channel.eventLoop.assumeIsolated().scheduleTask(deadline: since + stuckLimit) { [weak self] in
+                self?.dropIfStuck()
+            }
         }
     }
 
+    private func dropIfStuck() {
+        stuckCheck = nil
+        guard unwritableSince != nil, !channel.isWritable else { return }
+        // It has not read for a long time: free its resources for everyone else.
+        let seconds = Double(stuckLimit.nanoseconds) / 1e9
+        logger.warning("dropping a client (pid \(credentials.pid), uid \(uid)) that has not read for more than \(seconds) s")
+        unwritableSince = nil
+        channel.close(promise: nil)
+    }
+
     func cancelAll() {
-        for subscription in subscriptions { subscription.flush?.cancel() }
+        for subscription in subscriptions { subscription.isActive = false }
         subscriptions.removeAll()
+        stuckCheck?.cancel()
+        stuckCheck = nil
     }
 }

@@ -19,8 +19,8 @@ final class DaemonCore {
     var engine: ScrollEngine
     var configuration: Configuration
     let configurationSource: ConfigurationFileSource
-    /// Subscriptions per container, indexed like the engine's containers.
-    var subscribers: [[Client.Subscription]] = []
+    /// Each container's subscribers and latest line, indexed like the engine's containers.
+    var feeds: [Feed] = []
     var seqs: [Int] = []
     var clients: [ObjectIdentifier: Client] = [:]
     /// The latest state of each container produced during one engine call, published after it.
@@ -65,7 +65,7 @@ final class DaemonCore {
     @discardableResult
     func addContainer(_ container: ScrollContainer) -> Int {
         let index = engine.add(container)
-        subscribers.append([])
+        feeds.append(Feed(container: index, eventLoop: eventLoop))
         seqs.append(0)
         pending.append(nil)
         batches.append(nil)
@@ -169,7 +169,7 @@ final class DaemonCore {
             guard let state = pending[index] else { continue }
             pending[index] = nil
             seqs[index] += 1
-            guard !subscribers[index].isEmpty else { continue }
+            guard !feeds[index].subscriptions.isEmpty else { continue }
             encodeBuffer.removeAll(keepingCapacity: true)
             stateEncoder.encode(state, container: engine[index].name, seq: seqs[index], into: &encodeBuffer)
             encodeBuffer.append(UInt8(ascii: "\n"))
@@ -182,15 +182,20 @@ final class DaemonCore {
     /// last line being the latest state (what a slow or rate-limited client gets instead).
     /// The batch is wrapped for NIO once, not once per subscriber.
     func deliver() {
+        var now: NIODeadline?
         for index in batches.indices {
             guard let batch = batches[index] else { continue }
             batches[index] = nil
+            let feed = feeds[index]
             let last = batch.readableBytesView.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? batch.readerIndex
-            let latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
+            feed.latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
             let data = NIOAny(batch)
-            // A copy of the list: a write can drop a stuck client, which changes it.
-            let subscriptions = subscribers[index]
-            for subscription in subscriptions { subscription.offer(data, latest: latest) }
+            // One clock read per delivery, for the rate-limited subscriptions.
+            let time = now ?? .now()
+            now = time
+            // A copy of the list: a failed write closes its client, which changes it.
+            let subscriptions = feed.subscriptions
+            for subscription in subscriptions { subscription.offer(data, now: time) }
         }
     }
 
@@ -216,8 +221,8 @@ final class DaemonCore {
     func disconnected(_ client: Client) {
         client.cancelAll()
         clients[client.id] = nil
-        for index in subscribers.indices {
-            subscribers[index].removeAll { $0.client === client }
+        for feed in feeds {
+            feed.subscriptions.removeAll { $0.client === client }
         }
         onStatusChange()
     }
@@ -225,18 +230,19 @@ final class DaemonCore {
     /// A subscription replaces the client's earlier one to the same container in place, so
     /// subscribers keep their order.
     func subscribe(_ client: Client, container index: Int, rate: Double?) {
-        let subscription = client.subscribe(to: index, rate: rate)
-        if let position = subscribers[index].firstIndex(where: { $0.client === client }) {
-            subscribers[index][position] = subscription
+        let feed = feeds[index]
+        let subscription = client.subscribe(to: feed, rate: rate)
+        if let position = feed.subscriptions.firstIndex(where: { $0.client === client }) {
+            feed.subscriptions[position] = subscription
         } else {
-            subscribers[index].append(subscription)
+            feed.subscriptions.append(subscription)
         }
     }
 
     func unsubscribe(_ client: Client, container index: Int?) {
-        for i in subscribers.indices where index == nil || index == i {
-            subscribers[i].removeAll { $0.client === client }
-            client.unsubscribe(from: i)
+        for feed in feeds where index == nil || index == feed.container {
+            feed.subscriptions.removeAll { $0.client === client }
+            client.unsubscribe(from: feed.container)
         }
     }
 

@@ -1,46 +1,82 @@
 import NIOCore
 
 extension Client {
-    /// One client's subscription to one container, as the fan-out sees it: `DaemonCore` keeps
-    /// each container's subscriptions in one array and offers every publish to each.
+    /// One client's subscription to one container, as the fan-out sees it: the container's
+    /// `Feed` offers every publish to each of its subscriptions.
     ///
-    /// The fan-out runs once per subscriber per state, so what it reads is kept to `let`s and
-    /// NIO's writability flag; the state it may change (`pending`, `lastSent`, `flush`) is only
-    /// touched off the common path. (Swift checks exclusive access to a class's `var`s at run
-    /// time, each read and write; a `let` needs no check.)
+    /// The fan-out runs once per subscriber per state, so its common path reads `let`s, NIO's
+    /// writability flag and `waiting` only. A subscription that cannot take a state (socket
+    /// full, or too soon for its `rate`) is marked `waiting` and costs nothing per publish
+    /// until it can: it then gets the feed's latest line, never a queue of them.
     final class Subscription {
         /// Strong: the client drops its subscriptions when it disconnects (`cancelAll`).
         let client: Client
         /// The client's, held here too so the fan-out reaches them in one step.
         let channel: Channel
         let context: ChannelHandlerContext
-        /// The container's index in the engine (containers are never removed).
-        let container: Int
+        unowned let feed: Feed
         let rate: Double?
-        /// The latest state not sent yet (socket full, or too soon for `rate`).
-        var pending: ByteBuffer?
+        /// One over `rate`, and the timer this subscription shares with others at that rate.
+        let interval: TimeAmount?
+        let group: RateGroup?
+        /// A state newer than the last one sent waits for it (`feed.latest`).
+        var waiting = false
+        /// In its rate group's queue (at most once).
+        var queued = false
+        /// False once unsubscribed or disconnected: the rate group drops it.
+        var isActive = true
+        /// When a rate-limited subscription was last sent to.
         var lastSent: NIODeadline?
-        var flush: Scheduled<Void>?
 
-        init(client: Client, container: Int, rate: Double?) {
+        init(client: Client, feed: Feed, rate: Double?) {
             self.client = client
             channel = client.channel
             context = client.context
-            self.container = container
+            self.feed = feed
             self.rate = rate
+            if let rate {
+                let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
+                self.interval = interval
+                group = feed.rateGroup(interval: interval)
+            } else {
+                interval = nil
+                group = nil
+            }
         }
 
         /// Offers the states published since the last offer: `batch` (all of them, one line
         /// each, wrapped once for every subscriber) in one write if this subscription takes
-        /// every state and its socket has room, else `latest` (the batch's last line) through
-        /// `Client.offer`, now, when its rate allows, or as the latest pending one.
+        /// every state and its socket has room, else the latest when it can (`offerLatest`).
         @inline(__always)
-        func offer(_ batch: NIOAny, latest: ByteBuffer) {
-            if rate == nil, channel.isWritable, pending == nil {
+        func offer(_ batch: NIOAny, now: NIODeadline) {
+            if waiting { return }
+            if interval == nil, channel.isWritable {
                 context.writeAndFlush(batch, promise: nil)
-            } else {
-                client.offer(latest, to: self)
+                return
             }
+            offerLatest(now: now)
+        }
+
+        /// The feed's latest state now if the socket has room and the rate allows, else it
+        /// waits: for the socket to drain (`Client.writabilityChanged`) or for its rate group's
+        /// next tick.
+        func offerLatest(now: NIODeadline) {
+            guard channel.isWritable else {
+                waiting = true
+                return
+            }
+            if let interval, let group, let lastSent, now < lastSent + interval {
+                waiting = true
+                group.enqueue(self, due: lastSent + interval)
+                return
+            }
+            send(at: now)
+        }
+
+        func send(at time: NIODeadline) {
+            waiting = false
+            if interval != nil { lastSent = time }
+            if let latest = feed.latest { context.writeAndFlush(NIOAny(latest), promise: nil) }
         }
     }
 }

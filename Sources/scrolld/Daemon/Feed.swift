@@ -1,0 +1,28 @@
+import NIOCore
+
+/// One container's published stream as its subscribers see it: who subscribes, the latest line
+/// (what a subscription that could not take every state gets instead), and one timer per rate.
+final class Feed {
+    /// The container's index in the engine (containers are never removed).
+    let container: Int
+    let eventLoop: EventLoop
+    /// In subscription order; every publish is offered to each.
+    var subscriptions: [Client.Subscription] = []
+    /// The last line delivered: a subscription left waiting (socket full, or too soon for its
+    /// rate) gets this when it can take a state again, never an older one.
+    var latest: ByteBuffer?
+    private var rateGroups: [RateGroup] = []
+
+    init(container: Int, eventLoop: EventLoop) {
+        self.container = container
+        self.eventLoop = eventLoop
+    }
+
+    /// The timer shared by every subscription to this container at `interval`.
+    func rateGroup(interval: TimeAmount) -> RateGroup {
+        if let group = rateGroups.first(where: { $0.interval == interval }) { return group }
+        let group = RateGroup(interval: interval, eventLoop: eventLoop)
+        rateGroups.append(group)
+        return group
+    }
+}
