@@ -48,4 +48,29 @@ struct SubscriptionRateTests {
         let seqs = limitedStates.compactMap { $0.int("seq") }
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
     }
+
+    /// Subscriptions at a `rate` share one timer per rate; a client re-subscribing at ever new
+    /// rates must not leave a timer behind for each (50 000 rates: without pruning, ~5 MiB).
+    @Test func subscribingAtEverNewRatesLeavesNothingBehind() throws {
+        let daemon = try DaemonProcess()
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        func resubscribe(_ rounds: Range<Int>) {
+            for chunk in stride(from: rounds.lowerBound, to: rounds.upperBound, by: 500) {
+                let batch = (chunk..<min(chunk + 500, rounds.upperBound)).map { i in
+                    #"{"op":"subscribe","container":"main","id":\#(i),"rate":\#(1 + Double(i) / 1000)}"#
+                }
+                client.send(batch.joined(separator: "\n"))
+                for _ in batch.indices { _ = client.readJSON(timeout: 30) }
+            }
+        }
+        resubscribe(0..<5_000)  // warm-up: the allocator's arenas, the client's buffers
+        let before = daemon.probe.residentKiB
+        resubscribe(5_000..<55_000)
+        let after = daemon.probe.residentKiB
+        #expect(client.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
+        #expect(after - before < 2048, "VmRSS grew from \(before) to \(after) KiB over 50 000 subscriptions at distinct rates")
+        print("50 000 subscriptions at distinct rates: VmRSS \(before) -> \(after) KiB")
+        #expect(daemon.stop() == 0)
+    }
 }

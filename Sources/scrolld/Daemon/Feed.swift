@@ -19,8 +19,14 @@ final class Feed {
     }
 
     /// The timer shared by every subscription to this container at `interval`.
+    ///
+    /// Groups with nothing queued are forgotten here before a new one is made, so clients
+    /// subscribing at ever new rates cannot grow this list: a forgotten group still serves the
+    /// subscriptions that hold it, and a later subscription at its rate starts another (correct,
+    /// if less shared).
     func rateGroup(interval: TimeAmount) -> RateGroup {
         if let group = rateGroups.first(where: { $0.interval == interval }) { return group }
+        rateGroups.removeAll { $0.isIdle }
         let group = RateGroup(interval: interval, eventLoop: eventLoop)
         rateGroups.append(group)
         return group

@@ -20,6 +20,9 @@ final class RateGroup {
         self.eventLoop = eventLoop
     }
 
+    /// Nothing waits and no timer is armed.
+    var isIdle: Bool { task == nil && queue.isEmpty }
+
     /// Sends the feed's latest state to `subscription` at the first tick at or after `due`.
     func enqueue(_ subscription: Client.Subscription, due: NIODeadline) {
         guard !subscription.queued else { return }
