@@ -3,16 +3,6 @@ import ScrollConfig
 import ScrollModel
 import Testing
 
-/// Parses `text` expecting failure and returns the error.
-private func failure(_ text: String, file: String = "scrolld.toml") -> ConfigurationError? {
-    do {
-        _ = try Configuration.parse(text, file: file)
-        return nil
-    } catch {
-        return error
-    }
-}
-
 @Suite("Configuration files: TOML, lines of errors, the shipped defaults, the search path")
 struct ConfigurationFileTests {
     // MARK: Valid files

@@ -1,16 +1,6 @@
 import ScrollConfig
 import Testing
 
-/// Parses `text` expecting failure and returns the error.
-private func failure(_ text: String, file: String = "scrolld.toml") -> ConfigurationError? {
-    do {
-        _ = try Configuration.parse(text, file: file)
-        return nil
-    } catch {
-        return error
-    }
-}
-
 /// Files the config fuzz target (Fuzz/, docs/fuzzing.md) found mishandled.
 @Suite("Configuration files the fuzzer found")
 struct ConfigurationFuzzFindingsTests {
