@@ -4,8 +4,9 @@ import NIOCore
 /// One connected client: its subscriptions and what is waiting to be sent to it.
 ///
 /// Delivery is latest-wins per subscription: while the socket cannot take more (NIO's
-/// writability) or the client's `rate` says it is too soon, a newer state replaces the one
-/// waiting, so a slow reader costs one buffered state per container, never a queue.
+/// writability) or the client's `rate` says it is too soon, the subscription waits and then
+/// gets its container's latest line (`Feed.latest`), so a slow reader costs nothing per state
+/// and never a queue.
 final class Client {
     let channel: Channel
     /// The connection's handler context: published states are written from here straight to
@@ -39,10 +40,6 @@ final class Client {
     /// Sends a reply line at once (replies are never coalesced).
     func reply(_ bytes: ByteBuffer) {
         context.writeAndFlush(NIOAny(bytes), promise: nil)
-    }
-
-    func subscription(to container: Int) -> Subscription? {
-        subscriptions.first { $0.feed.container == container }
     }
 
     /// A new subscription to `feed`'s container, replacing any earlier one (what waited for

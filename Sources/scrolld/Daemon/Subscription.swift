@@ -15,8 +15,8 @@ extension Client {
         let channel: Channel
         let context: ChannelHandlerContext
         unowned let feed: Feed
-        let rate: Double?
-        /// One over `rate`, and the timer this subscription shares with others at that rate.
+        /// One over the subscription's `rate` (nil: every state), and the timer it shares with
+        /// the others at that rate.
         let interval: TimeAmount?
         let group: RateGroup?
         /// A state newer than the last one sent waits for it (`feed.latest`).
@@ -33,7 +33,6 @@ extension Client {
             channel = client.channel
             context = client.context
             self.feed = feed
-            self.rate = rate
             if let rate {
                 let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
                 self.interval = interval
