@@ -167,8 +167,18 @@ struct TranscriptReplayTests {
 
         // import-debug-events writes the same events as an event log.
         let out = path + ".scrolllog"
+        let before = Date()
         let imported = try Scrolld.run(["import-debug-events", path, out])
         #expect(imported.status == 0, "\(imported.stderr)")
+        // Its header says when, in RFC 3339 UTC to the second (written with gmtime_r).
+        let header = try #require(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any])
+        let created = try #require(object["created"] as? String)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        let when = try #require(formatter.date(from: created), "created: \(created)")
+        #expect(created.count == 20 && created.hasSuffix("Z"), "created: \(created)")
+        #expect(when.timeIntervalSince(before) > -1 && when.timeIntervalSince(Date()) < 1, "created: \(created)")
         let viaLog = try Scrolld.run(["replay", out, "--set", "physics.wheel_animation=none"])
         #expect(viaLog.stdout == result.stdout)
     }
