@@ -20,21 +20,7 @@ LEAD_IN=${LEAD_IN:-20}  # s: valgrind starts slowly, and every subscriber must b
 W=$(mktemp -d /tmp/fanout-callgrind.XXXXXX)
 
 strip -g -o "$W/scrolld" "$SCROLLD"
-cat >"$W/scrolld.toml" <<'EOF'
-[daemon]
-frame_rate = 120
-
-[containers.main]
-containerSize = { width = 800, height = 600 }
-
-[containers.main.header]
-min_height = 60
-max_height = 200
-
-[containers.main.rows]
-count = 2000
-height = 44
-EOF
+cp "$ROOT/Benchmarks/list.toml" "$W/scrolld.toml"
 # The generated log with its input moved LEAD_IN later (replay time: divided by SPEED).
 python3 "$ROOT/Benchmarks/generate-log.py" "$EVENTS" | python3 -c '
 import json, sys

@@ -17,30 +17,22 @@ struct Workspace {
         var template = Array("\(base)/scrolld-latency.XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError.system("mkdtemp in \(base)") }
         directory = String(cString: made)
-        try Self.configuration.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let configuration = try String(contentsOfFile: Self.configurationPath, encoding: .utf8)
+        try configuration.write(toFile: configPath, atomically: true, encoding: .utf8)
     }
 
     var configPath: String { directory + "/scrolld.toml" }
     func path(_ name: String) -> String { directory + "/" + name }
 
-    /// A list with a collapsing header, as a client UI would configure it: every state line
-    /// carries header and visible rows (~420 bytes, like the DESIGN's example).
-    static let configuration = """
-        [daemon]
-        frame_rate = 120
-
-        [containers.main]
-        containerSize = { width = 800, height = 600 }
-
-        [containers.main.header]
-        min_height = 60
-        max_height = 200
-
-        [containers.main.rows]
-        count = 2000
-        height = 44
-
-        """
+    /// Benchmarks/list.toml: a list with a collapsing header, as a client UI would configure
+    /// it (shared with scripts/fanout-callgrind.sh). Found from this executable
+    /// (Benchmarks/.build/release/scrolld-latency), which is where it is in the guest too.
+    static var configurationPath: String {
+        // /proc/self/exe is resolved: …/Benchmarks/.build/x86_64-unknown-linux-gnu/release/….
+        let parts = executable.split(separator: "/", omittingEmptySubsequences: false)
+        let package = parts.lastIndex(of: ".build").map { parts[..<$0] } ?? parts.dropLast()
+        return package.joined(separator: "/") + "/list.toml"
+    }
 
     /// This executable, for the floor server.
     static var executable: String {
