@@ -7,9 +7,10 @@
 #   host   on this machine: latency to 1, 100, 1000 subscribers of `scrolld run --replay` of a
 #          generated log (1000 Hz wheel bursts, 7 ms finger drags), the same schedule through a
 #          bare write(2) floor server, the write(2) loop floor, frame jitter, idle wake-ups over
-#          10 s, resident memory. Twice when chrt works (root): at normal priority, as a user
-#          service runs, and under SCHED_FIFO, which keeps other work on a shared machine from
-#          preempting the daemon and the subscribers.
+#          10 s, resident memory. Three times: the daemon as shipped (its own SCHED_RR 10 for
+#          the event loop and input thread where permitted; subscribers at normal priority), at
+#          normal priority everywhere (daemon.realtime_priority = 0), and, when chrt works (root),
+#          with daemon, floor server and subscribers under SCHED_FIFO 50.
 #   soak   10 million events (a 1 M-event log looped at 200x, ~19 000 events/s) with 4 subscribers, sampling the
 #          daemon's RSS every second: memory must stay flat after the first pass.
 #   guest  the real-kernel guest (Tests/e2e, root, qemu): uinput mouse -> kernel -> libinput ->
@@ -41,9 +42,16 @@ echo
 if [ "$MODE" = host ] || [ "$MODE" = all ]; then
   args=(host --scrolld "$SCROLLD" --generator Benchmarks/generate-log.py
     --subscribers "${SUBSCRIBERS:-1,100,1000}" --events "${EVENTS:-6000}" --idle "${IDLE:-10}")
-  echo "# Normal priority (SCHED_OTHER)"
+  # The daemon as shipped asks for SCHED_RR 10 for its event loop and input thread
+  # (daemon.realtime_priority), granted here when the run may (root, CAP_SYS_NICE, RLIMIT_RTPRIO);
+  # the subscribers and the floor server stay at normal priority.
+  echo "# The daemon as shipped: its own SCHED_RR 10 where permitted (here: $(if chrt -r 10 true 2>/dev/null; then echo granted; else echo "not permitted: normal priority"; fi)); subscribers and floor server at normal priority"
   echo
   "$HARNESS" "${args[@]}"
+  echo
+  echo "# Normal priority everywhere (daemon.realtime_priority = 0)"
+  echo
+  "$HARNESS" "${args[@]}" --realtime-priority 0
   if chrt -f 50 true 2>/dev/null; then
     echo
     echo "# SCHED_FIFO 50 (daemon, floor server and subscribers: \`chrt -f 50\`)"

@@ -11,6 +11,9 @@ public struct DaemonSettings: Hashable, Sendable {
     public var frameRate: Double = 120
     /// Uids besides the daemon's own that may connect.
     public var allowUIDs: [UInt32] = []
+    /// SCHED_RR priority of the event loop and input threads when the system permits it
+    /// (1–99); 0: never ask. Read at start only.
+    public var realtimePriority: Int = 10
 
     public init() {}
 
@@ -31,8 +34,13 @@ public struct DaemonSettings: Hashable, Sendable {
                 }
                 return UInt32(uid)
             }
+        case "realtime_priority":
+            guard case .integer(let priority) = value, (0...99).contains(priority) else {
+                throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.description)")
+            }
+            realtimePriority = priority
         default:
-            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids)")
+            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority)")
         }
     }
 }

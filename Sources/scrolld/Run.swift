@@ -6,6 +6,7 @@ import ScrollConfig
 import ScrollInput
 import ScrollLog
 import ScrollModel
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,8 +62,14 @@ struct Run: ParsableCommand {
     }
 
     static func loadReplay(_ path: String, speed: Double, loop: Bool, logger: Logger) throws -> Daemon.ReplayOptions {
+        let bytes: [UInt8]
         do {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes = try FileDescriptor.readFile(atPath: path)
+        } catch {
+            logger.critical("cannot open \(path): \(error)")
+            throw ExitCode(66)  // EX_NOINPUT
+        }
+        do {
             let events = try EventLog(parsing: bytes) { logger.warning("\(path): \($0)") }.events
             return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, label: path)
         } catch {

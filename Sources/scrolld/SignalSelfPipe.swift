@@ -26,6 +26,9 @@ enum SignalSelfPipe {
         for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
+                // SIGXCPU: a real-time thread ran too long without sleeping. Leaving real time
+                // cannot wait for the loop, which may be the thread that does not sleep.
+                if number == SIGXCPU { RealtimeScheduling.dropToNormalPriority() }
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalSelfPipeWriteEnd, &byte, 1)
             }

@@ -14,10 +14,14 @@ final class DaemonProcess {
     /// `softFileLimit`: started with this soft RLIMIT_NOFILE (through `sh -c 'ulimit -S -n'`,
     /// which then execs scrolld under the same pid). `socketIn`: the socket goes into this
     /// subdirectory (made by the daemon). `searchPath`: no `--config`; the config is
-    /// `$XDG_CONFIG_HOME/scrolld/scrolld.toml`, found by the search path.
+    /// `$XDG_CONFIG_HOME/scrolld/scrolld.toml`, found by the search path. `launcher`: a command
+    /// that execs the rest of its arguments under the same pid (`chrt -f 30`, `prlimit …`).
+    /// `user`: run as this uid and gid (through setpriv, root only), owning the directory,
+    /// keeping the `capabilities` named (setpriv's names: `sys_nice`) as ambient ones.
     init(
         config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:],
-        softFileLimit: Int? = nil, socketIn subdirectory: String? = nil, searchPath: Bool = false
+        softFileLimit: Int? = nil, socketIn subdirectory: String? = nil, searchPath: Bool = false,
+        launcher: [String] = [], user: UInt32? = nil, capabilities: [String] = []
     ) throws {
         // A short path: Unix socket paths are limited to 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
@@ -36,13 +40,19 @@ final class DaemonProcess {
         var args = ["run", "--socket", socketPath]
         if !searchPath { args += ["--config", configPath] }
         if let replay { args += ["--replay", replay] }
+        var command = [Scrolld.binary.path] + args + arguments
         if let softFileLimit {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -S -n \(softFileLimit) && exec \"$0\" \"$@\"", Scrolld.binary.path] + args + arguments
-        } else {
-            process.executableURL = Scrolld.binary
-            process.arguments = args + arguments
+            command = ["/bin/sh", "-c", "ulimit -S -n \(softFileLimit) && exec \"$0\" \"$@\""] + command
         }
+        if let user {
+            for path in [directory.path, configPath, stderrURL.path] { chown(path, user, user) }
+            let keep = capabilities.map { "+" + $0 }.joined(separator: ",")
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"]
+                + (capabilities.isEmpty ? [] : ["--inh-caps=\(keep)", "--ambient-caps=\(keep)"]) + command
+        }
+        command = launcher + command
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.path
         // The daemon says READY=1 once it is whole (socket, watchers, input source): tests
@@ -50,6 +60,7 @@ final class DaemonProcess {
         // as a baseline (its descriptors, say) is all there. A test may bring its own socket.
         let notify = extra["NOTIFY_SOCKET"] == nil ? try NotifySocket() : nil
         environment["NOTIFY_SOCKET"] = notify?.path
+        if let user, let notify { chown(notify.path, user, user) }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         process.standardError = try FileHandle(forWritingTo: stderrURL)

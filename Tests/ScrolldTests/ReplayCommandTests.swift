@@ -133,7 +133,11 @@ struct ReplayCommandTests {
         #expect(badSize.status == 64)
         let missing = try Scrolld.run(["replay", "/nonexistent/log.scrolllog"])
         #expect(missing.status == 66)
-        #expect(missing.stderr.contains("/nonexistent/log.scrolllog"))
+        #expect(missing.stderr.contains("cannot open /nonexistent/log.scrolllog: No such file or directory"), "\(missing.stderr)")
+        // The daemon's replay source says the same, not a Foundation error's dump.
+        let live = try Scrolld.run(["run", "--replay", "/nonexistent/log.scrolllog", "--socket", "/tmp/sd-missing-\(getpid()).sock"])
+        #expect(live.status == 66)
+        #expect(live.stderr.contains("critical: cannot open /nonexistent/log.scrolllog: No such file or directory"), "\(live.stderr)")
         let notALog = try Scrolld.run(["replay", try Scrolld.temporaryFile("hello\n")])
         #expect(notALog.status == 65)
         #expect(notALog.stderr.contains("line 1"), "\(notALog.stderr)")

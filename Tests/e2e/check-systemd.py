@@ -89,6 +89,19 @@ def containing(table, path):
     return path, table.get(path)
 
 
+def check_realtime(c, key, where):
+    """The event loop and input threads run SCHED_RR at daemon.realtime_priority's default (10),
+    every other thread SCHED_OTHER, under the unit's LimitRTTIME=100ms:200ms."""
+    threads = [t.rsplit(":", 2) for t in (c.facts.get(key + ".threads") or "").split()]
+    realtime = sorted((name, policy, priority) for name, policy, priority in threads if policy != "0")
+    c.check("%s: the event loop and input threads run SCHED_RR 10, the rest SCHED_OTHER (%s)" % (key, where),
+            len(realtime) == 2 and all(p == "2" and r == "10" for _, p, r in realtime)
+            and realtime[0][0].startswith("NIO-ELT") and realtime[1][0] == "scrolld-input",
+            "threads (name:policy:priority): %s" % c.facts.get(key + ".threads"))
+    c.check("%s: RLIMIT_RTTIME is LimitRTTIME=100ms:200ms" % key,
+            (c.facts.get(key + ".rttime") or "").startswith("100000 200000"), "Max realtime timeout: %s" % c.facts.get(key + ".rttime"))
+
+
 def documented_exposure(command):
     """The exposure docs/systemd.md records for the table row whose command is `command`."""
     try:
@@ -221,6 +234,7 @@ def main():
             len(activations) == 3 and not own_binds, "\n".join(activations + own_binds))
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
+    check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input")
 
     # The daemon works inside the sandbox: requests, /dev/input, hotplug over netlink, reload.
     get = c.text("get.out")

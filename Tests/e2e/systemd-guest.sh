@@ -104,6 +104,16 @@ sandbox_facts() {
     if [ "/proc/$pid/ns/$ns" -ef "/proc/1/ns/$ns" ]; then fact "$key.ns.$ns" shared; else fact "$key.ns.$ns" own; fi
   done
   cp "/proc/$pid/mountinfo" "$W/mountinfo-$key.txt"
+  # Each thread's scheduling: "comm policy rt_priority" (stat fields 41 and 40), and the
+  # RLIMIT_RTTIME the unit sets.
+  local task stat threads=() w
+  for task in /proc/"$pid"/task/*; do
+    stat=$(<"$task/stat")
+    read -r -a w <<<"${stat##*) }"
+    threads+=("$(<"$task/comm"):${w[38]}:${w[37]}")
+  done
+  fact "$key.threads" "${threads[*]}"
+  fact "$key.rttime" "$(words "$(sed -n 's/^Max realtime timeout *//p' "/proc/$pid/limits")")"
 }
 
 # When guest-init.sh's time limit stops this script, the journal still comes back.
@@ -151,6 +161,10 @@ cmp -s "$SCROLLD" "$UNIT_SCROLLD" && fact unit.binary.matches yes
 sed "s|^ExecStart=/usr/local/bin/scrolld |ExecStart=$UNIT_SCROLLD |" "$REPO/systemd/scrolld.service" \
   >/etc/systemd/user/scrolld.service
 cp /etc/systemd/user/scrolld.socket /etc/systemd/user/scrolld.service "$W/units/"
+
+# Real time for the input group, as docs/systemd.md tells an administrator to permit it:
+# pam_limits gives it to the user manager (PAM service systemd-user), which passes it on.
+echo '@input - rtprio 20' >/etc/security/limits.d/90-scrolld-e2e.conf
 
 # Both user managers boot while the device server starts (each takes seconds under TCG).
 systemctl start --no-block "user@$MANAGER_UID.service" user@0.service

@@ -8,9 +8,13 @@ struct Workspace {
     let directory: String
     let scrolld: String
     let generator: String
+    /// `--realtime-priority N`: the daemon's `daemon.realtime_priority` (unset: its default).
+    let daemonArguments: [String]
 
     init(options: Options) throws {
         scrolld = try options.string("scrolld")
+        daemonArguments = try options.string("realtime-priority", default: "").isEmpty
+            ? [] : ["--set", "daemon.realtime_priority=\(try options.int("realtime-priority", default: 0))"]
         generator = try options.string("generator", default: "Benchmarks/generate-log.py")
         guard access(scrolld, X_OK) == 0 else { throw HarnessError("no scrolld executable at \(scrolld) (build it: swift build -c release)") }
         let base = try options.string("work", default: ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
@@ -43,7 +47,7 @@ struct Workspace {
 
     /// Starts `scrolld run` on a socket in this folder and waits until it accepts clients.
     func startDaemon(socket: String, extra: [String], name: String) throws -> ChildProcess {
-        let daemon = try ChildProcess([scrolld, "run", "--config", configPath, "--socket", socket] + extra, logPath: path("\(name).log"))
+        let daemon = try ChildProcess([scrolld, "run", "--config", configPath, "--socket", socket] + daemonArguments + extra, logPath: path("\(name).log"))
         try UnixSocket.waitUntilConnectable(socket, timeout: 60) { daemon.isRunning }
         return daemon
     }

@@ -79,7 +79,10 @@ final class Daemon: Sendable {
         }.wait()
         let libinput: LibinputSource?
         if case .libinput(let backend, _) = options.input {
-            libinput = LibinputSource(backend: backend, ignoring: options.configuration.daemon.ignore, settings: options.configuration.input, logger: logger)
+            libinput = LibinputSource(
+                backend: backend, ignoring: options.configuration.daemon.ignore, settings: options.configuration.input,
+                realtimePriority: Int32(options.configuration.daemon.realtimePriority), logger: logger
+            )
         } else {
             libinput = nil
         }
@@ -112,7 +115,12 @@ final class Daemon: Sendable {
         let stopped = loop.makePromise(of: Int32.self)
         // Set once the daemon listens on a socket of its own.
         let listener = NIOLockedValueBox<NIOLoopBound<SocketListener>?>(nil)
-        let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP], on: loop) { number in
+        let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP, SIGXCPU], on: loop) { number in
+            if number == SIGXCPU {
+                // The handler already put the threads back to SCHED_OTHER.
+                logger.warning("a real-time thread ran \(RealtimeScheduling.cpuLimit.soft / 1000) ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority until it restarts")
+                return
+            }
             guard number == SIGHUP else {
                 stopped.succeed(number)
                 return
@@ -125,6 +133,12 @@ final class Daemon: Sendable {
             } else {
                 logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
             }
+        }
+        // Real time once SIGXCPU is handled (its default action would kill the daemon).
+        let priority = Int32(options.configuration.daemon.realtimePriority)
+        if priority > 0 {
+            let outcome = try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority) }.wait()
+            logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
         }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: SocketListener.backlog)

@@ -30,10 +30,13 @@ final class LibinputSource: Sendable {
 
     /// Device names never opened (`daemon.ignore`, read at start).
     let ignored: [String]
+    /// `daemon.realtime_priority` (0: stay at normal priority), read at start.
+    let realtimePriority: Int32
 
-    init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, logger: Logger) {
+    init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, realtimePriority: Int32, logger: Logger) {
         self.backend = backend
         self.ignored = ignored
+        self.realtimePriority = realtimePriority
         self.logger = logger
         self.settings = NIOLockedValueBox(settings)
         var fds: [Int32] = [-1, -1]
@@ -74,6 +77,11 @@ final class LibinputSource: Sendable {
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
         let settings = self.settings
+        if realtimePriority > 0 {
+            // Input's timestamps are the kernel's, but libinput's own timers (scroll stops,
+            // button-scroll timeouts) and every hand-over to the loop run on this thread.
+            logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
+        }
         let context: LibinputContext
         do {
             let logger = self.logger
