@@ -95,7 +95,10 @@ SKIP_BUILD ?=
 ROOT_IN_USER_TREE := $(shell [ "$$(id -u)" = 0 ] && [ -d .build ] && [ "$$(stat -c %u .build)" != 0 ] && echo yes)
 BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
 
-DOCS := README.md $(wildcard docs/*.md)
+# README.md at the top of DOCDIR and docs/ beside it, as in the tree, so their relative links
+# (README -> docs/config.md, docs -> ../examples/…, the plot image) work where installed.
+DOCS := $(wildcard docs/*.md)
+DOC_IMAGES := docs/images/demo-plot.png
 EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/client.sh examples/demo.scrolllog
 UNITS := scrolld.service scrolld.socket
 
@@ -121,7 +124,7 @@ up-to-date: built
 install: $(BUILT)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(MANDIR)/man1 \
 	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
-	  $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(CONFDIR)
+	  $(DESTDIR)$(DOCDIR)/docs/images $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(CONFDIR)
 	install -m 755 $(BIN_DIR)/scrolld $(BIN_DIR)/scrollctl $(DESTDIR)$(BINDIR)/
 	@# The source unit names /usr/local/bin (the default PREFIX) so it works as it is; the
 	@# installed one names the binary this install put in BINDIR.
@@ -140,7 +143,9 @@ install: $(BUILT)
 	  $(BIN_DIR)/$$tool --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish && \
 	  chmod 644 $(DESTDIR)$(BASHCOMPDIR)/$$tool $(DESTDIR)$(ZSHCOMPDIR)/_$$tool $(DESTDIR)$(FISHCOMPDIR)/$$tool.fish || exit 1; \
 	done
-	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
+	install -m 644 $(DOC_IMAGES) $(DESTDIR)$(DOCDIR)/docs/images/
 	install -m 644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/
 	@# A configuration edited in place is kept: install never overwrites local changes.
 	@conf=$(DESTDIR)$(CONFDIR)/scrolld.toml; \
@@ -155,13 +160,13 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/scrolld $(DESTDIR)$(BASHCOMPDIR)/scrollctl
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_scrolld $(DESTDIR)$(ZSHCOMPDIR)/_scrollctl
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/scrolld.fish $(DESTDIR)$(FISHCOMPDIR)/scrollctl.fish
-	rm -f $(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLES)))
+	rm -f $(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS) $(DOC_IMAGES)) $(addprefix $(DESTDIR)$(DOCDIR)/examples/,$(notdir $(EXAMPLES)))
 	@conf=$(DESTDIR)$(CONFDIR)/scrolld.toml; \
 	if [ -e $$conf ] && ! cmp -s config/scrolld.toml $$conf; then \
 	  echo "keeping $$conf: it differs from config/scrolld.toml"; \
 	else echo "rm -f $$conf"; rm -f $$conf; fi
 	@# Only scrolld's own directories go; shared ones (bin, man1, ...) stay even when empty.
-	for dir in $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR); do \
+	for dir in $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/docs/images $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR); do \
 	  if [ -d $$dir ]; then rmdir $$dir 2>/dev/null || echo "keeping $$dir: not empty"; fi; \
 	done
 

@@ -72,7 +72,9 @@ struct InstallTests {
             // /etc whatever the prefix: scrolld's search path ends in /etc/xdg, never PREFIX/etc.
             "etc/xdg/scrolld/scrolld.toml": 0o644,
         ]
-        for doc in try sourceNames("docs", suffix: ".md") { expected["\(prefix)/share/doc/scrolld/\(doc)"] = 0o644 }
+        // docs/ beside the README, as in the tree, so the README's links work where installed.
+        for doc in try sourceNames("docs", suffix: ".md") { expected["\(prefix)/share/doc/scrolld/docs/\(doc)"] = 0o644 }
+        expected["\(prefix)/share/doc/scrolld/docs/images/demo-plot.png"] = 0o644
         let examples = try sourceNames("examples", suffix: ".toml") + ["client.py", "client.sh", "demo.scrolllog"]
         for example in examples { expected["\(prefix)/share/doc/scrolld/examples/\(example)"] = 0o644 }
         return expected
@@ -153,6 +155,18 @@ struct InstallTests {
             #expect(syntax.status == 0, "\(syntax.stderr)")
         }
 
+        // Every relative link of the installed README and docs (files, images) resolves there.
+        let docdir = destdir.appendingPathComponent("usr/share/doc/scrolld")
+        let pages = ["README.md"] + (try Self.sourceNames("docs", suffix: ".md")).map { "docs/" + $0 }
+        for page in pages {
+            let text = try String(contentsOf: docdir.appendingPathComponent(page), encoding: .utf8)
+            let folder = docdir.appendingPathComponent(page).deletingLastPathComponent()
+            for match in text.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) where !match.1.contains(":") {
+                let target = folder.appendingPathComponent(String(match.1)).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(match.1), not installed")
+            }
+        }
+
         let uninstall = try Self.install(destdir, target: "uninstall")
         #expect(uninstall.status == 0, "\(uninstall.output)")
         #expect(Self.files(under: destdir) == ["usr/bin/other-tool": 0o644])
@@ -188,6 +202,18 @@ struct InstallTests {
         #expect(install.status == 0, "\(install.output)")
         #expect(install.output.contains("keeping \(conf.path): it differs from config/scrolld.toml"))
         #expect(try Self.text(conf) == edited)
+
+        // Every relative link of the installed README and docs (files, images) resolves there.
+        let docdir = destdir.appendingPathComponent("usr/share/doc/scrolld")
+        let pages = ["README.md"] + (try Self.sourceNames("docs", suffix: ".md")).map { "docs/" + $0 }
+        for page in pages {
+            let text = try String(contentsOf: docdir.appendingPathComponent(page), encoding: .utf8)
+            let folder = docdir.appendingPathComponent(page).deletingLastPathComponent()
+            for match in text.matches(of: /\]\(([^)#\s]+)(#[^)]*)?\)/) where !match.1.contains(":") {
+                let target = folder.appendingPathComponent(String(match.1)).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: target), "\(page) links to \(match.1), not installed")
+            }
+        }
 
         let uninstall = try Self.install(destdir, target: "uninstall")
         #expect(uninstall.status == 0, "\(uninstall.output)")

@@ -235,6 +235,11 @@ def main():
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
     check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input")
+    xcpu = c.facts.get("sandbox-xcpu.threads") or ""
+    c.check("after SIGXCPU (RLIMIT_RTTIME's signal) every thread runs SCHED_OTHER and the daemon says so",
+            f("xcpu.logged") == "0" and xcpu != "" and all(t.rsplit(":", 2)[1] == "0" for t in xcpu.split()),
+            "logged %s; threads (name:policy:priority): %s" % (f("xcpu.logged"), xcpu))
+    check_realtime(c, "sandbox-after-crash", "the service restarted after SIGKILL asks anew")
 
     # The daemon works inside the sandbox: requests, /dev/input, hotplug over netlink, reload.
     get = c.text("get.out")

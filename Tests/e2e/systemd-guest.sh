@@ -192,6 +192,14 @@ run ready as_manager_user systemctl --user start scrolld.service
 show after-ping scrolld.service ActiveState,SubState,MainPID,NRestarts,Type,StatusText
 PID1=$(main_pid)
 sandbox_facts sandbox "$PID1"
+# SIGXCPU, as the kernel sends it when a real-time thread passes RLIMIT_RTTIME's soft limit:
+# both threads go back to SCHED_OTHER, without privileges, and the daemon serves on (the steps
+# below use it). A restart (the SIGKILL step) asks for real time anew.
+as_manager_user kill -XCPU "$PID1"
+left_real_time() { journalctl -b --no-pager -o cat | grep -q 'without sleeping (RLIMIT_RTTIME)'; }
+wait_until 30 left_real_time
+fact xcpu.logged $?
+sandbox_facts sandbox-xcpu "$PID1"
 run get ctl get main
 lists() {  # lists OUTFILE NODE...: `scrollctl devices --json` names every NODE
   local out=$1 node

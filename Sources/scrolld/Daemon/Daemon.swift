@@ -134,12 +134,6 @@ final class Daemon: Sendable {
                 logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
             }
         }
-        // Real time once SIGXCPU is handled (its default action would kill the daemon).
-        let priority = Int32(options.configuration.daemon.realtimePriority)
-        if priority > 0 {
-            let outcome = try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority) }.wait()
-            logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
-        }
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: SocketListener.backlog)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
@@ -181,6 +175,14 @@ final class Daemon: Sendable {
                 notifier.notify("STATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients")
             }
         }.wait()
+        // Real time for the loop once it is set up (binding, the first channels: work that may
+        // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
+        // before the input starts and READY=1.
+        let priority = Int32(options.configuration.daemon.realtimePriority)
+        if priority > 0 {
+            let outcome = try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority) }.wait()
+            logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
+        }
         switch options.input {
         case .replay(let log):
             try loop.submit { replay.value?.start() }.wait()

@@ -77,11 +77,6 @@ final class LibinputSource: Sendable {
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
         let settings = self.settings
-        if realtimePriority > 0 {
-            // Input's timestamps are the kernel's, but libinput's own timers (scroll stops,
-            // button-scroll timeouts) and every hand-over to the loop run on this thread.
-            logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
-        }
         let context: LibinputContext
         do {
             let logger = self.logger
@@ -103,6 +98,13 @@ final class LibinputSource: Sendable {
         let usable = context.devices.count
         let permission = context.permissionProblem
         problem.withLockedValue { $0 = permission }
+        if realtimePriority > 0 {
+            // Once the seat's devices are in (that work may take a while, and need not be real
+            // time), before READY=1. Input's timestamps are the kernel's, but libinput's own
+            // timers (scroll stops, button-scroll timeouts) and every hand-over to the loop run
+            // on this thread.
+            logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
+        }
         loop.execute { ready(usable, permission) }
 
         var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]

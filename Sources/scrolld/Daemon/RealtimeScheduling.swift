@@ -53,6 +53,8 @@ enum RealtimeScheduling {
     /// handler: lock-free atomics are all a signal handler may touch.
     private static let eventLoopThread = Atomic<Int32>(0)
     private static let inputThread = Atomic<Int32>(0)
+    /// Set by the SIGXCPU handler: the process has left real time for good.
+    private static let left = Atomic<Bool>(false)
 
     /// Puts the calling thread under SCHED_RR at `priority` (1–99) if permitted.
     ///
@@ -74,9 +76,15 @@ enum RealtimeScheduling {
         }
         switch result {
         case 0:
+            let tid = currentThreadID()
             switch role {
-            case .eventLoop: eventLoopThread.store(currentThreadID(), ordering: .relaxed)
-            case .input: inputThread.store(currentThreadID(), ordering: .relaxed)
+            case .eventLoop: eventLoopThread.store(tid, ordering: .sequentiallyConsistent)
+            case .input: inputThread.store(tid, ordering: .sequentiallyConsistent)
+            }
+            // A SIGXCPU handled before the store above could not see this thread.
+            if left.load(ordering: .sequentiallyConsistent) {
+                dropToNormalPriority()
+                return .refused("not asked for again after RLIMIT_RTTIME's SIGXCPU")
             }
             return .granted(priority: granted)
         case EPERM:
@@ -93,14 +101,17 @@ enum RealtimeScheduling {
     /// Called from the SIGXCPU handler: every real-time thread back to SCHED_OTHER. Only
     /// atomics and system calls, nothing that allocates: async-signal-safe.
     static func dropToNormalPriority() {
-        dropToNormal(eventLoopThread.exchange(0, ordering: .relaxed))
-        dropToNormal(inputThread.exchange(0, ordering: .relaxed))
+        left.store(true, ordering: .sequentiallyConsistent)
+        dropToNormal(eventLoopThread.exchange(0, ordering: .sequentiallyConsistent))
+        dropToNormal(inputThread.exchange(0, ordering: .sequentiallyConsistent))
     }
 
+    /// SCHED_OTHER, keeping SCHED_RESET_ON_FORK: without CAP_SYS_NICE the kernel refuses to
+    /// clear that flag (EPERM), which would leave the thread real-time.
     private static func dropToNormal(_ tid: Int32) {
         guard tid != 0 else { return }
         var normal = sched_param()
-        _ = sched_setscheduler(tid, SCHED_OTHER, &normal)
+        _ = sched_setscheduler(tid, SCHED_OTHER | resetOnFork, &normal)
     }
 
     /// The log line for `outcome` of `role`'s request.
