@@ -17,6 +17,19 @@ public struct DaemonSettings: Hashable, Sendable {
 
     public init() {}
 
+    /// The keys of `[daemon]` a running daemon reads only at start (its socket, its input
+    /// backend, which devices it opens, its threads' priority) that differ from `old`: a
+    /// reload puts everything else in force and says these wait for the next start.
+    public func startOnlyChanges(from old: DaemonSettings) -> [String] {
+        var changed: [String] = []
+        if socket != old.socket { changed.append("daemon.socket") }
+        if seat != old.seat { changed.append("daemon.seat") }
+        if devices != old.devices { changed.append("daemon.devices") }
+        if ignore != old.ignore { changed.append("daemon.ignore") }
+        if realtimePriority != old.realtimePriority { changed.append("daemon.realtime_priority") }
+        return changed
+    }
+
     mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch name {
         case "socket": socket = try value.string(key)

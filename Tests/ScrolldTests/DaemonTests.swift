@@ -176,6 +176,32 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    /// The socket, the input backend, the devices ignored and the threads' priority are set up
+    /// once; a reload that changes them says so instead of dropping them silently.
+    @Test func aReloadNamesTheKeysThatWaitForTheNextStart() throws {
+        let daemon = try DaemonProcess(config: "[daemon]\nrealtime_priority = 0\n")
+        defer { daemon.stop() }
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        try "[daemon]\nrealtime_priority = 0\nframe_rate = 60\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let same = try #require(client.request(["op": "reload"], id: 1))
+        #expect(same["ok"] as? Bool == true)
+        #expect((same["message"] as? String)?.hasSuffix(": 1 containers") == true, "\(same)")
+
+        // Compared with what the daemon started with, so every later reload still says it (the
+        // file watcher may have reloaded before this request: the reply is the same).
+        try "[daemon]\nrealtime_priority = 5\nseat = \"seat9\"\nignore = [\"A Mouse\"]\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let later = ": 1 containers; daemon.seat, daemon.ignore, daemon.realtime_priority take effect at the next start"
+        for id in 2...3 {
+            let reply = try #require(client.request(["op": "reload"], id: id))
+            #expect(reply["ok"] as? Bool == true)
+            #expect((reply["message"] as? String)?.hasSuffix(later) == true, "\(reply)")
+        }
+        #expect(daemon.waitForLog("configuration reloaded: \(daemon.configPath)\(later)"), "\(daemon.stderr)")
+        // Nothing of it happened: no thread went real-time.
+        #expect(ThreadScheduling.of(daemon.pid).allSatisfy { $0.policy == SCHED_OTHER })
+    }
+
     @Test func editingTheConfigurationFileReloadsItAndABrokenEditIsIgnored() throws {
         let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n")
         let client = try LineClient(path: daemon.socketPath)

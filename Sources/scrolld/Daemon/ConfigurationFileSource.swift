@@ -40,7 +40,9 @@ extension DaemonCore {
             let (configuration, file) = try source.load()
             try apply(configuration)
             fileInForce = file
-            return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers")
+            let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
+            let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
+            return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)")
         } catch let error as ConfigurationError {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         } catch {

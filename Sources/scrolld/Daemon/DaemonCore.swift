@@ -18,6 +18,8 @@ final class DaemonCore {
     let logger: Logger
     var engine: ScrollEngine
     var configuration: Configuration
+    /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
+    let daemonSettingsAtStart: DaemonSettings
     let configurationSource: ConfigurationFileSource
     /// Each container's subscribers and latest line, indexed like the engine's containers.
     var feeds: [Feed] = []
@@ -54,6 +56,7 @@ final class DaemonCore {
         self.eventLoop = eventLoop
         self.logger = logger
         self.configuration = configuration
+        daemonSettingsAtStart = configuration.daemon
         configurationSource = source
         engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
         for settings in configuration.containers {
