@@ -81,13 +81,18 @@ public struct RowLayout: Hashable, Sendable {
     }
 
     /// The index of the first row whose end lies beyond `position` (count if none).
+    ///
+    /// Always inlined: `visibleRows` calls it twice per published state, and inlined it shares
+    /// the layout's fields with its caller instead of reloading them behind a call.
+    @inline(__always)
     func firstRow(endingAfter position: Double) -> Int {
         if let h = uniformHeight {
             guard h > 0 else { return count }
-            // A guess from the division (clamped before converting, and truncated rather than
-            // floored, which costs a libm call per event); the walks below make it exact.
-            let guess = min(max((position - top) / h, 0), Double(count))
-            var index = guess.isNaN ? 0 : Int(guess)
+            // A guess from the division, which the walks below make exact (rounding can leave
+            // it a row off). Bounded before converting (`!(q > 0)` also takes NaN), and
+            // truncated rather than floored, which costs a libm call per event.
+            let q = (position - top) / h
+            var index = !(q > 0) ? 0 : q < Double(count) ? Int(q) : count
             while index < count && end(index) <= position { index += 1 }
             while index > 0 && end(index - 1) > position { index -= 1 }
             return index

@@ -196,8 +196,11 @@ public struct ScrollContainer: Sendable {
     public var state: ScrollState {
         let geometry = self.geometry
         let axis = configuration.listAxis
+        // The top resting edge, `range(axis).lowerBound`, without building the range: its upper
+        // bound and the range's check of its bounds cost every state ~15 instructions.
+        let lo = -contentInsets.leadingEdge(axis)
         let header = configuration.header.map { header in
-            header.state(atDistanceFromTop: geometry.contentOffset[axis] - range(axis).lowerBound)
+            header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
         }
         let rows = rowLayout.map { rows in
             rows.visibleRows(offset: geometry.contentOffset[axis], length: geometry.containerSize[axis])
