@@ -89,17 +89,33 @@ def containing(table, path):
     return path, table.get(path)
 
 
-def check_realtime(c, key, where):
-    """The event loop and input threads run SCHED_RR at daemon.realtime_priority's default (10),
-    every other thread SCHED_OTHER, under the unit's LimitRTTIME=100ms:200ms."""
+def check_realtime(c, key, where, daemon_lines):
+    """The daemon (pid `key`.pid) asked for and got SCHED_RR at daemon.realtime_priority's default
+    (10) for its event loop and input thread, under the unit's LimitRTTIME=100ms:200ms.
+
+    Under qemu's emulated CPU (tens of times slower than the host) a real-time thread can run
+    100 ms of CPU without sleeping, and the kernel's SIGXCPU then takes the daemon out of real
+    time, as designed: that case is accepted when the daemon logged it, every thread is then
+    SCHED_OTHER, and the kernel raised the soft limit by a second per SIGXCPU."""
+    pid = c.facts.get(key + ".pid") or "?"
+    own = [l for l in daemon_lines if "scrolld[%s]:" % pid in l]
+    asked = all(any(("%s runs at real-time priority 10 (SCHED_RR)" % t) in l for l in own) for t in ("event loop", "input thread"))
+    soft, _, hard = (c.facts.get(key + ".rttime") or "").partition(" ")
+    hard = hard.split(" ")[0]
+    # Only the kernel's SIGXCPU raises the soft limit (a kill -XCPU does not), and the limits
+    # were read together with the threads: so this says whether the kernel had sent one then.
+    left = soft.isdigit() and int(soft) > 100000 and any("without sleeping (RLIMIT_RTTIME)" in l for l in own)
     threads = [t.rsplit(":", 2) for t in (c.facts.get(key + ".threads") or "").split()]
     realtime = sorted((name, policy, priority) for name, policy, priority in threads if policy != "0")
-    c.check("%s: the event loop and input threads run SCHED_RR 10, the rest SCHED_OTHER (%s)" % (key, where),
-            len(realtime) == 2 and all(p == "2" and r == "10" for _, p, r in realtime)
-            and realtime[0][0].startswith("NIO-ELT") and realtime[1][0] == "scrolld-input",
-            "threads (name:policy:priority): %s" % c.facts.get(key + ".threads"))
-    c.check("%s: RLIMIT_RTTIME is LimitRTTIME=100ms:200ms" % key,
-            (c.facts.get(key + ".rttime") or "").startswith("100000 200000"), "Max realtime timeout: %s" % c.facts.get(key + ".rttime"))
+    granted = (len(realtime) == 2 and all(p == "2" and r == "10" for _, p, r in realtime)
+               and realtime[0][0].startswith("NIO-ELT") and realtime[1][0] == "scrolld-input")
+    c.check("%s: the event loop and input threads were granted SCHED_RR 10 and run it, the rest SCHED_OTHER%s (%s)" % (
+                key, " (left real time by RLIMIT_RTTIME's SIGXCPU under emulation: all SCHED_OTHER)" if left else "", where),
+            asked and (granted if not left else (threads != [] and not realtime)),
+            "threads (name:policy:priority): %s; log of pid %s: %s" % (c.facts.get(key + ".threads"), pid, "\n".join(own)))
+    c.check("%s: RLIMIT_RTTIME is LimitRTTIME=100ms:200ms (the soft limit a second higher per SIGXCPU)" % key,
+            hard == "200000" and soft.isdigit() and (int(soft) == 100000 or (left and (int(soft) - 100000) % 1000000 == 0)),
+            "Max realtime timeout: %s" % c.facts.get(key + ".rttime"))
 
 
 def documented_exposure(command):
@@ -234,12 +250,12 @@ def main():
             len(activations) == 3 and not own_binds, "\n".join(activations + own_binds))
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
-    check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input")
+    check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input", daemon_lines)
     xcpu = c.facts.get("sandbox-xcpu.threads") or ""
     c.check("after SIGXCPU (RLIMIT_RTTIME's signal) every thread runs SCHED_OTHER and the daemon says so",
             f("xcpu.logged") == "0" and xcpu != "" and all(t.rsplit(":", 2)[1] == "0" for t in xcpu.split()),
             "logged %s; threads (name:policy:priority): %s" % (f("xcpu.logged"), xcpu))
-    check_realtime(c, "sandbox-after-crash", "the service restarted after SIGKILL asks anew")
+    check_realtime(c, "sandbox-after-crash", "the service restarted after SIGKILL asks anew", daemon_lines)
 
     # The daemon works inside the sandbox: requests, /dev/input, hotplug over netlink, reload.
     get = c.text("get.out")
