@@ -108,7 +108,7 @@ struct RealtimeSchedulingTests {
         #expect(try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8).contains("Uid:\t65534"))
     }
 
-    @Test func sigxcpuPutsBothThreadsBackToNormalPriorityAndTheDaemonServesOn() throws {
+    @Test func sigxcpuPutsBothThreadsBackToNormalPriorityTheDaemonServesOnAndAsksAgainLater() throws {
         try #require(getuid() == 0, "needs root (or CAP_SYS_NICE) to be permitted real time")
         let daemon = try DaemonProcess()
         defer { daemon.stop() }
@@ -116,13 +116,21 @@ struct RealtimeSchedulingTests {
         #expect(ThreadScheduling.of(daemon.pid).filter { $0.policy == SCHED_RR }.count == 2)
         // What the kernel sends when a real-time thread passes RLIMIT_RTTIME's soft limit.
         daemon.signal(SIGXCPU)
-        #expect(daemon.waitForLog("ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority until it restarts"), "\(daemon.stderr)")
+        #expect(daemon.waitForLog("ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority and asks again in 10 s"), "\(daemon.stderr)")
         for thread in ThreadScheduling.of(daemon.pid) {
             #expect(thread.policy == SCHED_OTHER, "\(thread)")
         }
         let client = try LineClient(path: daemon.socketPath)
         #expect(client.readJSON()?["containers"] as? [String] == ["main"])
         #expect(client.request(["op": "get", "container": "main"], id: 1)?.phase == "idle")
+        // A burst passes: both threads ask again 10 s later, each logging it a second time.
+        let again = waitUntil(timeout: 30) {
+            daemon.stderr.components(separatedBy: "input thread runs at real-time priority 10 (SCHED_RR)").count == 3
+        }
+        #expect(again, "\(daemon.stderr)")
+        #expect(daemon.stderr.components(separatedBy: "event loop runs at real-time priority 10 (SCHED_RR)").count == 3, "\(daemon.stderr)")
+        #expect(ThreadScheduling.of(daemon.pid).filter { $0.policy == SCHED_RR && $0.priority == 10 }.count == 2)
+        #expect(daemon.probe.limit("Max realtime timeout")?.soft == "100000")
         #expect(daemon.stop() == 0)
     }
 

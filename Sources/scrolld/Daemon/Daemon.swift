@@ -115,10 +115,23 @@ final class Daemon: Sendable {
         let stopped = loop.makePromise(of: Int32.self)
         // Set once the daemon listens on a socket of its own.
         let listener = NIOLockedValueBox<NIOLoopBound<SocketListener>?>(nil)
+        // Whether a return to real time after a SIGXCPU is scheduled (only the loop touches it).
+        let realtimeRetry = NIOLockedValueBox(false)
+        let priority = Int32(options.configuration.daemon.realtimePriority)
         let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP, SIGXCPU], on: loop) { number in
             if number == SIGXCPU {
-                // The handler already put the threads back to SCHED_OTHER.
-                logger.warning("a real-time thread ran \(RealtimeScheduling.cpuLimit.soft / 1000) ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority until it restarts")
+                // The handler already put the threads back to SCHED_OTHER; they ask again once
+                // the burst is likely over (one timer, armed only now: no wake-up otherwise).
+                logger.warning("a real-time thread ran \(RealtimeScheduling.cpuLimit.soft / 1000) ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority and asks again in \(RealtimeScheduling.retryDelay) s")
+                guard priority > 0, !realtimeRetry.withLockedValue({ $0 }) else { return }
+                realtimeRetry.withLockedValue { $0 = true }
+                loop.scheduleTask(in: .seconds(RealtimeScheduling.retryDelay)) {
+                    realtimeRetry.withLockedValue { $0 = false }
+                    RealtimeScheduling.allowAgain()
+                    let outcome = RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority)
+                    logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
+                    libinput?.askForRealtimeAgain()
+                }
                 return
             }
             guard number == SIGHUP else {
@@ -178,7 +191,6 @@ final class Daemon: Sendable {
         // Real time for the loop once it is set up (binding, the first channels: work that may
         // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
         // before the input starts and READY=1.
-        let priority = Int32(options.configuration.daemon.realtimePriority)
         if priority > 0 {
             let outcome = try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority) }.wait()
             logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")

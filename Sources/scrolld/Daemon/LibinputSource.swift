@@ -70,9 +70,17 @@ final class LibinputSource: Sendable {
         _ = write(wake.write, &byte, 1)
     }
 
+    /// After a SIGXCPU took the daemon out of real time: the input thread asks again.
+    func askForRealtimeAgain() {
+        guard realtimePriority > 0 else { return }
+        var byte = Self.realtimeRequest
+        _ = write(wake.write, &byte, 1)
+    }
+
     static let stopRequest: UInt8 = 1
     static let reapplyRequest: UInt8 = 2
     static let barrierRequest: UInt8 = 3
+    static let realtimeRequest: UInt8 = 4
 
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
         let loop = core.eventLoop
@@ -121,6 +129,8 @@ final class LibinputSource: Sendable {
                 switch request {
                 case Self.reapplyRequest:
                     context.reapplySettings()
+                case Self.realtimeRequest:
+                    logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
                 case Self.barrierRequest:
                     let readTime = MonotonicClock.now()
                     context.dispatch()

@@ -15,7 +15,8 @@ import Glibc
 ///
 /// A real-time thread that never sleeps would starve the desktop, so RLIMIT_RTTIME bounds the
 /// CPU time one may take without blocking: at the soft limit the kernel sends SIGXCPU, whose
-/// handler puts both threads back to SCHED_OTHER for good, long before the hard limit's SIGKILL.
+/// handler puts both threads back to SCHED_OTHER, long before the hard limit's SIGKILL; they
+/// ask again `retryDelay` later.
 /// The daemon never spins (it sleeps in epoll and poll), so this only ever fires if something
 /// is badly wrong, such as far more subscribers than the machine can serve.
 enum RealtimeScheduling {
@@ -53,7 +54,7 @@ enum RealtimeScheduling {
     /// handler: lock-free atomics are all a signal handler may touch.
     private static let eventLoopThread = Atomic<Int32>(0)
     private static let inputThread = Atomic<Int32>(0)
-    /// Set by the SIGXCPU handler: the process has left real time for good.
+    /// Set by the SIGXCPU handler until `allowAgain()`: a thread that asks meanwhile leaves again.
     private static let left = Atomic<Bool>(false)
 
     /// Puts the calling thread under SCHED_RR at `priority` (1–99) if permitted.
@@ -84,7 +85,7 @@ enum RealtimeScheduling {
             // A SIGXCPU handled before the store above could not see this thread.
             if left.load(ordering: .sequentiallyConsistent) {
                 dropToNormalPriority()
-                return .refused("not asked for again after RLIMIT_RTTIME's SIGXCPU")
+                return .refused("dropped again: RLIMIT_RTTIME's SIGXCPU came while it asked")
             }
             return .granted(priority: granted)
         case EPERM:
@@ -96,6 +97,17 @@ enum RealtimeScheduling {
         default:
             return .refused(String(cString: strerror(result)))
         }
+    }
+
+    /// How long after a SIGXCPU the threads ask again: long enough for a burst to pass, short
+    /// enough that one burst does not cost the rest of the session its latency.
+    static let retryDelay: Int64 = 10  // seconds
+
+    /// Lets the threads ask again after a SIGXCPU (each through `enterCurrentThread`, which
+    /// also puts the soft limit back: the kernel raises it by a second per SIGXCPU, above the
+    /// hard limit, where the next overrun would be a SIGKILL).
+    static func allowAgain() {
+        left.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// Called from the SIGXCPU handler: every real-time thread back to SCHED_OTHER. Only
