@@ -123,13 +123,16 @@ final class Daemon: Sendable {
                 // The handler already put the threads back to SCHED_OTHER; they ask again once
                 // the burst is likely over (one timer, armed only now: no wake-up otherwise).
                 logger.warning("a real-time thread ran \(RealtimeScheduling.cpuLimit.soft / 1000) ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority and asks again in \(RealtimeScheduling.retryDelay) s")
-                guard priority > 0, !realtimeRetry.withLockedValue({ $0 }) else { return }
-                realtimeRetry.withLockedValue { $0 = true }
+                guard priority > 0 else { return }
+                let alreadyScheduled = realtimeRetry.withLockedValue { scheduled in
+                    defer { scheduled = true }
+                    return scheduled
+                }
+                guard !alreadyScheduled else { return }
                 loop.scheduleTask(in: .seconds(RealtimeScheduling.retryDelay)) {
                     realtimeRetry.withLockedValue { $0 = false }
                     RealtimeScheduling.allowAgain()
-                    let outcome = RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority)
-                    logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
+                    RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority, logging: logger)
                     libinput?.askForRealtimeAgain()
                 }
                 return
@@ -192,8 +195,7 @@ final class Daemon: Sendable {
         // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
         // before the input starts and READY=1.
         if priority > 0 {
-            let outcome = try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority) }.wait()
-            logger.info("\(RealtimeScheduling.describe(outcome, of: .eventLoop))")
+            try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority, logging: logger) }.wait()
         }
         switch options.input {
         case .replay(let log):

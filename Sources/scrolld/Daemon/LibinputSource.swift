@@ -111,7 +111,7 @@ final class LibinputSource: Sendable {
             // time), before READY=1. Input's timestamps are the kernel's, but libinput's own
             // timers (scroll stops, button-scroll timeouts) and every hand-over to the loop run
             // on this thread.
-            logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
+            RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
         }
         loop.execute { ready(usable, permission) }
 
@@ -130,7 +130,7 @@ final class LibinputSource: Sendable {
                 case Self.reapplyRequest:
                     context.reapplySettings()
                 case Self.realtimeRequest:
-                    logger.info("\(RealtimeScheduling.describe(RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority), of: .input))")
+                    RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
                 case Self.barrierRequest:
                     let readTime = MonotonicClock.now()
                     context.dispatch()

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -124,6 +125,11 @@ enum RealtimeScheduling {
         guard tid != 0 else { return }
         var normal = sched_param()
         _ = sched_setscheduler(tid, SCHED_OTHER | resetOnFork, &normal)
+    }
+
+    /// `enterCurrentThread`, and the outcome logged (once per thread and request, at info).
+    static func enterCurrentThread(as role: Role, priority: Int32, logging logger: Logger) {
+        logger.info("\(describe(enterCurrentThread(as: role, priority: priority), of: role))")
     }
 
     /// The log line for `outcome` of `role`'s request.
