@@ -89,6 +89,11 @@ def containing(table, path):
     return path, table.get(path)
 
 
+def threads_of(c, key):
+    """`key`.threads as (name, policy, rt_priority) triples, policy 0 SCHED_OTHER, 2 SCHED_RR."""
+    return [tuple(t.rsplit(":", 2)) for t in (c.facts.get(key + ".threads") or "").split()]
+
+
 def check_realtime(c, key, where, daemon_lines):
     """The daemon (pid `key`.pid) asked for and got SCHED_RR at daemon.realtime_priority's default
     (10) for its event loop and input thread, under the unit's LimitRTTIME=100ms:200ms.
@@ -105,7 +110,7 @@ def check_realtime(c, key, where, daemon_lines):
     # Only the kernel's SIGXCPU raises the soft limit (a kill -XCPU does not), and the limits
     # were read together with the threads: so this says whether the kernel had sent one then.
     left = soft.isdigit() and int(soft) > 100000 and any("without sleeping (RLIMIT_RTTIME)" in l for l in own)
-    threads = [t.rsplit(":", 2) for t in (c.facts.get(key + ".threads") or "").split()]
+    threads = threads_of(c, key)
     realtime = sorted((name, policy, priority) for name, policy, priority in threads if policy != "0")
     granted = (len(realtime) == 2 and all(p == "2" and r == "10" for _, p, r in realtime)
                and realtime[0][0].startswith("NIO-ELT") and realtime[1][0] == "scrolld-input")
@@ -251,10 +256,10 @@ def main():
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
     check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input", daemon_lines)
-    xcpu = c.facts.get("sandbox-xcpu.threads") or ""
+    xcpu = threads_of(c, "sandbox-xcpu")
     c.check("after SIGXCPU (RLIMIT_RTTIME's signal) every thread runs SCHED_OTHER and the daemon says so",
-            f("xcpu.logged") == "0" and xcpu != "" and all(t.rsplit(":", 2)[1] == "0" for t in xcpu.split()),
-            "logged %s; threads (name:policy:priority): %s" % (f("xcpu.logged"), xcpu))
+            f("xcpu.logged") == "0" and xcpu != [] and all(policy == "0" for _, policy, _ in xcpu),
+            "logged %s; threads (name:policy:priority): %s" % (f("xcpu.logged"), f("sandbox-xcpu.threads")))
     check_realtime(c, "sandbox-after-crash", "the service restarted after SIGKILL asks anew", daemon_lines)
 
     # The daemon works inside the sandbox: requests, /dev/input, hotplug over netlink, reload.
