@@ -62,9 +62,16 @@ let package = Package(
             name: "ScrollConfig",
             dependencies: ["ScrollModel", "TOML"]
         ),
+        // The one computation behind `run` and `replay` (DESIGN §17): an ordered stream of input
+        // events and requests turned into numbered states, and recorded. Pure: no I/O, no clock.
+        .target(
+            name: "ScrollSession",
+            dependencies: ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog"]
+        ),
         .executableTarget(
             name: "scrolld",
             dependencies: [
+                "ScrollSession",
                 "ScrollModel",
                 "ScrollLog",
                 "ScrollConfig",

@@ -47,6 +47,12 @@ public struct Configuration: Sendable {
         }
     }
 
+    /// Defines container `name` with the built-in settings unless it exists (a `configure`
+    /// that names no key creates a container all the same).
+    public mutating func defineContainer(_ name: String) {
+        if container(named: name) == nil { containers.append(ContainerSettings(name: name)) }
+    }
+
     /// Adds the containers of `other` that this configuration does not define (a reload keeps
     /// the containers clients created, with their settings).
     public mutating func keepContainers(from other: Configuration) {

@@ -14,6 +14,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// SCHED_RR priority of the event loop and input threads when the system permits it
     /// (1–99); 0: never ask. Read at start only.
     public var realtimePriority: Int = 10
+    /// A file to record the live session into (DESIGN §17), as `run --record`; nil: none.
+    /// Read at start only.
+    public var record: String?
 
     public init() {}
 
@@ -27,6 +30,7 @@ public struct DaemonSettings: Hashable, Sendable {
         if devices != old.devices { changed.append("daemon.devices") }
         if ignore != old.ignore { changed.append("daemon.ignore") }
         if realtimePriority != old.realtimePriority { changed.append("daemon.realtime_priority") }
+        if record != old.record { changed.append("daemon.record") }
         return changed
     }
 
@@ -47,13 +51,17 @@ public struct DaemonSettings: Hashable, Sendable {
                 }
                 return UInt32(uid)
             }
+        case "record":
+            let path = try value.string(key)
+            guard !path.isEmpty else { throw ConfigurationError(key: key, message: "expected a file name, got an empty string") }
+            record = path
         case "realtime_priority":
             guard case .integer(let priority) = value, (0...99).contains(priority) else {
                 throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.description)")
             }
             realtimePriority = priority
         default:
-            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority)")
+            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record)")
         }
     }
 }

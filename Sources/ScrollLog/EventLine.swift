@@ -6,7 +6,7 @@ import ScrollModel
 /// values the type needs. Each value is scanned at most twice, so the cost stays linear.
 struct EventLine {
     private enum Field: Int {
-        case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled
+        case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request
 
         /// Matched on the raw bytes by length first: this runs for every key of every line.
         init?(_ raw: UnsafeRawBufferPointer) {
@@ -20,7 +20,9 @@ struct EventLine {
             case 4 where equals("caps"): self = .caps
             case 4 where equals("v120"): self = .v120
             case 5 where equals("delta"): self = .delta
+            case 6 where equals("client"): self = .client
             case 7 where equals("fingers"): self = .fingers
+            case 7 where equals("request"): self = .request
             case 9 where equals("cancelled"): self = .cancelled
             default: return nil
             }
@@ -30,13 +32,14 @@ struct EventLine {
     /// The event types of DESIGN §3, recognised on the raw bytes of the `type` value so that
     /// the common case makes no String and hashes nothing.
     private enum EventType {
-        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd
+        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request
 
         init?(_ raw: UnsafeRawBufferPointer) {
             func equals(_ name: StaticString) -> Bool { raw.equals(name) }
             switch raw.count {
             case 5 where equals("wheel"): self = .wheel
             case 6 where equals("finger"): self = .finger
+            case 7 where equals("request"): self = .request
             case 8 where equals("hold_end"): self = .holdEnd
             case 10 where equals("continuous"): self = .continuous
             case 10 where equals("hold_begin"): self = .holdBegin
@@ -55,13 +58,14 @@ struct EventLine {
             case .continuous: "continuous"
             case .holdBegin: "hold_begin"
             case .holdEnd: "hold_end"
+            case .request: "request"
             }
         }
     }
 
     /// Where each known key's value starts; absent keys stay nil.
     private struct Offsets {
-        var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled: Int?
+        var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request: Int?
 
         subscript(field: Field) -> Int? {
             get {
@@ -76,6 +80,8 @@ struct EventLine {
                 case .delta: delta
                 case .fingers: fingers
                 case .cancelled: cancelled
+                case .client: client
+                case .request: request
                 }
             }
             set {
@@ -90,6 +96,8 @@ struct EventLine {
                 case .delta: delta = newValue
                 case .fingers: fingers = newValue
                 case .cancelled: cancelled = newValue
+                case .client: client = newValue
+                case .request: request = newValue
                 }
             }
         }
@@ -145,6 +153,7 @@ struct EventLine {
         }
         record = .event(type: type.name)
         let time = try integer(at: require(.t, "t"), key: "t")
+        if type == .request { return .request(try recordedRequest(at: time)) }
         let device = try int(at: require(.dev, "dev"), key: "dev")
         let kind: ScrollEvent.Kind
         switch type {
@@ -173,8 +182,22 @@ struct EventLine {
             kind = .holdEnd(fingers: fingers, cancelled: value)
         case .deviceRemoved:
             kind = .deviceRemoved
+        case .request:
+            preconditionFailure("request lines are read by recordedRequest(at:)")
         }
         return .event(ScrollEvent(time: time, device: device, kind: kind))
+    }
+
+    /// DESIGN §17: `{"t":T,"type":"request","client":N,"request":{…}}`. The request object is
+    /// kept as its JSON text: reading it is the wire protocol's business, not the log's.
+    private mutating func recordedRequest(at time: Int64) throws(EventLogError) -> RecordedRequest {
+        let client = try int(at: require(.client, "client"), key: "client")
+        let offset = try require(.request, "request")
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .object, let range = try? scanner.skipValue() else {
+            throw invalid("request", at: offset, expected: "an object")
+        }
+        return RecordedRequest(time: time, client: client, json: Array(UnsafeRawBufferPointer(rebasing: scanner.bytes[range])))
     }
 
     // MARK: Values

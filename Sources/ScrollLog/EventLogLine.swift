@@ -5,6 +5,8 @@ public enum EventLogLine: Hashable, Sendable {
     /// Line 1.
     case header(EventLogHeader)
     case event(ScrollEvent)
+    /// A request applied by a recorded live session (DESIGN §17).
+    case request(RecordedRequest)
     /// The line was skipped (unknown event type, truncated last line); the log goes on.
     case warning(EventLogWarning)
     /// A blank line, tolerated and ignored.

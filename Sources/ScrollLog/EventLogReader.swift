@@ -34,12 +34,23 @@ public struct EventLogReader: Sendable {
     }
 
     /// The next event, or nil at the end of the log. Skipped lines (unknown event types, a
-    /// truncated last line) are reported to `warning` and the reading goes on.
+    /// truncated last line) are reported to `warning` and the reading goes on; request lines
+    /// (DESIGN §17) are passed over: this reader yields input only.
     public mutating func next(warning: (EventLogWarning) -> Void = { _ in }) throws(EventLogError) -> ScrollEvent? {
+        while let line = try nextLine(warning: warning) {
+            if case .event(let event) = line { return event }
+        }
+        return nil
+    }
+
+    /// The next event or request line, or nil at the end of the log; skipped lines are
+    /// reported to `warning`.
+    public mutating func nextLine(warning: (EventLogWarning) -> Void = { _ in }) throws(EventLogError) -> EventLogLine? {
         _ = try readHeader()
         while let line = nextLine() {
-            switch try parse(line) {
-            case .event(let event): return event
+            let parsed = try parse(line)
+            switch parsed {
+            case .event, .request: return parsed
             case .warning(let skipped): warning(skipped)
             case .header, .skip: continue
             }

@@ -6,15 +6,18 @@ import ScrollModel
 ///
 /// Every reply starts with `"type"`, followed by `"id"` when the request had one.
 public enum ReplyEncoder {
-    /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"]}`;
-    /// `server` is "scrolld <version>".
-    public static func welcome(server: String, containers: [String], into buffer: inout [UInt8]) {
+    /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"],
+    /// "features":["record-requests"]}`; `server` is "scrolld <version>", `features` the
+    /// sections of DESIGN part two the daemon implements.
+    public static func welcome(server: String, containers: [String], features: [String] = [], into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
         JSONOutput.int(WireProtocol.version, &buffer)
         JSONOutput.raw(",\"server\":", &buffer)
         JSONOutput.string(server, &buffer)
         JSONOutput.raw(",\"containers\":", &buffer)
         JSONOutput.strings(containers, &buffer)
+        JSONOutput.raw(",\"features\":", &buffer)
+        JSONOutput.strings(features, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 

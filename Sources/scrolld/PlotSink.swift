@@ -5,11 +5,11 @@ import ScrollPlot
 struct PlotSink: ReplaySink {
     var recorder = PlotRecorder()
 
-    mutating func begin(at origin: Timestamp, state: ScrollState) {
-        recorder.begin(at: origin, state: state)
+    mutating func begin(at origin: Timestamp, state: ScrollState?) {
+        if let state { recorder.begin(at: origin, state: state) }
     }
 
-    mutating func publish(_ state: ScrollState, cause: ScrollEngine.Cause?) {
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?) {
         recorder.record(state, isFrame: cause == .frame)
     }
 

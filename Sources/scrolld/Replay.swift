@@ -3,6 +3,8 @@ import ScrollConfig
 import ScrollLog
 import ScrollModel
 import ScrollPlot
+import ScrollProtocol
+import ScrollSession
 import SystemPackage
 
 struct Replay: ParsableCommand {
@@ -63,9 +65,12 @@ struct Replay: ParsableCommand {
     func run() throws {
         var configuration = Configuration.defaults
         try model.apply(to: &configuration)
-        let container: ContainerConfiguration
+        // A container the options do not define may be one a recorded session creates.
+        var container: ContainerConfiguration?
         do {
-            container = try configuration.resolve(container: model.container)
+            if configuration.container(named: model.container) != nil {
+                container = try configuration.resolve(container: model.container)
+            }
         } catch {
             throw ValidationError(error.description)
         }
@@ -78,19 +83,13 @@ struct Replay: ParsableCommand {
             mode = .everyState
         }
         if let plot {
-            var replayer = Replayer(
-                container: model.container,
-                configuration: container,
-                frameRate: configuration.daemon.frameRate,
-                mode: mode,
-                sink: PlotSink()
-            )
+            var replayer = try makeReplayer(configuration, mode: mode, sink: PlotSink())
             try feed(&replayer)
             let description = PlotSeries.Description(
                 logName: log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log)),
                 container: model.container,
-                configuration: container,
-                frameRate: configuration.daemon.frameRate,
+                configuration: replayer.index.map { replayer.session.engine.slots[$0].container.configuration } ?? container ?? ContainerConfiguration(),
+                frameRate: replayer.session.engine.frameRate,
                 sampleInterval: every,
                 overrides: model.assignments
             )
@@ -100,14 +99,16 @@ struct Replay: ParsableCommand {
             }
             try write(PlotRenderer().render(series), to: plot)
         } else {
-            var replayer = Replayer(
-                container: model.container,
-                configuration: container,
-                frameRate: configuration.daemon.frameRate,
-                mode: mode,
-                sink: StatePrinter(container: model.container, output: .standardOutput)
-            )
+            var replayer = try makeReplayer(configuration, mode: mode, sink: StatePrinter(container: model.container, output: .standardOutput))
             try feed(&replayer)
+        }
+    }
+
+    func makeReplayer<Sink>(_ configuration: Configuration, mode: ReplayMode, sink: Sink) throws -> Replayer<Sink> {
+        do {
+            return try Replayer(container: model.container, configuration: configuration, mode: mode, sink: sink)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -137,6 +138,12 @@ struct Replay: ParsableCommand {
                 }
                 switch try parser.parse(line: line, lineNumber: number, isLast: isLast) {
                 case .event(let event): replayer.feed(event)
+                case .request(let request):
+                    do throws(ProtocolError) {
+                        try replayer.feed(request)
+                    } catch {
+                        standardError("scrolld: \(log): line \(number): recorded request not applied: \(error.message)")
+                    }
                 case .warning(let message): standardError("scrolld: \(log): \(message)")
                 case .header, .skip: break
                 }
@@ -158,6 +165,10 @@ struct Replay: ParsableCommand {
         } catch let error as DebugEventsError {
             replayer.sink.flush()
             standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
+            throw ExitCode(65)
+        }
+        guard replayer.containerExists else {
+            standardError("scrolld: \(log): no container '\(model.container)': neither the configuration nor the log's requests define it")
             throw ExitCode(65)
         }
         replayer.finish()

@@ -1,5 +1,8 @@
+import ScrollConfig
 import ScrollLog
 import ScrollModel
+import ScrollProtocol
+import ScrollSession
 
 /// Which states a replay publishes.
 enum ReplayMode {
@@ -11,8 +14,9 @@ enum ReplayMode {
     case at([Timestamp])
 }
 
-/// Drives one container through the engine from a log's events and hands its states to a sink
-/// (printed, or plotted), exactly as a live subscriber would have seen them (DESIGN §6).
+/// Drives a session from a log's lines and hands one container's states to a sink (printed, or
+/// plotted), exactly as a live subscriber of that container would have seen them (DESIGN §6,
+/// §17): the daemon runs the same `Session`, fed by the same kinds of commands.
 struct Replayer<Sink: ReplaySink> {
     typealias Mode = ReplayMode
 
@@ -20,21 +24,35 @@ struct Replayer<Sink: ReplaySink> {
     /// this (only absurd physics constants make one) is cut short with a warning.
     static var settleLimit: Timestamp { 600_000_000 }
 
-    var engine: ScrollEngine
-    let index: Int
+    var session: Session
+    /// The container replayed, and its index once it exists (a recorded session may create it).
     let name: String
+    var index: Int?
     let mode: Mode
     var sink: Sink
     var origin: Timestamp?
     var nextSample = 0
     var lastEventTime: Timestamp = .min
 
-    init(container name: String, configuration: ContainerConfiguration, frameRate: Double, mode: Mode, sink: Sink) {
-        engine = ScrollEngine(frameRate: frameRate)
-        index = engine.add(ScrollContainer(name: name, configuration: configuration))
+    /// A replay of container `name` under `configuration`; a container the configuration does
+    /// not define may still be created by the log's requests.
+    init(container name: String, configuration: Configuration, mode: Mode, sink: Sink) throws(ConfigurationError) {
+        let defined = configuration.container(named: name) != nil
+        session = try Session(configuration: configuration, containers: defined ? [name] : [], at: 0)
         self.name = name
+        index = session.index(of: name)
         self.mode = mode
         self.sink = sink
+    }
+
+    /// Whether the container replayed exists (it may be created only by the log's requests).
+    var containerExists: Bool { index != nil }
+
+    /// Marks the start of the log at the first line's time.
+    private mutating func begin(at time: Timestamp) {
+        guard origin == nil else { return }
+        origin = time
+        sink.begin(at: time, state: index.map { session.engine.slots[$0].container.state })
     }
 
     mutating func feed(_ event: ScrollEvent) {
@@ -42,16 +60,32 @@ struct Replayer<Sink: ReplaySink> {
         var event = event
         if event.time < lastEventTime { event.time = lastEventTime }
         lastEventTime = event.time
-        if origin == nil {
-            origin = event.time
-            sink.begin(at: event.time, state: engine[index].state)
-        }
+        begin(at: event.time)
+        let index = self.index ?? -1
         switch mode {
         case .everyState:
-            Self.handle(event, container: index, engine: &engine, sink: &sink)
+            Self.input(event, publishing: index, session: &session, sink: &sink)
         case .every, .at:
             emitSamples(before: event.time)
-            Self.handleUnpublished(event, container: index, engine: &engine, sink: &sink)
+            Self.input(event, publishing: nil, reporting: index, session: &session, sink: &sink)
+        }
+    }
+
+    /// A request line of a recorded session: applied as the daemon applied it. Requests are
+    /// rare, so their publications are gathered first and the container looked up after (a
+    /// `configure` may create it).
+    mutating func feed(_ request: RecordedRequest) throws(ProtocolError) {
+        let time = Swift.max(request.time, lastEventTime)
+        lastEventTime = time
+        begin(at: time)
+        if case .every = mode { emitSamples(before: time) }
+        if case .at = mode { emitSamples(before: time) }
+        var published: [Publication] = []
+        try session.apply(request) { published.append($0) }
+        index = index ?? session.index(of: name)
+        guard case .everyState = mode, let index else { return }
+        for publication in published where publication.container == index {
+            sink.publish(publication.state, seq: publication.seq, cause: publication.cause)
         }
     }
 
@@ -60,16 +94,16 @@ struct Replayer<Sink: ReplaySink> {
         let limit = lastEventTime + Self.settleLimit
         switch mode {
         case .everyState:
-            while let next = engine.nextDeadline, next <= limit {
-                Self.advance(to: next, container: index, engine: &engine, sink: &sink)
+            while let next = session.nextDeadline, next <= limit {
+                Self.advance(to: next, publishing: index ?? -1, session: &session, sink: &sink)
             }
-            if engine.nextDeadline != nil { standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there") }
+            if session.nextDeadline != nil { standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there") }
         case .every(let interval):
             while true {
                 let time = origin + Timestamp(nextSample) * interval
                 sample(at: time)
                 nextSample += 1
-                if time >= lastEventTime && engine.isIdle { break }
+                if time >= lastEventTime && session.engine.isIdle { break }
                 if time > limit {
                     standardError("scrolld: replay: still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there")
                     break
@@ -104,42 +138,43 @@ struct Replayer<Sink: ReplaySink> {
         }
     }
 
+    /// A sampled state; before the container exists there is nothing to sample.
     mutating func sample(at time: Timestamp) {
-        sink.publish(engine.sample(container: index, at: time), cause: nil)
+        guard let index else { return }
+        sink.publish(session.sampleAdvancing(container: index, at: time), seq: nil, cause: nil)
     }
+}
 
-    // Engine and sink are passed as two inout arguments so that publishing from inside the
-    // engine's callback needs no copy of either.
-    static func handle(_ event: ScrollEvent, container: Int, engine: inout ScrollEngine, sink: inout Sink) {
-        engine.handle(event) { update in
-            guard update.container == container else { return }
+extension Replayer {
+    // Session and sink are passed as two inout arguments so that publishing from inside the
+    // session's callback needs no copy of either.
+
+    /// Applies an event; the states of container `published` go to the sink, and the event
+    /// itself when it reached container `reported` (the published one by default).
+    static func input(_ event: ScrollEvent, publishing published: Int?, reporting reported: Int? = nil, session: inout Session, sink: inout Sink) {
+        let reported = reported ?? published ?? -1
+        let published = published ?? -1
+        session.input(event) { publication in
             // The engine publishes a state after exactly the input routed to the container.
-            if update.cause == .input, event.isInput { sink.input(event) }
-            sink.publish(update.state, cause: update.cause)
+            if publication.container == reported, publication.cause == .input, event.isInput { sink.input(event) }
+            if publication.container == published { sink.publish(publication.state, seq: publication.seq, cause: publication.cause) }
         }
     }
 
-    /// Applies an event without publishing states (sampled modes), telling the sink about it
-    /// when it reached the container.
-    static func handleUnpublished(_ event: ScrollEvent, container: Int, engine: inout ScrollEngine, sink: inout Sink) {
-        engine.handle(event) { update in
-            if update.container == container, update.cause == .input, event.isInput { sink.input(event) }
-        }
-    }
-
-    static func advance(to time: Timestamp, container: Int, engine: inout ScrollEngine, sink: inout Sink) {
-        engine.advance(to: time) { update in
-            if update.container == container { sink.publish(update.state, cause: update.cause) }
+    static func advance(to time: Timestamp, publishing index: Int, session: inout Session, sink: inout Sink) {
+        session.advance(to: time) { publication in
+            if publication.container == index { sink.publish(publication.state, seq: publication.seq, cause: publication.cause) }
         }
     }
 }
 
 /// Where a replay's states go: printed as state lines, or collected for a plot.
 protocol ReplaySink {
-    /// The log's first event is at `origin`; `state` is the container's before any input.
-    mutating func begin(at origin: Timestamp, state: ScrollState)
-    /// A state: after input or at a frame or timer (`cause`), or sampled (nil).
-    mutating func publish(_ state: ScrollState, cause: ScrollEngine.Cause?)
+    /// The log's first line is at `origin`; `state` is the container's before any input (nil
+    /// when a request of the log creates it later).
+    mutating func begin(at origin: Timestamp, state: ScrollState?)
+    /// A state: published (`seq` and `cause` given), or sampled (both nil).
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?)
     /// An input event that reached the container.
     mutating func input(_ event: ScrollEvent)
     /// Writes out whatever is buffered.
@@ -147,7 +182,7 @@ protocol ReplaySink {
 }
 
 extension ReplaySink {
-    mutating func begin(at origin: Timestamp, state: ScrollState) {}
+    mutating func begin(at origin: Timestamp, state: ScrollState?) {}
     mutating func input(_ event: ScrollEvent) {}
 }
 
@@ -156,16 +191,23 @@ struct StatePrinter: ReplaySink {
     let container: String
     var output: OutputStream
     var encoder = StateEncoder()
-    var seq = 0
+    /// Sampled states are numbered in the order they are printed.
+    var samples = 0
 
     init(container: String, output: OutputStream) {
         self.container = container
         self.output = output
     }
 
-    mutating func publish(_ state: ScrollState, cause: ScrollEngine.Cause?) {
-        seq += 1
-        encoder.encode(state, container: container, seq: seq, into: &output.buffer)
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?) {
+        let number: Int
+        if let seq {
+            number = seq
+        } else {
+            samples += 1
+            number = samples
+        }
+        encoder.encode(state, container: container, seq: number, into: &output.buffer)
         output.buffer.append(UInt8(ascii: "\n"))
         output.flushIfFull()
     }

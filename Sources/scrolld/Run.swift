@@ -50,11 +50,23 @@ struct Run: ParsableCommand {
     )
     var stuckClientTimeout: Double = 30
 
+    @Option(help: ArgumentHelp("Record the session — input and every request that changes state — into this event log (replay it with `scrolld replay FILE --container NAME`).", valueName: "FILE"))
+    var record: String?
+
+    // Hidden: the daemon's input thread fails this many seconds after start, to test that the
+    // daemon survives losing its input (DaemonTests).
+    @Option(name: .customLong("fail-input-after"), help: ArgumentHelp("Make the input thread fail after S seconds.", valueName: "S", visibility: .hidden))
+    var failInputAfter: Double?
+
     @OptionGroup(title: "Container overrides")
     var model: ModelOptions
 
     func validate() throws {
         guard speed > 0, speed.isFinite else { throw ValidationError("--speed expects a positive number") }
+        if let failInputAfter, !(failInputAfter >= 0 && failInputAfter < 86_400) {
+            throw ValidationError("--fail-input-after expects a number of seconds from 0 to 86400")
+        }
+        if record?.isEmpty == true { throw ValidationError("--record expects a file name") }
         guard stuckClientTimeout > 0, stuckClientTimeout <= 86_400 else {
             throw ValidationError("--stuck-client-timeout expects a number of seconds greater than 0 and at most 86400")
         }
@@ -75,6 +87,18 @@ struct Run: ParsableCommand {
         } catch {
             logger.critical("cannot replay \(path): \(error)")
             throw ExitCode(66)
+        }
+    }
+
+    /// The recording's file, created before anything runs: a path that cannot be written stops
+    /// the daemon at once with the reason, rather than losing a session silently.
+    static func openRecording(_ path: String?, logger: Logger) throws -> RecordingFile? {
+        guard let path else { return nil }
+        do {
+            return try RecordingFile(path: path)
+        } catch {
+            logger.critical("cannot record to \(path): \(error)")
+            throw ExitCode(73)  // EX_CANTCREAT
         }
     }
 
@@ -133,7 +157,9 @@ struct Run: ParsableCommand {
                 privateSocketDirectory: chosen == nil,
                 stuckClientLimit: .nanoseconds(Int64(stuckClientTimeout * 1e9)),
                 input: input,
-                environment: environment
+                environment: environment,
+                record: try Self.openRecording(record ?? configuration.daemon.record, logger: logger),
+                failInputAfter: failInputAfter
             ),
             logger: logger
         )

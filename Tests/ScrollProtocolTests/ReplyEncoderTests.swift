@@ -6,9 +6,9 @@ import Testing
 @Suite struct ReplyEncoderTests {
     @Test func welcome() {
         #expect(encoded { ReplyEncoder.welcome(server: "scrolld 0.1.0", containers: ["main", "side \"b\""], into: &$0) }
-            == #"{"type":"welcome","protocol":1,"server":"scrolld 0.1.0","containers":["main","side \"b\""]}"#)
-        #expect(encoded { ReplyEncoder.welcome(server: "scrolld 2", containers: [], into: &$0) }
-            == #"{"type":"welcome","protocol":1,"server":"scrolld 2","containers":[]}"#)
+            == #"{"type":"welcome","protocol":1,"server":"scrolld 0.1.0","containers":["main","side \"b\""],"features":[]}"#)
+        #expect(encoded { ReplyEncoder.welcome(server: "scrolld 2", containers: [], features: ["observe", "routing"], into: &$0) }
+            == #"{"type":"welcome","protocol":1,"server":"scrolld 2","containers":[],"features":["observe","routing"]}"#)
     }
 
     @Test func okAndPong() {

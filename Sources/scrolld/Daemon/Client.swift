@@ -14,6 +14,8 @@ final class Client {
     /// every write anew and walks the pipeline from its tail) — the fan-out's per-subscriber cost.
     let context: ChannelHandlerContext
     let credentials: PeerCredentials
+    /// The connection's number in a recording (DESIGN §17), from 1 in order of connection.
+    let number: Int
     var uid: UInt32 { credentials.uid }
     /// One per subscribed container (rarely more than one: searched in order).
     private(set) var subscriptions: [Subscription] = []
@@ -27,8 +29,9 @@ final class Client {
     /// --stuck-client-timeout` changes it).
     static let defaultStuckLimit = TimeAmount.seconds(30)
 
-    init(context: ChannelHandlerContext, credentials: PeerCredentials, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
+    init(context: ChannelHandlerContext, credentials: PeerCredentials, number: Int, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
         channel = context.channel
+        self.number = number
         self.context = context
         self.credentials = credentials
         self.stuckLimit = stuckLimit

@@ -35,7 +35,8 @@ final class ClientHandler: ChannelInboundHandler {
                 core.refuse(channel, message: "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)")
                 return
             }
-            let client = Client(context: context, credentials: credentials, stuckLimit: core.stuckClientLimit, logger: core.logger)
+            let client = Client(context: context, credentials: credentials, number: core.nextClientNumber, stuckLimit: core.stuckClientLimit, logger: core.logger)
+            core.nextClientNumber += 1
             self.client = client
             core.connected(client)
             client.reply(core.welcome())

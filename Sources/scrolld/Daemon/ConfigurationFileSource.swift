@@ -36,17 +36,15 @@ extension DaemonCore {
                 message: "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)"
             )
         }
-        do {
+        do throws(ConfigurationError) {
             let (configuration, file) = try source.load()
             try apply(configuration)
             fileInForce = file
             let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)")
-        } catch let error as ConfigurationError {
-            return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         } catch {
-            return ReloadResult(ok: false, file: source.explicitPath, message: "\(error)")
+            return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         }
     }
 }

@@ -28,6 +28,10 @@ final class Daemon: Sendable {
         var stuckClientLimit: TimeAmount
         var input: Input
         var environment: [String: String]
+        /// Where to record the session (DESIGN §17), if anywhere.
+        var record: RecordingFile?
+        /// Hidden, for tests: the input thread fails after this many seconds.
+        var failInputAfter: Double?
     }
 
     enum Input: Sendable {
@@ -97,11 +101,7 @@ final class Daemon: Sendable {
                     }
                 }
             } else if let source = replay.value {
-                core.inputBarrier = { [weak source] done in
-                    let readTime = MonotonicClock.now()
-                    source?.deliverDue(until: readTime)
-                    done(readTime)
-                }
+                core.replay = source
                 core.devices = { [weak source] in
                     (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
                         DeviceInfo(id: $0.key, name: $0.value.0, capabilities: $0.value.1)
@@ -150,15 +150,18 @@ final class Daemon: Sendable {
                 logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
             }
         }
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: SocketListener.backlog)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value))
+        // Made where it is used: a bootstrap is not Sendable, and one is needed on the loop.
+        @Sendable func makeBootstrap() -> ServerBootstrap {
+            ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: SocketListener.backlog)
+                .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value))
+                    }
                 }
-            }
+        }
 
         // Reload when the configuration file in use changes. Watched before the socket accepts:
         // a client that can connect must find the daemon whole (an edit made right after the
@@ -168,16 +171,22 @@ final class Daemon: Sendable {
             watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
         }
 
+        // Recording starts before the socket accepts: no request of the session is missed.
+        if let file = options.record {
+            try loop.submit { core.value.startRecording(to: file) }.wait()
+            logger.notice("recording the session to \(file.path)")
+        }
+
         // systemd's socket is systemd's to keep; a socket of our own is kept at its path.
         var inherited: Channel?
         if let fd = options.inheritedSocket {
-            inherited = try bootstrap.withBoundSocket(fd).wait()
+            inherited = try makeBootstrap().withBoundSocket(fd).wait()
             logger.info("listening on the socket systemd passed (fd \(fd))")
         } else {
             let own = try loop.flatSubmit {
                 let own = SocketListener(
                     path: options.socketPath, privateDirectory: options.privateSocketDirectory,
-                    bootstrap: bootstrap, eventLoop: loop, logger: logger
+                    bootstrap: makeBootstrap(), eventLoop: loop, logger: logger
                 )
                 let bound = NIOLoopBound(own, eventLoop: loop)
                 return own.start().map { bound }
@@ -213,8 +222,12 @@ final class Daemon: Sendable {
                 logger.warning("no usable input device: \(problem ?? "none with wheel, touchpad or trackpoint scrolling was found")")
                 if let fallback {
                     logger.notice("DEMO: serving \(fallback.label) in a loop instead of real input")
+                    core.value.replay = replay.value
                     replay.value?.start()
                 }
+            }
+            if let seconds = options.failInputAfter {
+                loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { libinput?.injectFailure() }
             }
         }
         let watchdog: RepeatedTask?

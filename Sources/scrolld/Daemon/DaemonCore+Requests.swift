@@ -4,6 +4,7 @@ import ScrollInput
 import ScrollLog
 import ScrollModel
 import ScrollProtocol
+import ScrollSession
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,8 +23,11 @@ extension DaemonCore {
         return ByteBuffer(bytes: bytes)
     }
 
+    /// DESIGN part two's sections this daemon implements, for `welcome`.
+    static let features = ["record-requests"]
+
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: "scrolld \(Scrolld.version)", containers: containerNames, into: &$0) }
+        line { ReplyEncoder.welcome(server: "scrolld \(Scrolld.version)", containers: containerNames, features: Self.features, into: &$0) }
     }
 
     /// A peer that may not connect: told why, then disconnected.
@@ -60,7 +64,7 @@ extension DaemonCore {
     }
 
     func containerIndex(_ name: String, id: RequestID?) throws(ProtocolError) -> Int {
-        guard let index = engine.index(of: name) else { throw .unknownContainer(name, id: id) }
+        guard let index = session.index(of: name) else { throw .unknownContainer(name, id: id) }
         return index
     }
 
@@ -73,7 +77,7 @@ extension DaemonCore {
             let index = try containerIndex(name, id: id)
             subscribe(client, container: index, rate: rate)
             let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: seqs[index], id: id, into: &$0) }
+            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], id: id, into: &$0) }
         case .unsubscribe(let name):
             let index = try name.map { (name: String) throws(ProtocolError) in try containerIndex(name, id: id) }
             unsubscribe(client, container: index)
@@ -81,28 +85,20 @@ extension DaemonCore {
         case .get(let name):
             let index = try containerIndex(name, id: id)
             let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: seqs[index], id: id, into: &$0) }
-        case let .configure(name, settings, animation):
-            try configure(name, settings, animation: animation, id: id)
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case let .scrollTo(name, target, animation):
-            let index = try containerIndex(name, id: id)
-            update(container: index) { $0.scroll(to: target, animation: animation, at: $1) }
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case let .scrollBy(name, delta, animation):
-            let index = try containerIndex(name, id: id)
-            update(container: index) { $0.scroll(by: delta, animation: animation, at: $1) }
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case .pause(let name):
-            engine.setPaused(true, container: try containerIndex(name, id: id))
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case .resume(let name):
-            engine.setPaused(false, container: try containerIndex(name, id: id))
+            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], id: id, into: &$0) }
+        case .configure, .scrollTo, .scrollBy, .pause, .resume:
+            do {
+                try perform(request.operation, from: client)
+            } catch {
+                var error = error
+                error.id = id
+                throw error
+            }
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .devices:
             let list = devices().map { device in
                 var device = device
-                device.containers = engine.slots.filter {
+                device.containers = session.engine.slots.filter {
                     $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
                 }.map(\.container.name)
                 return device
@@ -112,54 +108,6 @@ extension DaemonCore {
             let result = reload()
             if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
-        }
-    }
-
-    /// `configure`: the request's keys become `containers.NAME.*` assignments on top of the
-    /// container's current settings, checked exactly as the configuration file is.
-    func configure(_ name: String, _ settings: [ConfigureSetting], animation: ScrollAnimation?, id: RequestID?) throws(ProtocolError) {
-        // The name becomes part of a configuration key, `containers.NAME.KEY`: a dot in it would
-        // address another container's keys (and never this one's).
-        guard !name.utf8.contains(UInt8(ascii: ".")) else {
-            throw ProtocolError(.invalidValue, "invalid \"container\": a container name cannot contain \".\" (containers are configured as containers.NAME.*)", id: id)
-        }
-        var updated = configuration
-        do {
-            for setting in settings {
-                try updated.set("containers.\(name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
-            }
-            let resolved = try updated.resolve(container: name)
-            configuration = updated
-            if let index = engine.index(of: name) {
-                update(container: index) { $0.configure(resolved, animation: animation ?? .none, at: $1) }
-            } else {
-                let index = addContainer(ScrollContainer(name: name, configuration: resolved, at: MonotonicClock.now()))
-                pending[index] = engine[index].state
-                publishPending()
-            }
-        } catch {
-            throw ProtocolError(.invalidValue, error.description, id: id)
-        }
-    }
-}
-
-extension ConfigValue {
-    init(_ value: ProtocolValue, key: String) throws(ConfigurationError) {
-        switch value {
-        case .string(let s): self = .string(s)
-        case .integer(let i): self = .integer(i)
-        case .double(let d): self = .double(d)
-        case .bool(let b): self = .bool(b)
-        case .array(let items):
-            var converted: [ConfigValue] = []
-            for item in items { converted.append(try ConfigValue(item, key: key)) }
-            self = .array(converted)
-        case .object(let members):
-            var converted: [(String, ConfigValue)] = []
-            for (name, item) in members { converted.append((name, try ConfigValue(item, key: "\(key).\(name)"))) }
-            self = .table(converted)
-        case .null:
-            throw ConfigurationError(key: key, message: "null is not a value here")
         }
     }
 }

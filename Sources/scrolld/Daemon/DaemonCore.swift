@@ -5,6 +5,7 @@ import ScrollInput
 import ScrollLog
 import ScrollModel
 import ScrollProtocol
+import ScrollSession
 
 /// Everything the daemon knows, owned by its one event loop: the engine, the containers'
 /// subscribers, the configuration in force. Input sources, clients and timers all call in on
@@ -16,17 +17,16 @@ import ScrollProtocol
 final class DaemonCore {
     let eventLoop: EventLoop
     let logger: Logger
-    var engine: ScrollEngine
-    var configuration: Configuration
+    /// The containers and everything applied to them: the same computation `replay` runs.
+    var session: Session
     /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
     let daemonSettingsAtStart: DaemonSettings
     let configurationSource: ConfigurationFileSource
-    /// Each container's subscribers and latest line, indexed like the engine's containers.
+    /// Each container's subscribers and latest line, indexed like the session's containers.
     var feeds: [Feed] = []
-    var seqs: [Int] = []
     var clients: [ObjectIdentifier: Client] = [:]
-    /// The latest state of each container produced during one engine call, published after it.
-    var pending: [ScrollState?] = []
+    /// The number the next connection gets (DESIGN §17's `client`; 0 is the daemon itself).
+    var nextClientNumber = 1
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
     var batches: [ByteBuffer?] = []
@@ -36,6 +36,8 @@ final class DaemonCore {
     var stateEncoder = StateEncoder()
     var deadlineTask: Scheduled<Void>?
     var scheduledDeadline: Timestamp?
+    /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
+    var recording: RecordingFile?
     /// Called when device or client counts change (systemd STATUS=).
     var onStatusChange: () -> Void = {}
     /// The input devices in use, for `devices` and systemd STATUS.
@@ -44,6 +46,9 @@ final class DaemonCore {
     /// time has been applied (see LibinputSource.barrier); nil without real input.
     var inputBarrier: ((@escaping @Sendable (Timestamp) -> Void) -> Void)?
     var barrierPending = false
+    /// A replay source feeding the loop (`run --replay`, or the demo fallback): before frames
+    /// run, the events due before them go in, as a barrier would hand them over.
+    weak var replay: ReplaySource?
     /// Called with `[input]` after every reload, for the input source.
     var onInputSettings: (InputSettings) -> Void = { _ in }
     /// The file the configuration in force came from (nil: the built-in defaults).
@@ -51,43 +56,37 @@ final class DaemonCore {
     /// How long a client's socket may stay full before the client is dropped.
     var stuckClientLimit = Client.defaultStuckLimit
 
-
     init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, logger: Logger) throws {
         self.eventLoop = eventLoop
         self.logger = logger
-        self.configuration = configuration
         daemonSettingsAtStart = configuration.daemon
         configurationSource = source
-        engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
-        for settings in configuration.containers {
-            let resolved = try configuration.resolve(container: settings.name)
-            addContainer(ScrollContainer(name: settings.name, configuration: resolved, at: MonotonicClock.now()))
+        session = try Session(configuration: configuration, at: MonotonicClock.now())
+        syncFeeds()
+    }
+
+    var configuration: Configuration { session.configuration }
+
+    /// One feed per container: containers created since the last call get theirs.
+    func syncFeeds() {
+        while feeds.count < session.names.count {
+            feeds.append(Feed(container: feeds.count, name: session.names[feeds.count], eventLoop: eventLoop))
+            batches.append(nil)
         }
     }
 
-    @discardableResult
-    func addContainer(_ container: ScrollContainer) -> Int {
-        let index = engine.add(container)
-        feeds.append(Feed(container: index, eventLoop: eventLoop))
-        seqs.append(0)
-        pending.append(nil)
-        batches.append(nil)
-        return index
-    }
-
-    var containerNames: [String] { engine.slots.map(\.container.name) }
+    var containerNames: [String] { session.names }
 
     // MARK: Input and time
 
-    /// Input events from any source, stamped on CLOCK_MONOTONIC, in order. Each event publishes
-    /// its state (with its own seq) as always; a subscriber then receives all of them in one
-    /// write, so when the daemon falls behind (input arrives in bigger batches) its cost per
+    /// Input events from any source, stamped on CLOCK_MONOTONIC, in order. Each state the
+    /// session publishes is encoded once; a subscriber then receives all of a batch's states in
+    /// one write, so when the daemon falls behind (input arrives in bigger batches) its cost per
     /// state falls instead of the backlog growing.
     func input(_ events: [ScrollEvent]) {
         eventLoop.assertInEventLoop()
         for event in events {
-            engine.handle(event) { pending[$0.container] = $0.state }
-            collectPending()
+            session.input(event) { collect($0) }
         }
         deliver()
         reschedule()
@@ -97,25 +96,26 @@ final class DaemonCore {
         input([event])
     }
 
-    /// Runs an operation on one container now (requests), then publishes and reschedules.
-    func update(container index: Int, _ body: (inout ScrollContainer, Timestamp) -> Void) {
-        let now = MonotonicClock.now()
-        engine.advance(to: now) { pending[$0.container] = $0.state }
-        let state = engine.update(container: index, at: now) { body(&$0, now) }
-        pending[index] = state
-        publishPending()
-        reschedule()
+    /// Applies a state-changing request from `client` now, then publishes and reschedules.
+    func perform(_ operation: Operation, from client: Client) throws(ProtocolError) {
+        defer {
+            syncFeeds()
+            deliver()
+            reschedule()
+        }
+        try session.perform(operation, client: client.number, at: MonotonicClock.now()) { collect($0) }
     }
 
-    /// Keeps exactly one wake-up scheduled: at the engine's next deadline, or none at all.
+    /// Keeps exactly one wake-up scheduled: at the session's next deadline, or none at all.
     func reschedule() {
-        let next = engine.nextDeadline
+        writeRecording()
+        let next = session.nextDeadline
         guard next != scheduledDeadline else { return }
         deadlineTask?.cancel()
         deadlineTask = nil
         scheduledDeadline = next
         guard let next else { return }
-        deadlineTask = eventLoop.scheduleTask(deadline: MonotonicClock.deadline(next)) { [weak self] in
+        deadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: MonotonicClock.deadline(next)) { [weak self] in
             self?.deadlineReached(next)
         }
     }
@@ -139,7 +139,9 @@ final class DaemonCore {
             return
         }
         // NIO runs a task only once its deadline has passed on this same clock.
-        runDeadlines(until: max(MonotonicClock.now(), deadline))
+        let now = max(MonotonicClock.now(), deadline)
+        replay?.deliverDue(until: now)
+        runDeadlines(until: now)
     }
 
     private func barrierPassed(_ readTime: Timestamp) {
@@ -147,38 +149,52 @@ final class DaemonCore {
         runDeadlines(until: readTime)
     }
 
+    /// The input source ended for good (its thread returned): nothing will answer a barrier
+    /// again, so frames stop waiting for one and run on the loop's own timer from now on (after
+    /// the replay source's events, if one runs).
+    func inputEnded() {
+        inputBarrier = nil
+        barrierPending = false
+        scheduledDeadline = nil
+        deadlineTask?.cancel()
+        deadlineTask = nil
+        runDeadlines(until: MonotonicClock.now())
+    }
+
     /// Runs every frame and timer due by `time` (a late wake-up runs them all, each with its own
-    /// timestamp; subscribers get the latest).
+    /// timestamp, each published).
     private func runDeadlines(until time: Timestamp) {
-        if let next = engine.nextDeadline, next <= time {
-            engine.advance(to: time) { pending[$0.container] = $0.state }
-            publishPending()
+        if let next = session.nextDeadline, next <= time {
+            session.advance(to: time) { collect($0) }
+            deliver()
         }
         reschedule()
     }
 
-    // MARK: Publishing
-
-    /// Publishes each changed container's state and delivers it at once.
-    func publishPending() {
-        collectPending()
-        deliver()
+    /// Writes what the session recorded since the last call to the recording's file.
+    func writeRecording() {
+        guard let recording, let lines = session.recorder?.takePending(), !lines.isEmpty else { return }
+        if let failure = recording.write(lines) {
+            logger.error("recording stopped: cannot write \(recording.path): \(failure)")
+            session.recorder = nil
+            self.recording = nil
+        }
     }
 
-    /// Publishes each changed container's state: the next seq, encoded once, added to the
-    /// container's batch.
-    func collectPending() {
-        for index in pending.indices {
-            guard let state = pending[index] else { continue }
-            pending[index] = nil
-            seqs[index] += 1
-            guard !feeds[index].subscriptions.isEmpty else { continue }
-            encodeBuffer.removeAll(keepingCapacity: true)
-            stateEncoder.encode(state, container: engine[index].name, seq: seqs[index], into: &encodeBuffer)
-            encodeBuffer.append(UInt8(ascii: "\n"))
-            if batches[index] == nil { batches[index] = ByteBuffer() }
-            batches[index]!.writeBytes(encodeBuffer)
-        }
+    // MARK: Publishing
+
+    /// Encodes a published state once, into its container's batch, if anyone subscribes.
+    ///
+    /// Called from inside the session's commands, so it reads nothing of the session: a
+    /// container created by the command has no feed yet, and no subscriber either.
+    func collect(_ publication: Publication) {
+        let index = publication.container
+        guard index < feeds.count, !feeds[index].subscriptions.isEmpty else { return }
+        encodeBuffer.removeAll(keepingCapacity: true)
+        stateEncoder.encode(publication.state, container: feeds[index].name, seq: publication.seq, into: &encodeBuffer)
+        encodeBuffer.append(UInt8(ascii: "\n"))
+        if batches[index] == nil { batches[index] = ByteBuffer() }
+        batches[index]!.writeBytes(encodeBuffer)
     }
 
     /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
@@ -202,16 +218,11 @@ final class DaemonCore {
         }
     }
 
-    /// The container's current state, evaluated now (for `get` and `subscribe`).
-    ///
-    /// Evaluated on a copy of the engine: sampling runs the frames due by now and moves the
-    /// clock to now, and a read must change nothing. On the engine itself, input stamped
-    /// before now but not yet delivered (the input thread's latency, a busy loop behind a
-    /// replay) would then be applied late, at now, changing its velocity and fling for every
-    /// subscriber, and live would no longer equal replay.
+    /// The container's current state, evaluated now (for `get` and `subscribe`), on a copy:
+    /// input stamped before now but not yet delivered (the input thread's latency, a busy loop
+    /// behind a replay) must still apply at its own time.
     func currentState(_ index: Int) -> ScrollState {
-        var copy = engine
-        return copy.sample(container: index, at: max(MonotonicClock.now(), engine.now))
+        session.sample(container: index, at: MonotonicClock.now())
     }
 
     // MARK: Clients
@@ -251,29 +262,23 @@ final class DaemonCore {
 
     // MARK: Configuration
 
-    /// Puts a whole new configuration in force: containers it names are created or updated
-    /// at once; containers created by clients and not in the file stay as they are.
-    func apply(_ new: Configuration) throws {
-        var new = new
-        new.keepContainers(from: configuration)
-        var resolved: [(String, ContainerConfiguration)] = []
-        for settings in new.containers {
-            resolved.append((settings.name, try new.resolve(container: settings.name)))
-        }
-        configuration = new
-        engine.frameRate = new.daemon.frameRate
+    /// Puts a whole new configuration in force (a reload): containers it names are created or
+    /// updated at once; containers created by clients and not in it stay as they are.
+    func apply(_ new: Configuration, client: Int = 0) throws(ConfigurationError) {
+        try session.reload(new, client: client, at: MonotonicClock.now()) { collect($0) }
         onInputSettings(new.input)
-        let now = MonotonicClock.now()
-        for (name, container) in resolved {
-            if let index = engine.index(of: name) {
-                guard engine[index].configuration != container else { continue }
-                update(container: index) { $0.configure(container, at: $1) }
-            } else {
-                let index = addContainer(ScrollContainer(name: name, configuration: container, at: now))
-                pending[index] = engine[index].state
-            }
-        }
-        publishPending()
+        syncFeeds()
+        deliver()
         reschedule()
+    }
+}
+
+extension DaemonCore {
+    /// Records everything the session applies from now on into `file` (DESIGN §17).
+    func startRecording(to file: RecordingFile) {
+        let header = EventLogHeader(created: RFC3339.now(), source: "scrolld \(Scrolld.version) run --record")
+        session.startRecording(SessionRecorder(header: header), at: MonotonicClock.now())
+        recording = file
+        writeRecording()
     }
 }

@@ -5,6 +5,8 @@ import NIOCore
 final class Feed {
     /// The container's index in the engine (containers are never removed).
     let container: Int
+    /// The container's name, as its state lines carry it.
+    let name: String
     let eventLoop: EventLoop
     /// In subscription order; every publish is offered to each.
     var subscriptions: [Client.Subscription] = []
@@ -13,8 +15,9 @@ final class Feed {
     var latest: ByteBuffer?
     private var rateGroups: [RateGroup] = []
 
-    init(container: Int, eventLoop: EventLoop) {
+    init(container: Int, name: String, eventLoop: EventLoop) {
         self.container = container
+        self.name = name
         self.eventLoop = eventLoop
     }
 

@@ -46,8 +46,20 @@ final class LibinputSource: Sendable {
     }
 
     /// Starts the thread; `ready` is called (on the loop) once the initial devices are known.
+    ///
+    /// However the thread ends — asked to stop, no libinput context, or a failure — the loop
+    /// hears of it (`DaemonCore.inputEnded`): frames must never wait for a barrier that nothing
+    /// will answer. An end nobody asked for is logged as critical: the daemon goes on serving
+    /// clients and programmatic scrolling, without input.
     func start(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (_ usable: Int, _ problem: String?) -> Void) {
-        DetachedThread.start(name: "scrolld-input") { [self] in self.run(core: core, ready: ready) }
+        DetachedThread.start(name: "scrolld-input") { [self] in
+            let failure = self.run(core: core, ready: ready)
+            let logger = self.logger
+            core.eventLoop.execute {
+                if let failure { logger.critical("input thread ended: \(failure); no more input is read (clients are still served)") }
+                core.value.inputEnded()
+            }
+        }
     }
 
     func stop() {
@@ -81,8 +93,19 @@ final class LibinputSource: Sendable {
     static let reapplyRequest: UInt8 = 2
     static let barrierRequest: UInt8 = 3
     static let realtimeRequest: UInt8 = 4
+    /// Makes the thread end as if it had failed: how the tests prove that the daemon survives
+    /// the loss of its input (`run --fail-input-after`, hidden).
+    static let failureRequest: UInt8 = 5
 
-    private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) {
+    /// Ends the input thread as a failure would.
+    func injectFailure() {
+        var byte = Self.failureRequest
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// The input thread's body; returns why it ended when that was a failure (nil: stopped on
+    /// request, or no context to read from, which `ready` already reported).
+    private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) -> String? {
         let loop = core.eventLoop
         let settings = self.settings
         let context: LibinputContext
@@ -98,7 +121,7 @@ final class LibinputSource: Sendable {
             let message = "\(error)"
             problem.withLockedValue { $0 = message }
             loop.execute { ready(0, message) }
-            return
+            return nil
         }
         let logger = self.logger
 
@@ -120,8 +143,7 @@ final class LibinputSource: Sendable {
             let result = poll(&fds, 2, -1)
             if result < 0 {
                 if errno == EINTR { continue }
-                logger.error("input: poll failed: \(String(cString: strerror(errno)))")
-                return
+                return "poll failed: \(String(cString: strerror(errno)))"
             }
             if fds[1].revents != 0 {
                 var request: UInt8 = 0
@@ -139,8 +161,12 @@ final class LibinputSource: Sendable {
                     let waiting = barrierWaiting.withLockedValue { list in defer { list.removeAll() }; return list }
                     core.eventLoop.execute { for passed in waiting { passed(readTime) } }
                     continue
+                case Self.stopRequest:
+                    return nil
+                case Self.failureRequest:
+                    return "a failure was injected (run --fail-input-after)"
                 default:
-                    return
+                    return "unknown wake-up request \(request)"
                 }
             }
             if fds[0].revents != 0 {

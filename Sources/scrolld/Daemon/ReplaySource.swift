@@ -54,7 +54,7 @@ final class ReplaySource {
             return scheduleNext()
         }
         let time = liveTime(of: next)
-        task = core.eventLoop.scheduleTask(deadline: MonotonicClock.deadline(time)) { [weak self] in
+        task = core.eventLoop.assumeIsolated().scheduleTask(deadline: MonotonicClock.deadline(time)) { [weak self] in
             self?.fire()
         }
     }

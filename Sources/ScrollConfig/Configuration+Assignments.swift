@@ -1,0 +1,54 @@
+import ScrollModel
+
+extension Configuration {
+    /// Everything of this configuration that decides what the engine computes — the frame rate,
+    /// the physics and every container's settings — as dotted-key assignments which, `set` in
+    /// order on the built-in defaults, give a configuration that resolves every container the
+    /// same. A recording (DESIGN §17) carries them so that a replay runs the daemon's
+    /// containers as the daemon ran them, whatever configuration file the replay finds.
+    ///
+    /// Settings that concern only the live daemon (its socket, seat, devices, uids, real time)
+    /// are left out: they change no state.
+    public var engineAssignments: [(key: String, value: ConfigValue)] {
+        var result: [(key: String, value: ConfigValue)] = [("daemon.frame_rate", .double(daemon.frameRate))]
+        for (key, value) in physics { result.append(("physics.\(key)", value)) }
+        for container in containers {
+            for (key, value) in container.assignments { result.append(("containers.\(container.name).\(key)", value)) }
+        }
+        return result
+    }
+
+    /// A configuration from `engineAssignments`: the built-in defaults, then each assignment.
+    public init(engineAssignments assignments: [(key: String, value: ConfigValue)]) throws(ConfigurationError) {
+        self.init()
+        for (key, value) in assignments { try set(key, value) }
+    }
+}
+
+extension ContainerSettings {
+    /// The container's keys as `set` takes them (relative to `containers.NAME`), every one
+    /// written out, so that they define the container whatever it was before.
+    var assignments: [(key: String, value: ConfigValue)] {
+        var result: [(key: String, value: ConfigValue)] = [
+            ("containerSize", .size(containerSize)),
+            ("insets", .table([
+                ("top", .double(insets.top)), ("leading", .double(insets.leading)),
+                ("bottom", .double(insets.bottom)), ("trailing", .double(insets.trailing)),
+            ])),
+            ("axes", .string(axes == .horizontal ? "horizontal" : axes == .vertical ? "vertical" : "both")),
+            ("scroll_target", .string(scrollTarget.rawValue)),
+            ("devices", .array(devices.map { .string($0) })),
+        ]
+        if let contentSize { result.append(("contentSize", .size(contentSize))) }
+        if let header { result.append(("header", .table(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
+        if let rows { result.append(("rows", .table(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
+        if !physics.isEmpty { result.append(("physics", .table(physics.map { ($0.key, $0.value) }))) }
+        return result
+    }
+}
+
+extension ConfigValue {
+    static func size(_ size: Size) -> ConfigValue {
+        .table([("width", .double(size.width)), ("height", .double(size.height))])
+    }
+}

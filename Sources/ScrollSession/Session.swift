@@ -1,0 +1,109 @@
+import ScrollConfig
+import ScrollModel
+
+/// The one computation behind `scrolld run` and `scrolld replay` (DESIGN §17): an ordered
+/// stream of timestamped commands — input events, requests, configuration reloads, the passing
+/// of time — turned into published states, each numbered by its container's `seq`.
+///
+/// The live daemon and the replayer hold a session each and feed it the same kinds of
+/// commands; neither numbers, clamps time or applies a request on its own, so a replay of a
+/// recorded session prints exactly what the daemon published. A session does no I/O and reads
+/// no clock: the caller says when each command happens, and what it hands in, in that order,
+/// is everything that decides the output.
+public struct Session: Sendable {
+    /// The model: containers, frames and timers on the commands' clock.
+    public internal(set) var engine: ScrollEngine
+    /// The configuration in force: the file's (or a replay's options), plus every `configure`.
+    public internal(set) var configuration: Configuration
+    /// The number of states each container has published; the next one gets one more.
+    public private(set) var seqs: [Int] = []
+    /// The containers' names, by index (read on every publication: kept apart from the engine,
+    /// whose containers are large to read through).
+    public private(set) var names: [String] = []
+    /// Set to record every command that changes state as event log lines (DESIGN §17).
+    public var recorder: SessionRecorder?
+
+    /// A session with the containers of `configuration` (only those in `containers`, when
+    /// given: a replay of one container needs no other), at rest at `time`.
+    public init(configuration: Configuration, containers only: [String]? = nil, at time: Timestamp) throws(ConfigurationError) {
+        self.configuration = configuration
+        engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
+        for settings in configuration.containers where only?.contains(settings.name) ?? true {
+            let resolved = try configuration.resolve(container: settings.name)
+            add(ScrollContainer(name: settings.name, configuration: resolved, at: time))
+        }
+    }
+
+    @discardableResult
+    mutating func add(_ container: ScrollContainer) -> Int {
+        let index = engine.add(container)
+        seqs.append(0)
+        names.append(container.name)
+        return index
+    }
+
+    /// The index of the container called `name`.
+    public func index(of name: String) -> Int? {
+        names.firstIndex(of: name)
+    }
+
+    /// The latest moment the session has reached; commands stamped earlier apply at it.
+    public var now: Timestamp { engine.now }
+
+    // MARK: Commands
+
+    /// Applies an input event at its time, or at `now` if it is stamped earlier (live, input
+    /// can reach the loop after a request or a frame that came later): the recording keeps the
+    /// time it was applied at, so a replay applies it at the same instant.
+    public mutating func input(_ event: ScrollEvent, _ publish: (Publication) -> Void) {
+        if recorder != nil {
+            var applied = event
+            applied.time = Swift.max(event.time, engine.now)
+            recorder!.record(applied)
+        }
+        engine.handle(event) { update in
+            seqs[update.container] += 1
+            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause))
+        }
+    }
+
+    /// Runs every frame and timer due by `time`, publishing each.
+    public mutating func advance(to time: Timestamp, _ publish: (Publication) -> Void) {
+        engine.advance(to: time) { update in
+            seqs[update.container] += 1
+            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause))
+        }
+    }
+
+    /// The earliest frame or timer of any container; nil when nothing moves.
+    public var nextDeadline: Timestamp? { engine.nextDeadline }
+
+    /// A container's state at `time` from its curves' closed forms, evaluated on a copy: a
+    /// read (`get`, a new subscription) changes nothing, or live would no longer equal replay.
+    public func sample(container index: Int, at time: Timestamp) -> ScrollState {
+        var copy = engine
+        return copy.sample(container: index, at: Swift.max(time, engine.now))
+    }
+
+    /// ``sample(container:at:)`` on the session itself, advancing it (replay's `--every` and
+    /// `--at`, which publish nothing else).
+    public mutating func sampleAdvancing(container index: Int, at time: Timestamp) -> ScrollState {
+        engine.sample(container: index, at: time)
+    }
+
+    /// Publishes the container's state after something was done to it at the current time.
+    mutating func publishState(of index: Int, _ publish: (Publication) -> Void) {
+        seqs[index] += 1
+        publish(Publication(container: index, seq: seqs[index], state: engine.slots[index].container.state, cause: .input))
+    }
+
+    /// Runs `body` on a container at `time` (after the frames due before it), keeping its frames
+    /// in step, and publishes its state.
+    mutating func update(container index: Int, at time: Timestamp, _ publish: (Publication) -> Void, _ body: (inout ScrollContainer, Timestamp) -> Void) {
+        advance(to: time, publish)
+        let time = engine.now
+        let state = engine.update(container: index, at: time) { body(&$0, time) }
+        seqs[index] += 1
+        publish(Publication(container: index, seq: seqs[index], state: state, cause: .input))
+    }
+}

@@ -1,0 +1,32 @@
+import SystemPackage
+
+/// The file a live session is recorded into (`run --record`, `daemon.record`): created or
+/// truncated at start, and written each time the loop has applied a batch of commands, so a
+/// daemon killed mid-session leaves a log that replays up to its last complete line.
+final class RecordingFile: Sendable {
+    let path: String
+    private let descriptor: FileDescriptor
+
+    /// Creates (or truncates) the file at `path`.
+    init(path: String) throws {
+        self.path = path
+        descriptor = try FileDescriptor.open(
+            FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
+            permissions: [.ownerReadWrite, .groupRead, .otherRead]
+        )
+    }
+
+    deinit {
+        try? descriptor.close()
+    }
+
+    /// Appends `bytes`; the error, described, when they could not all be written.
+    func write(_ bytes: [UInt8]) -> String? {
+        do {
+            _ = try descriptor.writeAll(bytes)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}

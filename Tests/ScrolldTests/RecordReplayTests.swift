@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DESIGN §17: a live session recorded with `run --record` replays line for line — input and
+/// requests alike — and the daemon outlives its input.
+@Suite(.serialized) struct RecordReplayTests {
+    /// A subscriber that reads every line on a thread of its own, so the daemon never has to
+    /// coalesce for it: it receives every state, the stream a replay must reproduce.
+    final class Collector: @unchecked Sendable {
+        let client: LineClient
+        private let lock = NSLock()
+        private var lines: [String] = []
+        private var running = true
+        private let done = DispatchSemaphore(value: 0)
+
+        init(path: String, container: String) throws {
+            client = try LineClient(path: path)
+            _ = client.read(type: "welcome")
+            client.send(#"{"op":"subscribe","container":"\#(container)"}"#)
+            Thread.detachNewThread { [self] in
+                while lock.withLock({ running }) {
+                    if let line = client.readLine(timeout: 0.1) { lock.withLock { lines.append(line) } }
+                }
+                done.signal()
+            }
+        }
+
+        /// Every line received, after the reader has stopped.
+        func stop() -> [[String: Any]] {
+            lock.withLock { running = false }
+            done.wait()
+            return lock.withLock { lines }.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        }
+    }
+
+    /// The fields DESIGN §17 promises equal, as comparable text.
+    static func key(_ state: [String: Any]) -> String {
+        let fields: [String: Any] = ["seq": state["seq"]!, "t": state["t"]!, "phase": state["phase"]!,
+                                     "contentOffset": state["contentOffset"]!, "velocity": state["velocity"]!]
+        return String(decoding: try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    @Test func aRecordedSessionWithRequestsReplaysLineForLine() throws {
+        let recording = try Scrolld.temporaryFile("", name: "session.scrolllog")
+        let daemon = try DaemonProcess(arguments: ["--record", recording], replay: Scrolld.example("demo.scrolllog"))
+        let requests = try LineClient(path: daemon.socketPath)
+        let welcome = try #require(requests.read(type: "welcome"))
+        #expect((welcome["features"] as? [String])?.contains("record-requests") == true)
+        #expect(requests.request(["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 300],
+                                  "rows": ["count": 100, "height": 44]], id: 1)?["type"] as? String == "ok")
+        let main = try Collector(path: daemon.socketPath, container: "main")
+        let list = try Collector(path: daemon.socketPath, container: "list")
+        // Requests while the demo's input flows: each applies at the instant it arrives, between
+        // input events and frames, exactly as a replay must apply it.
+        let sequence: [[String: Any]] = [
+            ["op": "scrollTo", "container": "main", "y": 800],
+            ["op": "scrollTo", "container": "list", "y": 1200, "animation": "bouncy"],
+            ["op": "scrollBy", "container": "main", "dy": -150, "animation": "bouncy"],
+            ["op": "configure", "container": "main", "contentSize": ["width": 800, "height": 9000]],
+            ["op": "pause", "container": "list"],
+            ["op": "scrollBy", "container": "list", "dy": 300],
+            ["op": "resume", "container": "list"],
+            ["op": "scrollTo", "container": "main", "y": 300, "animation": "none"],
+            ["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 500], "animation": "snappy"],
+        ]
+        for (number, request) in sequence.enumerated() {
+            #expect(requests.request(request, id: 10 + number)?["type"] as? String == "ok", "\(request)")
+            usleep(150_000)  // spreads the requests over the log's input; no outcome depends on it
+        }
+        // Until both have come to rest once after the last request. Where the collectors stop
+        // does not matter: the comparison covers exactly the states they received.
+        #expect(waitUntil(timeout: 60) {
+            ["main", "list"].allSatisfy { name in
+                requests.request(["op": "get", "container": name], id: 99)?["phase"] as? String == "idle"
+            }
+        })
+        let live = ["main": main.stop(), "list": list.stop()]
+        daemon.stop()
+
+        for (name, states) in live {
+            let replay = try Scrolld.run(["replay", recording, "--container", name])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            #expect(replay.stderr.isEmpty, "\(replay.stderr)")
+            let replayed = replay.states
+            // The first line answers `subscribe` (the state at that moment, not a publication).
+            let published = Array(states.dropFirst())
+            #expect(published.count > 20, "\(name): \(published.count) states")
+            let seqs = published.compactMap { ($0["seq"] as? NSNumber)?.intValue }
+            #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + seqs.count)), "\(name): a healthy subscriber gets every seq")
+            // Line for line: the replay's states over the same seqs are exactly the live ones.
+            let window = replayed.filter { state in
+                let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
+                return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
+            }
+            #expect(window.map(Self.key) == published.map(Self.key), "\(name): live and replay differ")
+        }
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(text.contains(#""type":"request","client":0,"request":{"op":"reload","configuration":"#))
+        // The requests' connection is not the first of the daemon's life (the harness probes the
+        // socket first), so only its form is checked here.
+        #expect(text.contains(#","request":{"op":"configure","container":"list","containerSize":"#))
+        #expect(text.contains(#""request":{"op":"pause","container":"list"}"#))
+    }
+
+    /// A recording is an event log v1: a reader that knows nothing of requests skips them.
+    @Test func recordedRequestLinesAreSkippedByInputOnlyReaders() throws {
+        let log = try Scrolld.temporaryFile("""
+            {"format":"scrolld-events","version":1}
+            {"t":1000,"type":"request","client":1,"request":{"op":"scrollTo","container":"main","y":500,"animation":"none"}}
+            {"t":2000,"dev":1,"type":"wheel","v120":{"y":120}}
+            """)
+        let replay = try Scrolld.run(["replay", log])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let lines = replay.lines
+        // The request moved main to 500 at once (seq 1), the wheel then aims at 500 + 71.138…
+        #expect(lines.first?.contains(#""seq":1,"t":1000,"phase":"idle","contentOffset":{"x":0,"y":500}"#) == true, "\(lines.first ?? "")")
+        #expect(lines.dropFirst().first?.contains(#""seq":2,"t":2000,"phase":"interacting""#) == true)
+    }
+
+    /// A request line naming a container the replay does not know is reported with its line,
+    /// and the replay goes on.
+    @Test func aRecordedRequestThatCannotApplyIsReportedWithItsLine() throws {
+        let log = try Scrolld.temporaryFile("""
+            {"format":"scrolld-events","version":1}
+            {"t":1000,"type":"request","client":1,"request":{"op":"scrollTo","container":"nope","y":500}}
+            {"t":2000,"dev":1,"type":"wheel","v120":{"y":120}}
+            """)
+        let replay = try Scrolld.run(["replay", log])
+        #expect(replay.status == 0)
+        #expect(replay.stderr.contains(#"line 2: recorded request not applied: unknown container "nope""#), "\(replay.stderr)")
+    }
+
+    /// The input thread dying must not stop frames (they waited on its barrier forever before):
+    /// logged as critical, then programmatic scrolling still runs to its end.
+    @Test func theDaemonOutlivesItsInputThread() throws {
+        let daemon = try DaemonProcess(arguments: ["--fallback-replay", Scrolld.example("demo.scrolllog"), "--fail-input-after", "0"])
+        #expect(daemon.waitForLog("critical: input thread ended: a failure was injected"), "\(daemon.stderr)")
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.read(type: "welcome")
+        // A container of its own, paused: the demo's input never reaches it.
+        #expect(client.request(["op": "configure", "container": "probe"], id: 1)?["type"] as? String == "ok")
+        #expect(client.request(["op": "pause", "container": "probe"], id: 2)?["type"] as? String == "ok")
+        #expect(client.request(["op": "subscribe", "container": "probe"], id: 3)?["type"] as? String == "state")
+        #expect(client.request(["op": "scrollTo", "container": "probe", "y": 1000], id: 4)?["type"] as? String == "ok")
+        var last: [String: Any]?
+        #expect(waitUntil(timeout: 30) {
+            guard let state = client.read(type: "state", timeout: 1) else { return false }
+            last = state
+            return state["phase"] as? String == "idle"
+        }, "frames stopped: \(String(describing: last))")
+        #expect((last?["contentOffset"] as? [String: Any])?["y"] as? Double == 1000)
+    }
+}
