@@ -68,9 +68,21 @@ let package = Package(
             name: "ScrollSession",
             dependencies: ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog"]
         ),
+        // The daemon's logic over NIOCore alone: publishing (feeds, subscriptions, rate groups,
+        // backpressure), requests, line framing and deadline scheduling on the loop's clock.
+        // Tested on an EmbeddedEventLoop with virtual time; the POSIX edges stay in scrolld.
+        .target(
+            name: "ScrollDaemon",
+            dependencies: [
+                "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "scrolld",
             dependencies: [
+                "ScrollDaemon",
                 "ScrollSession",
                 "ScrollModel",
                 "ScrollLog",
@@ -107,6 +119,15 @@ let package = Package(
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
+        .testTarget(
+            name: "ScrollDaemonTests",
+            dependencies: [
+                "ScrollDaemon", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import ScrollDaemon
 import ArgumentParser
 import FoundationEssentials
 import Logging

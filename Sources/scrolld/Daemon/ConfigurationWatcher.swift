@@ -1,3 +1,4 @@
+import ScrollDaemon
 import Logging
 import NIOCore
 import NIOPosix

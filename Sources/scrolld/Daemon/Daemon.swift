@@ -7,6 +7,7 @@ import ScrollInput
 import ScrollLog
 import ScrollModel
 import ScrollProtocol
+import ScrollDaemon
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,7 +67,10 @@ final class Daemon: Sendable {
 
         // Everything that touches the core is created on, and bound to, the loop.
         let core = try loop.submit {
-            let core = try DaemonCore(eventLoop: loop, configuration: options.configuration, source: options.configFile, logger: logger)
+            let core = try DaemonCore(
+                eventLoop: loop, configuration: options.configuration, source: options.configFile,
+                serverName: "scrolld \(Scrolld.version)", logger: logger
+            )
             core.fileInForce = options.fileInForce
             core.stuckClientLimit = options.stuckClientLimit
             return NIOLoopBound(core, eventLoop: loop)
@@ -92,22 +96,7 @@ final class Daemon: Sendable {
         }
         try loop.submit {
             let core = core.value
-            if let libinput {
-                core.onInputSettings = { libinput.update($0) }
-                core.inputBarrier = { libinput.barrier($0) }
-                core.devices = {
-                    libinput.devices.withLockedValue { $0 }.map {
-                        DeviceInfo(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path)
-                    }
-                }
-            } else if let source = replay.value {
-                core.replay = source
-                core.devices = { [weak source] in
-                    (source?.devices ?? [:]).sorted { $0.key < $1.key }.map {
-                        DeviceInfo(id: $0.key, name: $0.value.0, capabilities: $0.value.1)
-                    }
-                }
-            }
+            core.input = libinput ?? replay.value
         }.wait()
 
         // Signals are handled from before the socket exists, so a SIGTERM sent as soon as a client
@@ -173,7 +162,8 @@ final class Daemon: Sendable {
 
         // Recording starts before the socket accepts: no request of the session is missed.
         if let file = options.record {
-            try loop.submit { core.value.startRecording(to: file) }.wait()
+            let header = EventLogHeader(created: RFC3339.now(), source: "scrolld \(Scrolld.version) run --record")
+            try loop.submit { core.value.startRecording(to: file, header: header) }.wait()
             logger.notice("recording the session to \(file.path)")
         }
 
@@ -195,11 +185,8 @@ final class Daemon: Sendable {
             logger.info("listening on \(options.socketPath)")
         }
 
-        try loop.submit {
-            core.value.onStatusChange = {
-                notifier.notify("STATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients")
-            }
-        }.wait()
+        let status = SystemdStatus(notifier: notifier)
+        try loop.submit { core.value.statusObserver = status }.wait()
         // Real time for the loop once it is set up (binding, the first channels: work that may
         // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
         // before the input starts and READY=1.
@@ -214,7 +201,7 @@ final class Daemon: Sendable {
             libinput?.start(core: core) { usable, problem in
                 // Ready once the devices present at start are known: `devices` and the
                 // first states right after activation then already see them.
-                defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices().count) devices, \(core.value.clients.count) clients") }
+                defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices.count) devices, \(core.value.clients.count) clients") }
                 if usable > 0 {
                     logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend.label))")
                     return

@@ -4,6 +4,8 @@ import NIOCore
 import ScrollConfig
 import ScrollInput
 import ScrollModel
+import ScrollDaemon
+import ScrollProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,12 +14,13 @@ import Glibc
 /// (and an eventfd to be woken for shutdown), dispatches the moment the fd is readable, and
 /// hands each batch of events to the daemon's event loop. libinput contexts are not
 /// thread-safe, so the context never leaves this thread.
-final class LibinputSource: Sendable {
+final class LibinputSource: InputSource, Sendable {
     let backend: LibinputContext.Backend
     let logger: Logger
     /// A pipe whose read end wakes the thread's poll(2) for shutdown.
     let wake: (read: Int32, write: Int32)
-    let devices = NIOLockedValueBox<[InputDevice]>([])
+    /// The devices present, as the input thread last saw them.
+    let present = NIOLockedValueBox<[InputDevice]>([])
     /// Ordering with frames: a frame must never run before input that happened earlier, or
     /// live states would differ from a replay of the same events. libinput can hold events
     /// back (its own timers, reads in progress), so before running frames the loop asks for a
@@ -68,10 +71,14 @@ final class LibinputSource: Sendable {
     }
 
     /// Puts new `[input]` settings in force on every present device (on the input thread).
-    func update(_ new: InputSettings) {
+    func apply(_ new: InputSettings) {
         settings.withLockedValue { $0 = new }
         var byte = Self.reapplyRequest
         _ = write(wake.write, &byte, 1)
+    }
+
+    var devices: [DeviceInfo] {
+        present.withLockedValue { $0 }.map { DeviceInfo(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path) }
     }
 
     /// Asks the input thread to read libinput now; `passed(readTime)` then runs on the loop
@@ -186,13 +193,13 @@ final class LibinputSource: Sendable {
         }
         if devicesChanged {
             let snapshot = context.devices.values.sorted { $0.id < $1.id }
-            devices.withLockedValue { $0 = snapshot }
+            present.withLockedValue { $0 = snapshot }
         }
         guard !batch.isEmpty else { return }
         let events = batch, changed = devicesChanged
         core.eventLoop.execute {
             core.value.input(events)
-            if changed { core.value.onStatusChange() }
+            if changed { core.value.statusChanged() }
         }
     }
 }

@@ -1,9 +1,10 @@
+import ScrollDaemon
 import SystemPackage
 
 /// The file a live session is recorded into (`run --record`, `daemon.record`): created or
 /// truncated at start, and written each time the loop has applied a batch of commands, so a
 /// daemon killed mid-session leaves a log that replays up to its last complete line.
-final class RecordingFile: Sendable {
+final class RecordingFile: RecordingSink, Sendable {
     let path: String
     private let descriptor: FileDescriptor
 

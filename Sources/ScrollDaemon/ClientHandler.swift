@@ -1,27 +1,29 @@
 import NIOCore
-import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The pipeline end of one client connection: checks who is connecting, greets, turns each
 /// line into a request for the core, and reports framing errors before closing.
-final class ClientHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+package final class ClientHandler: ChannelInboundHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundOut = ByteBuffer
 
     let core: DaemonCore
     var client: Client?
+    /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket.
+    let identify: (Channel) -> EventLoopFuture<PeerCredentials>
 
-    init(core: DaemonCore) {
+    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = ClientHandler.peerCredentials(of:)) {
         self.core = core
+        self.identify = identify
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
         let core = self.core
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
-        Self.peerCredentials(of: channel).assumeIsolated().whenComplete { result in
+        identify(channel).assumeIsolated().whenComplete { result in
             guard channel.isActive else { return }
             let credentials: PeerCredentials
             switch result {
@@ -44,7 +46,7 @@ final class ClientHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
         guard let client else { return }  // nothing is read before the credentials check
         core.handle(line, from: client)
@@ -53,7 +55,7 @@ final class ClientHandler: ChannelInboundHandler {
     /// Backpressure: while the client's socket is full, its requests are not read either, so a
     /// client that sends without reading its replies costs at most the write buffer's high
     /// watermark plus one read's worth of replies, never a queue that grows with what it sends.
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         let writable = context.channel.isWritable
         client?.writabilityChanged()
         // Reading resumes (NIO reads at once) when it drains.
@@ -61,13 +63,13 @@ final class ClientHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         if let client { core.disconnected(client) }
         client = nil
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is LineFrameDecoder.LineTooLong {
             core.tooLarge(context.channel)
             return
@@ -75,7 +77,7 @@ final class ClientHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials> {
+    package static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }
@@ -88,8 +90,14 @@ final class ClientHandler: ChannelInboundHandler {
 
 /// `struct ucred` (Linux): Glibc's module does not export it without _GNU_SOURCE, so the same
 /// layout is spelled out here for getsockopt(SO_PEERCRED).
-struct PeerCredentials {
-    var pid: Int32
-    var uid: UInt32
-    var gid: UInt32
+package struct PeerCredentials {
+    package var pid: Int32
+    package var uid: UInt32
+    package var gid: UInt32
+
+    package init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
 }

@@ -3,13 +3,19 @@ import ScrollProtocol
 
 /// Where the daemon's configuration comes from: `--config FILE`, or DESIGN §8's search path.
 /// Reloads read the same place again.
-struct ConfigurationFileSource: Sendable {
-    var explicitPath: String?
-    var environment: [String: String]
+package struct ConfigurationFileSource: Sendable {
+    package var explicitPath: String?
+    package var environment: [String: String]
     /// Command-line overrides, applied on top of the file at start and at every reload.
-    var overrides: [(key: String, value: ConfigValue)] = []
+    package var overrides: [(key: String, value: ConfigValue)] = []
 
-    func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
+    package init(explicitPath: String?, environment: [String: String], overrides: [(key: String, value: ConfigValue)] = []) {
+        self.explicitPath = explicitPath
+        self.environment = environment
+        self.overrides = overrides
+    }
+
+    package func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
         var (configuration, file): (Configuration, String?)
         if let explicitPath {
             (configuration, file) = (try Configuration.load(contentsOf: explicitPath), explicitPath)
@@ -28,7 +34,7 @@ extension DaemonCore {
     /// now find another file (or none): a configuration vanishing for a moment (an editor's
     /// save, a sync tool) must not silently put the defaults in force. Going back to the
     /// defaults on purpose is an empty file, or a restart.
-    func reload() -> ReloadResult {
+    package func reload() -> ReloadResult {
         let source = configurationSource
         if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
             return ReloadResult(

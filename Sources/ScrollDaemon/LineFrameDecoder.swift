@@ -3,8 +3,8 @@ import NIOCore
 /// Splits a client's byte stream into lines, refusing any line longer than `maximumLength`
 /// (DESIGN §7: a line over 64 KiB closes that connection). The check runs as bytes arrive, so
 /// a client that never sends a newline cannot make the daemon buffer without bound.
-struct LineFrameDecoder: ByteToMessageDecoder {
-    typealias InboundOut = ByteBuffer
+package struct LineFrameDecoder: ByteToMessageDecoder {
+    package typealias InboundOut = ByteBuffer
 
     struct LineTooLong: Error {}
 
@@ -12,11 +12,11 @@ struct LineFrameDecoder: ByteToMessageDecoder {
     /// Bytes already searched for a newline, so each byte is scanned once.
     private var scanned = 0
 
-    init(maximumLength: Int = 64 * 1024) {
+    package init(maximumLength: Int = 64 * 1024) {
         self.maximumLength = maximumLength
     }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         let view = buffer.readableBytesView
         if let newline = view.dropFirst(scanned).firstIndex(of: UInt8(ascii: "\n")) {
             let length = newline - view.startIndex
@@ -34,7 +34,7 @@ struct LineFrameDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+    package mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         // A final request without its newline still counts.
         while try decode(context: context, buffer: &buffer) == .continue {}
         if buffer.readableBytes > 0 {

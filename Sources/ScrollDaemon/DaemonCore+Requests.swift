@@ -27,7 +27,7 @@ extension DaemonCore {
     static let features = ["record-requests"]
 
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: "scrolld \(Scrolld.version)", containers: containerNames, features: Self.features, into: &$0) }
+        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, into: &$0) }
     }
 
     /// A peer that may not connect: told why, then disconnected.
@@ -96,7 +96,7 @@ extension DaemonCore {
             }
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .devices:
-            let list = devices().map { device in
+            let list = devices.map { device in
                 var device = device
                 device.containers = session.engine.slots.filter {
                     $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)

@@ -39,7 +39,7 @@ final class RateGroup {
 
     private func tick() {
         task = nil
-        let now = NIODeadline.now()
+        let now = eventLoop.now
         let due = queue
         queue.removeAll(keepingCapacity: true)
         var next: NIODeadline?

@@ -14,17 +14,17 @@ import ScrollSession
 /// Time: input carries CLOCK_MONOTONIC timestamps; while anything moves, one scheduled task
 /// wakes the loop at the engine's next deadline (a frame or the wheel timer). When nothing
 /// moves, no task is scheduled and the loop sleeps in epoll.
-final class DaemonCore {
-    let eventLoop: EventLoop
-    let logger: Logger
+package final class DaemonCore {
+    package let eventLoop: EventLoop
+    package let logger: Logger
     /// The containers and everything applied to them: the same computation `replay` runs.
-    var session: Session
+    package var session: Session
     /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
     let daemonSettingsAtStart: DaemonSettings
     let configurationSource: ConfigurationFileSource
     /// Each container's subscribers and latest line, indexed like the session's containers.
     var feeds: [Feed] = []
-    var clients: [ObjectIdentifier: Client] = [:]
+    package var clients: [ObjectIdentifier: Client] = [:]
     /// The number the next connection gets (DESIGN §17's `client`; 0 is the daemon itself).
     var nextClientNumber = 1
     /// The lines published for each container since they were last delivered to subscribers
@@ -37,32 +37,38 @@ final class DaemonCore {
     var deadlineTask: Scheduled<Void>?
     var scheduledDeadline: Timestamp?
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
-    var recording: RecordingFile?
-    /// Called when device or client counts change (systemd STATUS=).
-    var onStatusChange: () -> Void = {}
-    /// The input devices in use, for `devices` and systemd STATUS.
-    var devices: () -> [DeviceInfo] = { [] }
-    /// With real input: runs its argument on the loop once all input read up to the given
-    /// time has been applied (see LibinputSource.barrier); nil without real input.
-    var inputBarrier: ((@escaping @Sendable (Timestamp) -> Void) -> Void)?
+    var recording: (any RecordingSink)?
+    /// Hears when device or client counts change (systemd STATUS=).
+    package weak var statusObserver: (any DaemonStatusObserver)?
+    /// The input source frames wait for (see `InputSource`); nil: none, or it ended.
+    package var input: (any InputSource)?
     var barrierPending = false
-    /// A replay source feeding the loop (`run --replay`, or the demo fallback): before frames
-    /// run, the events due before them go in, as a barrier would hand them over.
-    weak var replay: ReplaySource?
-    /// Called with `[input]` after every reload, for the input source.
-    var onInputSettings: (InputSettings) -> Void = { _ in }
+    /// A replay source feeding the loop besides real input (the demo fallback): before frames
+    /// run, its events due before them go in.
+    package weak var replay: ReplaySource?
     /// The file the configuration in force came from (nil: the built-in defaults).
-    var fileInForce: String?
+    package var fileInForce: String?
     /// How long a client's socket may stay full before the client is dropped.
-    var stuckClientLimit = Client.defaultStuckLimit
+    package var stuckClientLimit = Client.defaultStuckLimit
+    /// `scrolld <version>`, for `welcome`.
+    let serverName: String
 
-    init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, logger: Logger) throws {
+    package init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
         self.eventLoop = eventLoop
         self.logger = logger
+        self.serverName = serverName
         daemonSettingsAtStart = configuration.daemon
         configurationSource = source
-        session = try Session(configuration: configuration, at: MonotonicClock.now())
+        session = try Session(configuration: configuration, at: eventLoop.timestamp)
         syncFeeds()
+    }
+
+    /// The input devices in use.
+    package var devices: [DeviceInfo] { input?.devices ?? [] }
+
+    /// Tells the status observer the current counts.
+    package func statusChanged() {
+        statusObserver?.statusChanged(devices: devices.count, clients: clients.count)
     }
 
     var configuration: Configuration { session.configuration }
@@ -83,7 +89,7 @@ final class DaemonCore {
     /// session publishes is encoded once; a subscriber then receives all of a batch's states in
     /// one write, so when the daemon falls behind (input arrives in bigger batches) its cost per
     /// state falls instead of the backlog growing.
-    func input(_ events: [ScrollEvent]) {
+    package func input(_ events: [ScrollEvent]) {
         eventLoop.assertInEventLoop()
         for event in events {
             session.input(event) { collect($0) }
@@ -92,7 +98,7 @@ final class DaemonCore {
         reschedule()
     }
 
-    func input(_ event: ScrollEvent) {
+    package func input(_ event: ScrollEvent) {
         input([event])
     }
 
@@ -103,7 +109,7 @@ final class DaemonCore {
             deliver()
             reschedule()
         }
-        try session.perform(operation, client: client.number, at: MonotonicClock.now()) { collect($0) }
+        try session.perform(operation, client: client.number, at: eventLoop.timestamp) { collect($0) }
     }
 
     /// Keeps exactly one wake-up scheduled: at the session's next deadline, or none at all.
@@ -115,7 +121,7 @@ final class DaemonCore {
         deadlineTask = nil
         scheduledDeadline = next
         guard let next else { return }
-        deadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: MonotonicClock.deadline(next)) { [weak self] in
+        deadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline(timestamp: next)) { [weak self] in
             self?.deadlineReached(next)
         }
     }
@@ -131,34 +137,35 @@ final class DaemonCore {
         // Input stamped before this deadline may not have reached the loop yet: let the input
         // thread hand over everything first (its events run the frames before them exactly as
         // a replay would), then run what is still due.
-        if let inputBarrier {
+        if let input {
             guard !barrierPending else { return }
             barrierPending = true
             let core = NIOLoopBound(self, eventLoop: eventLoop)
-            inputBarrier { readTime in core.value.barrierPassed(readTime) }
+            input.barrier { readTime in core.value.barrierPassed(readTime) }
             return
         }
         // NIO runs a task only once its deadline has passed on this same clock.
-        let now = max(MonotonicClock.now(), deadline)
+        let now = max(eventLoop.timestamp, deadline)
         replay?.deliverDue(until: now)
         runDeadlines(until: now)
     }
 
     private func barrierPassed(_ readTime: Timestamp) {
         barrierPending = false
+        replay?.deliverDue(until: readTime)
         runDeadlines(until: readTime)
     }
 
     /// The input source ended for good (its thread returned): nothing will answer a barrier
     /// again, so frames stop waiting for one and run on the loop's own timer from now on (after
     /// the replay source's events, if one runs).
-    func inputEnded() {
-        inputBarrier = nil
+    package func inputEnded() {
+        input = replay
         barrierPending = false
         scheduledDeadline = nil
         deadlineTask?.cancel()
         deadlineTask = nil
-        runDeadlines(until: MonotonicClock.now())
+        runDeadlines(until: eventLoop.timestamp)
     }
 
     /// Runs every frame and timer due by `time` (a late wake-up runs them all, each with its own
@@ -210,7 +217,7 @@ final class DaemonCore {
             feed.latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
             let data = NIOAny(batch)
             // One clock read per delivery, for the rate-limited subscriptions.
-            let time = now ?? .now()
+            let time = now ?? eventLoop.now
             now = time
             // A copy of the list: a failed write closes its client, which changes it.
             let subscriptions = feed.subscriptions
@@ -222,14 +229,14 @@ final class DaemonCore {
     /// input stamped before now but not yet delivered (the input thread's latency, a busy loop
     /// behind a replay) must still apply at its own time.
     func currentState(_ index: Int) -> ScrollState {
-        session.sample(container: index, at: MonotonicClock.now())
+        session.sample(container: index, at: eventLoop.timestamp)
     }
 
     // MARK: Clients
 
     func connected(_ client: Client) {
         clients[client.id] = client
-        onStatusChange()
+        statusChanged()
     }
 
     func disconnected(_ client: Client) {
@@ -238,7 +245,7 @@ final class DaemonCore {
         for feed in feeds {
             feed.subscriptions.removeAll { $0.client === client }
         }
-        onStatusChange()
+        statusChanged()
     }
 
     /// A subscription replaces the client's earlier one to the same container in place, so
@@ -265,8 +272,8 @@ final class DaemonCore {
     /// Puts a whole new configuration in force (a reload): containers it names are created or
     /// updated at once; containers created by clients and not in it stay as they are.
     func apply(_ new: Configuration, client: Int = 0) throws(ConfigurationError) {
-        try session.reload(new, client: client, at: MonotonicClock.now()) { collect($0) }
-        onInputSettings(new.input)
+        try session.reload(new, client: client, at: eventLoop.timestamp) { collect($0) }
+        input?.apply(new.input)
         syncFeeds()
         deliver()
         reschedule()
@@ -274,10 +281,10 @@ final class DaemonCore {
 }
 
 extension DaemonCore {
-    /// Records everything the session applies from now on into `file` (DESIGN §17).
-    func startRecording(to file: RecordingFile) {
-        let header = EventLogHeader(created: RFC3339.now(), source: "scrolld \(Scrolld.version) run --record")
-        session.startRecording(SessionRecorder(header: header), at: MonotonicClock.now())
+    /// Records everything the session applies from now on into `file` (DESIGN §17), after
+    /// `header`.
+    package func startRecording(to file: any RecordingSink, header: EventLogHeader) {
+        session.startRecording(SessionRecorder(header: header), at: eventLoop.timestamp)
         recording = file
         writeRecording()
     }

@@ -2,38 +2,41 @@ import NIOCore
 import ScrollInput
 import ScrollLog
 import ScrollModel
+import ScrollConfig
+import ScrollProtocol
 
 /// Feeds a recorded log into the daemon in real time (`run --replay LOG`), re-stamping each
 /// event onto the live monotonic clock, optionally sped up and looped: a demo source, and the
 /// source of the daemon's integration tests on machines without input devices.
-final class ReplaySource {
+package final class ReplaySource {
     let events: [ScrollEvent]
     let speed: Double
     let loop: Bool
-    let core: DaemonCore
+    /// The core owns its input source (`DaemonCore.input`), not the other way round.
+    unowned let core: DaemonCore
     private var next = 0
     private var base: Timestamp = 0
     private var task: Scheduled<Void>?
     /// Device names seen in the log, for the `devices` request.
-    private(set) var devices: [Int: (String, DeviceCapabilities)] = [:]
+    private(set) var deviceNames: [Int: (String, DeviceCapabilities)] = [:]
 
     /// The pause between two passes of a looped log.
     static let loopGap: Timestamp = 1_000_000
 
-    init(events: [ScrollEvent], speed: Double, loop: Bool, core: DaemonCore) {
+    package init(events: [ScrollEvent], speed: Double, loop: Bool, core: DaemonCore) {
         self.events = events
         self.speed = speed
         self.loop = loop
         self.core = core
     }
 
-    func start() {
-        base = MonotonicClock.now()
+    package func start() {
+        base = core.eventLoop.timestamp
         next = 0
         scheduleNext()
     }
 
-    func stop() {
+    package func stop() {
         task?.cancel()
         task = nil
     }
@@ -47,27 +50,27 @@ final class ReplaySource {
             guard loop, !events.isEmpty else { return }
             // Start over after a pause, as a fresh pass: devices come back through their
             // device_added events.
-            base = MonotonicClock.now() + Self.loopGap
+            base = core.eventLoop.timestamp + Self.loopGap
             next = 0
-            for id in devices.keys { core.input(ScrollEvent(time: MonotonicClock.now(), device: id, kind: .deviceRemoved)) }
-            devices.removeAll()
+            for id in deviceNames.keys { core.input(ScrollEvent(time: core.eventLoop.timestamp, device: id, kind: .deviceRemoved)) }
+            deviceNames.removeAll()
             return scheduleNext()
         }
         let time = liveTime(of: next)
-        task = core.eventLoop.assumeIsolated().scheduleTask(deadline: MonotonicClock.deadline(time)) { [weak self] in
+        task = core.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline(timestamp: time)) { [weak self] in
             self?.fire()
         }
     }
 
     private func fire() {
-        deliverDue(until: MonotonicClock.now())
+        deliverDue(until: core.eventLoop.timestamp)
     }
 
     /// Every event due by `now` goes in, each with its own (re-stamped) time; then the next
     /// one is scheduled. Also the daemon's input barrier: before frames and timers due by `now`
     /// run, the events before them go in, so a loop that wakes late (a loaded machine) still
     /// applies everything in time order, exactly as `scrolld replay` does.
-    func deliverDue(until now: Timestamp) {
+    package func deliverDue(until now: Timestamp) {
         task?.cancel()
         task = nil
         var due: [ScrollEvent] = []
@@ -75,8 +78,8 @@ final class ReplaySource {
             var event = events[next]
             event.time = liveTime(of: next)
             switch event.kind {
-            case let .deviceAdded(name, caps): devices[event.device] = (name, caps)
-            case .deviceRemoved: devices[event.device] = nil
+            case let .deviceAdded(name, caps): deviceNames[event.device] = (name, caps)
+            case .deviceRemoved: deviceNames[event.device] = nil
             default: break
             }
             due.append(event)
@@ -84,5 +87,21 @@ final class ReplaySource {
         }
         if !due.isEmpty { core.input(due) }
         scheduleNext()
+    }
+}
+
+extension ReplaySource: InputSource {
+    package var devices: [DeviceInfo] {
+        deviceNames.sorted { $0.key < $1.key }.map { DeviceInfo(id: $0.key, name: $0.value.0, capabilities: $0.value.1) }
+    }
+
+    /// A log has no libinput settings to apply.
+    package func apply(_ settings: InputSettings) {}
+
+    /// Everything due by now goes in first; the log holds nothing back beyond that.
+    package func barrier(_ passed: @escaping @Sendable (Timestamp) -> Void) {
+        let now = core.eventLoop.timestamp
+        deliverDue(until: now)
+        passed(now)
     }
 }

@@ -7,8 +7,8 @@ import NIOCore
 /// writability) or the client's `rate` says it is too soon, the subscription waits and then
 /// gets its container's latest line (`Feed.latest`), so a slow reader costs nothing per state
 /// and never a queue.
-final class Client {
-    let channel: Channel
+package final class Client {
+    package let channel: Channel
     /// The connection's handler context: published states are written from here straight to
     /// the socket's end of the pipeline, without the channel's generic write path (which wraps
     /// every write anew and walks the pipeline from its tail) — the fan-out's per-subscriber cost.
@@ -27,7 +27,7 @@ final class Client {
 
     /// How long a client's socket may stay full before it is dropped (`run
     /// --stuck-client-timeout` changes it).
-    static let defaultStuckLimit = TimeAmount.seconds(30)
+    package static let defaultStuckLimit = TimeAmount.seconds(30)
 
     init(context: ChannelHandlerContext, credentials: PeerCredentials, number: Int, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
         channel = context.channel
@@ -66,12 +66,12 @@ final class Client {
             unwritableSince = nil
             stuckCheck?.cancel()
             stuckCheck = nil
-            let now = NIODeadline.now()
+            let now = channel.eventLoop.now
             for subscription in subscriptions where subscription.waiting && !subscription.queued {
                 subscription.offerLatest(now: now)
             }
         } else if unwritableSince == nil {
-            let since = NIODeadline.now()
+            let since = channel.eventLoop.now
             unwritableSince = since
             stuckCheck = channel.eventLoop.assumeIsolated().scheduleTask(deadline: since + stuckLimit) { [weak self] in
                 self?.dropIfStuck()

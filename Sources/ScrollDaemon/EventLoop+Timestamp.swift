@@ -1,0 +1,16 @@
+import NIOCore
+import ScrollModel
+
+extension EventLoop {
+    /// The loop's clock in the engine's unit, µs. Live, NIO's deadlines are CLOCK_MONOTONIC
+    /// uptime (Linux), the clock libinput stamps events with; on an `EmbeddedEventLoop` it is
+    /// the test's virtual time. The daemon's logic reads no other clock.
+    package var timestamp: Timestamp { Timestamp(now.uptimeNanoseconds / 1000) }
+}
+
+extension NIODeadline {
+    /// The deadline at `time` µs on the loop's clock.
+    package init(timestamp time: Timestamp) {
+        self = .uptimeNanoseconds(UInt64(Swift.max(0, time)) * 1000)
+    }
+}

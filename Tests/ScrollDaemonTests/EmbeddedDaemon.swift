@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import ScrollConfig
+import ScrollDaemon
+import ScrollModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's logic on an `EmbeddedEventLoop`: no process, no socket, no sleep. Time moves
+/// only when a test advances it, so frames, rate limits and timeouts are exact.
+final class EmbeddedDaemon {
+    let loop = EmbeddedEventLoop()
+    let core: DaemonCore
+
+    init(configuration: Configuration = .defaults, stuckLimit: TimeAmount? = nil) throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        core = try DaemonCore(
+            eventLoop: loop, configuration: configuration,
+            source: ConfigurationFileSource(explicitPath: nil, environment: [:]),
+            serverName: "scrolld test", logger: logger
+        )
+        if let stuckLimit { core.stuckClientLimit = stuckLimit }
+    }
+
+    /// A connected client (the daemon's own uid), its welcome already read.
+    func connect() throws -> Connection {
+        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
+        let channel = EmbeddedChannel(loop: loop)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core) { $0.eventLoop.makeSucceededFuture(credentials) })
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
+        let connection = Connection(channel: channel)
+        let welcome = try connection.next()
+        precondition(welcome?["type"] as? String == "welcome")
+        return connection
+    }
+
+    /// Moves virtual time on by `seconds`, running every task due meanwhile.
+    func advance(_ seconds: Double) {
+        loop.advanceTime(by: .nanoseconds(Int64(seconds * 1e9)))
+    }
+
+    /// The loop's clock, µs.
+    var now: Timestamp { loop.timestamp }
+
+    /// An input event stamped now.
+    func input(_ kind: ScrollEvent.Kind, device: Int = 1) {
+        core.input(ScrollEvent(time: now, device: device, kind: kind))
+    }
+}
+
+/// One client's end of an embedded connection: lines in, JSON objects out.
+final class Connection {
+    let channel: EmbeddedChannel
+    private var pending: [UInt8] = []
+
+    init(channel: EmbeddedChannel) {
+        self.channel = channel
+    }
+
+    func send(_ line: String) throws {
+        try channel.writeInbound(ByteBuffer(string: line + "\n"))
+    }
+
+    /// The next line the daemon wrote, decoded; nil when it wrote nothing more.
+    func next() throws -> [String: Any]? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+            }
+            guard let buffer = try channel.readOutbound(as: ByteBuffer.self) else { return nil }
+            pending += buffer.readableBytesView
+        }
+    }
+
+    /// Every line written so far.
+    func drain() throws -> [[String: Any]] {
+        var lines: [[String: Any]] = []
+        while let line = try next() { lines.append(line) }
+        return lines
+    }
+
+    /// Sends a request and returns the first line written after it.
+    func request(_ line: String) throws -> [String: Any]? {
+        try send(line)
+        return try next()
+    }
+}
+
