@@ -113,4 +113,13 @@ extension ConfigValue {
         default: throw fail(key, "vertical, horizontal or both")
         }
     }
+
+    /// `top`, `bottom`, or their synonyms for a horizontal container, `leading` and `trailing`.
+    func anchor(_ key: String) throws(ConfigurationError) -> DefaultScrollAnchor {
+        switch self {
+        case .string("top"), .string("leading"): return .top
+        case .string("bottom"), .string("trailing"): return .bottom
+        default: throw fail(key, "top, bottom, leading or trailing")
+        }
+    }
 }

@@ -10,8 +10,14 @@ public struct ContainerSettings: Sendable {
     public var axes = Axis.Set.vertical
     public var scrollTarget = ScrollTargetBehavior.none
     public var devices: [String] = []
+    /// `anchor`: the edge the container starts at and holds on to (DESIGN §12).
+    public var anchor = DefaultScrollAnchor.top
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
+    /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
+    /// describes; nil while the rows are as `rows` describes them. A new description (`count`,
+    /// `height` or `heights`) replaces them.
+    public internal(set) var editedHeights: RowHeights?
     public var physics: [(key: String, value: ConfigValue)] = []
 
     public static let defaultContentSize = Size(width: 800, height: 20000)
@@ -21,7 +27,9 @@ public struct ContainerSettings: Sendable {
     }
 
     static let headerKeys = ["min_height", "max_height", "stretch", "snap"]
-    static let rowKeys = ["count", "height", "heights", "top", "threshold"]
+    static let rowKeys = ["count", "height", "heights", "top", "threshold", "visible_in"]
+    /// The row keys that describe the heights: setting one describes the rows anew.
+    static let heightKeys: Set<String> = ["count", "height", "heights"]
 
     mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch (path.count, path[0]) {
@@ -30,6 +38,7 @@ public struct ContainerSettings: Sendable {
         case (1, "insets"), (1, "contentInsets"), (1, "content_insets"): insets = try value.insets(key)
         case (1, "axes"): axes = try value.axes(key)
         case (1, "scroll_target"): scrollTarget = try value.choice(key, ScrollTargetBehavior.self)
+        case (1, "anchor"): anchor = try value.anchor(key)
         case (1, "devices"): devices = try value.strings(key)
         case (1, "header"), (1, "rows"), (1, "physics"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
@@ -42,10 +51,14 @@ public struct ContainerSettings: Sendable {
             header = (header ?? [:]).merging([path[1]: value]) { $1 }
         case (2, "rows"):
             guard Self.rowKeys.contains(path[1]) else {
+                if RowEdit.kinds.contains(path[1]) {
+                    throw ConfigurationError(key: key, message: "insert and remove edit the rows of a running container (configure's rows, alone); a configuration describes rows with count and height, or heights")
+                }
                 throw ConfigurationError(key: key, message: "unknown rows key (\(Self.rowKeys.joined(separator: ", ")))")
             }
             try Self.checkRow(path[1], value, key: key)
             rows = (rows ?? [:]).merging([path[1]: value]) { $1 }
+            if Self.heightKeys.contains(path[1]) { editedHeights = nil }
         case (2, "physics"):
             try ScrollPhysics.validate(path[1], value, key: key)
             physics.removeAll { $0.key == path[1] }
@@ -53,7 +66,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, devices, header.*, rows.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, header.*, rows.*, physics.*)"
             )
         }
     }
@@ -69,6 +82,8 @@ public struct ContainerSettings: Sendable {
         case "threshold":
             let t = try value.number(key)
             guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.description)") }
+        case "visible_in":
+            _ = try value.choice(key, RowVisibilityArea.self)
         default:
             _ = try value.nonNegative(key)
         }
@@ -93,24 +108,7 @@ public struct ContainerSettings: Sendable {
                 snap: try fields["snap"]?.bool("\(prefix).header.snap") ?? true
             )
         }
-        var rows: RowsConfiguration?
-        if let fields = self.rows {
-            let heights: RowsConfiguration.RowHeights
-            if let list = fields["heights"] {
-                heights = .explicit(try list.array("\(prefix).rows.heights").map { (v: ConfigValue) throws(ConfigurationError) in try v.number("\(prefix).rows.heights") })
-            } else {
-                guard let count = fields["count"], let height = fields["height"] else {
-                    throw ConfigurationError(key: "\(prefix).rows", message: "rows need count and height, or heights")
-                }
-                guard case .integer(let n) = count else { throw count.fail("\(prefix).rows.count", "an integer") }
-                heights = .uniform(count: n, height: try height.number("\(prefix).rows.height"))
-            }
-            rows = RowsConfiguration(
-                heights: heights,
-                top: try fields["top"]?.number("\(prefix).rows.top"),
-                threshold: try fields["threshold"]?.number("\(prefix).rows.threshold") ?? 0.5
-            )
-        }
+        let rows = try resolveRows()
         // The content takes its ideal size when rows or a header define one; plain content keeps
         // the built-in 800×20000 (DESIGN §8) unless a size is configured.
         let content = contentSize ?? ((rows != nil || header != nil) ? nil : Self.defaultContentSize)
@@ -123,7 +121,52 @@ public struct ContainerSettings: Sendable {
             rows: rows,
             physics: physics,
             scrollTarget: scrollTarget,
-            devices: devices
+            devices: devices,
+            anchor: anchor
         )
+    }
+
+    /// The rows as configured and edited; nil without rows.
+    func resolveRows() throws(ConfigurationError) -> RowsConfiguration? {
+        guard let fields = self.rows else { return nil }
+        let prefix = "containers.\(name).rows"
+        let heights: RowHeights
+        if let editedHeights {
+            heights = editedHeights
+        } else if let list = fields["heights"] {
+            heights = .explicit(try list.array("\(prefix).heights").map { (v: ConfigValue) throws(ConfigurationError) in try v.number("\(prefix).heights") })
+        } else {
+            guard let count = fields["count"], let height = fields["height"] else {
+                throw ConfigurationError(key: prefix, message: "rows need count and height, or heights")
+            }
+            guard case .integer(let n) = count else { throw count.fail("\(prefix).count", "an integer") }
+            heights = .uniform(count: n, height: try height.number("\(prefix).height"))
+        }
+        return RowsConfiguration(
+            heights: heights,
+            height: try fields["height"]?.number("\(prefix).height"),
+            top: try fields["top"]?.number("\(prefix).top"),
+            threshold: try fields["threshold"]?.number("\(prefix).threshold") ?? 0.5,
+            visibleIn: try fields["visible_in"]?.choice("\(prefix).visible_in", RowVisibilityArea.self) ?? .container
+        )
+    }
+
+    /// Applies a row edit to the rows in force (as configured and edited so far). The edited
+    /// heights are kept apart from the description, whose `count` follows the edit and whose
+    /// `heights` list, no longer true, is dropped.
+    mutating func edit(_ edit: RowEdit) throws(ConfigurationError) {
+        let prefix = "containers.\(name).rows"
+        guard let current = try resolveRows() else {
+            throw ConfigurationError(key: prefix, message: RowEditError.noRows.message)
+        }
+        let edited: RowsConfiguration
+        do {
+            edited = try current.applying(edit)
+        } catch {
+            throw ConfigurationError(key: error.field == "rows" ? prefix : "\(prefix).\(error.field)", message: error.message)
+        }
+        editedHeights = edited.heights
+        rows?["count"] = .integer(edited.heights.count)
+        rows?["heights"] = nil
     }
 }

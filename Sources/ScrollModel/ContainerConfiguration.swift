@@ -23,6 +23,9 @@ public struct ContainerConfiguration: Hashable, Sendable {
     public var scrollTarget: ScrollTargetBehavior
     /// Device names that drive this container; empty: every device.
     public var devices: [String]
+    /// The edge the container starts at and holds on to while its content changes (`anchor`;
+    /// default ``DefaultScrollAnchor/top``), as SwiftUI's `defaultScrollAnchor`.
+    public var anchor: DefaultScrollAnchor
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (DESIGN §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
@@ -35,7 +38,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
         rows: RowsConfiguration? = nil,
         physics: ScrollPhysics = ScrollPhysics(),
         scrollTarget: ScrollTargetBehavior = .none,
-        devices: [String] = []
+        devices: [String] = [],
+        anchor: DefaultScrollAnchor = .top
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -46,11 +50,24 @@ public struct ContainerConfiguration: Hashable, Sendable {
         self.physics = physics
         self.scrollTarget = scrollTarget
         self.devices = devices
+        self.anchor = anchor
     }
 
     /// The axis rows and the header lie along: horizontal only for a horizontal-only container.
     @inlinable
     public var listAxis: Axis { axes == .horizontal ? .horizontal : .vertical }
+}
+
+/// The edge a container starts at and holds on to (DESIGN §12 "Default anchor"), along its list
+/// axis.
+public enum DefaultScrollAnchor: String, Hashable, Sendable, CaseIterable {
+    /// The start (`"top"`, or `"leading"` for a horizontal container): a new container rests at
+    /// `lo`, and only row anchoring keeps its place as the content changes.
+    case top
+    /// The end (`"bottom"`, or `"trailing"`): a new container rests at `hi`, and one that rests
+    /// within 0.5 px of `hi` when its geometry changes is at the new `hi` after it, before any
+    /// row anchoring — a log or chat view follows its newest line; scrolled up, it stays put.
+    case bottom
 }
 
 /// Where a release aims, as SwiftUI's `scrollTargetBehavior`.
@@ -85,37 +102,5 @@ public struct HeaderConfiguration: Hashable, Sendable {
         self.maxHeight = max(minHeight, maxHeight)
         self.stretch = stretch
         self.snap = snap
-    }
-}
-
-/// The rows of a list (DESIGN §5 "Rows").
-public struct RowsConfiguration: Hashable, Sendable {
-    /// The rows' heights, px.
-    public var heights: RowHeights
-    /// Content coordinate of the first row's top; nil: the header's max height, else 0.
-    public var top: Double?
-    /// A row is visible when more than this fraction of its height is inside the viewport.
-    public var threshold: Double
-
-    /// How the rows' heights are given.
-    public enum RowHeights: Hashable, Sendable {
-        /// `count` rows of `height` px each (`--rows COUNTxHEIGHT`); visibility costs the same for
-        /// any count.
-        case uniform(count: Int, height: Double)
-        /// One height per row, px, in order (config `heights`); negative heights count as 0.
-        case explicit([Double])
-    }
-
-    /// Creates rows; `top` nil starts them below the header (or at 0), `threshold` is the
-    /// visible fraction (0…1) a row needs.
-    public init(heights: RowHeights, top: Double? = nil, threshold: Double = 0.5) {
-        self.heights = heights
-        self.top = top
-        self.threshold = threshold
-    }
-
-    /// Creates `count` rows of `height` px each; negative values become 0.
-    public init(count: Int, height: Double, top: Double? = nil, threshold: Double = 0.5) {
-        self.init(heights: .uniform(count: max(0, count), height: max(0, height)), top: top, threshold: threshold)
     }
 }

@@ -31,6 +31,15 @@ struct GeometryAnimation: Sendable {
         curves.allSatisfy { $0.hasSettled(at: tau(time), physics: physics) }
     }
 
+    /// The resting range `[lo, hi]` along `axis` of the geometry it is heading for.
+    func restingRange(_ axis: Axis) -> ClosedRange<Double> {
+        let horizontal = axis == .horizontal
+        let length = max(0, curves[horizontal ? 0 : 1].target)
+        let content = max(0, curves[horizontal ? 2 : 3].target)
+        let lo = -curves[horizontal ? 5 : 4].target
+        return lo...max(content - length + curves[horizontal ? 7 : 6].target, lo)
+    }
+
     static func components(containerSize: Size, contentSize: Size, insets: EdgeInsets) -> [Double] {
         [containerSize.width, containerSize.height, contentSize.width, contentSize.height,
          insets.top, insets.leading, insets.bottom, insets.trailing]

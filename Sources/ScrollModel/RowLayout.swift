@@ -15,8 +15,8 @@ public struct VisibleRows: Hashable, Sendable {
     public static let none = VisibleRows(first: nil, last: nil)
 }
 
-/// Rows laid out along the list axis, with prefix sums so that visibility is a binary search
-/// (10 000 rows cost the same per event as 10).
+/// Rows laid out along the list axis. Uniform rows are found by division and others by binary
+/// search over ``RowHeights``' segments, so 10 000 rows cost the same per event as 10.
 public struct RowLayout: Hashable, Sendable {
     /// Content coordinate of the first row's top, px: the configured `top`, or the default it was
     /// laid out with.
@@ -26,50 +26,46 @@ public struct RowLayout: Hashable, Sendable {
     public let threshold: Double
     /// The number of rows.
     public let count: Int
-    /// Uniform rows need no table.
+    /// What visibility is measured against: the viewport or the usable area.
+    public let visibleIn: RowVisibilityArea
+    /// Uniform rows need no search: the fast path every event of a plain list takes.
     let uniformHeight: Double?
-    /// `starts[i]` is row i's top relative to `top`; `starts[count]` is the total height.
-    let starts: [Double]
+    /// The heights, shared with the configuration they came from (no copy per layout).
+    let heights: RowHeights
 
     /// Lays out `configuration`'s rows from `configuration.top`, or from `defaultTop` (the
     /// header's max height, else 0) when that is nil.
     public init(_ configuration: RowsConfiguration, defaultTop: Double) {
         top = configuration.top ?? defaultTop
         threshold = configuration.threshold
-        switch configuration.heights {
-        case .uniform(let count, let height):
-            self.count = count
-            uniformHeight = height
-            starts = []
-        case .explicit(let heights):
-            count = heights.count
-            uniformHeight = nil
-            var starts = [Double]()
-            starts.reserveCapacity(heights.count + 1)
-            var sum = 0.0
-            starts.append(0)
-            for height in heights {
-                sum += max(0, height)
-                starts.append(sum)
-            }
-            self.starts = starts
-        }
+        visibleIn = configuration.visibleIn
+        heights = configuration.heights
+        count = heights.count
+        uniformHeight = heights.uniformHeight
     }
 
     /// The rows' total length: the content's ideal length is `top + totalHeight`.
     public var totalHeight: Double {
         if let h = uniformHeight { return Double(count) * h }
-        return starts[count]
+        return heights.totalHeight
     }
 
-    func start(_ i: Int) -> Double {
+    /// Where row `i` starts, in content coordinates (0 ≤ i ≤ count; `count` gives the end of the
+    /// last row).
+    public func start(_ i: Int) -> Double {
         if let h = uniformHeight { return top + Double(i) * h }
-        return top + starts[i]
+        return top + heights.offset(ofRow: i)
     }
 
-    func end(_ i: Int) -> Double {
+    /// Where row `i` ends, in content coordinates (0 ≤ i < count).
+    public func end(_ i: Int) -> Double {
         if let h = uniformHeight { return top + Double(i + 1) * h }
-        return top + starts[i + 1]
+        return top + heights.endOffset(ofRow: i)
+    }
+
+    /// Row `i`'s height as given (0 ≤ i < count), px: `h_i` of DESIGN §12.
+    public func height(_ i: Int) -> Double {
+        uniformHeight ?? heights[i]
     }
 
     /// Whether more than `threshold` of row i's height lies inside `[lo, hi]`.
@@ -97,19 +93,19 @@ public struct RowLayout: Hashable, Sendable {
             while index > 0 && end(index - 1) > position { index -= 1 }
             return index
         }
-        var lo = 0, hi = count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if end(mid) > position { hi = mid } else { lo = mid + 1 }
-        }
-        return lo
+        return heights.firstRow(endingAfter: position, top: top)
     }
 
     /// The visible rows for a viewport `[offset, offset + length]` in content coordinates.
     /// Visible rows are contiguous: rows fully inside are visible, and only the two rows
     /// crossing the viewport's ends can fall short of the threshold.
     public func visibleRows(offset: Double, length: Double) -> VisibleRows {
-        let lo = offset, hi = offset + length
+        visibleRows(from: offset, to: offset + length)
+    }
+
+    /// The visible rows for the area `[lo, hi]` in content coordinates (none when it is empty).
+    @inline(__always)
+    public func visibleRows(from lo: Double, to hi: Double) -> VisibleRows {
         var first = firstRow(endingAfter: lo)
         // The row at the top edge may show too little of itself, and rows of no height never
         // count: step past them to the first visible one.
@@ -118,6 +114,16 @@ public struct RowLayout: Hashable, Sendable {
         var last = max(first, min(firstRow(endingAfter: hi), count - 1))
         while last > first && !isVisible(last, lo, hi) { last -= 1 }
         return VisibleRows(first: first, last: last)
+    }
+
+    /// Whether at least `threshold` (in (0, 1]) of row `row`'s height lies inside `[lo, hi]`
+    /// (the `rowVisible` observation; `visibleRows` asks for strictly more). A row of no height
+    /// counts when its position lies inside; a row that does not exist never does.
+    public func shows(_ row: Int, atLeast threshold: Double, from lo: Double, to hi: Double) -> Bool {
+        guard row >= 0, row < count else { return false }
+        let a = start(row), b = end(row)
+        guard b > a else { return a >= lo && a <= hi }
+        return min(b, hi) - max(a, lo) >= threshold * (b - a)
     }
 
     /// The top of the row nearest to `position` (for the `rows` scroll target).

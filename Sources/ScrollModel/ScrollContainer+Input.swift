@@ -196,6 +196,7 @@ extension ScrollContainer {
         }
         aimAtScrollTarget(from: gesture.origin, endPoint: endPoint, at: time)
         for axis in Axis.allCases where self[motion: axis] == nil { velocity[axis] = 0 }
+        snapArmed = true
         settleIfIdle(at: time)
     }
 
@@ -221,6 +222,7 @@ extension ScrollContainer {
             let curve = SpringCurve(from: y, velocity: 0, target: Math.clamp(y, range), spring: .criticallyDamped(stiffness: stiffness))
             self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)
         }
+        snapArmed = true
         settleIfIdle(at: time)
     }
 }

@@ -61,12 +61,36 @@ extension ScrollContainer {
         )
     }
 
-    /// While the geometry animates, an axis at rest follows its resting range as it changes.
+    /// While the geometry animates, an axis at rest follows its resting range as it changes: it
+    /// is clamped to the range as presented and as configured together (an offset that scroll
+    /// anchoring moved ahead of growing content is where the content will be, and stays), and a
+    /// bottom-anchored container at its end stays at the presented end.
     mutating func clampRestingAxes() {
-        guard drag == nil, holdDevice == nil else { return }
-        for axis in Axis.allCases where self[motion: axis] == nil {
-            position[axis] = scrolls(axis) ? Math.clamp(position[axis], range(axis)) : range(axis).lowerBound
+        guard drag == nil, holdDevice == nil else {
+            pinnedToEnd = false
+            return
         }
+        for axis in Axis.allCases where self[motion: axis] == nil {
+            guard scrolls(axis) else {
+                position[axis] = range(axis).lowerBound
+                continue
+            }
+            let presented = range(axis)
+            if pinnedToEnd && axis == configuration.listAxis {
+                if wheel == nil {
+                    position[axis] = presented.upperBound
+                    continue
+                }
+                pinnedToEnd = false
+            }
+            guard let target = geometryAnimation?.restingRange(axis) else {
+                position[axis] = Math.clamp(position[axis], presented)
+                continue
+            }
+            let union = min(presented.lowerBound, target.lowerBound)...max(presented.upperBound, target.upperBound)
+            position[axis] = Math.clamp(position[axis], union)
+        }
+        if pinnedToEnd && self[motion: configuration.listAxis] != nil { pinnedToEnd = false }
     }
 
     @inline(__always)
@@ -99,6 +123,7 @@ extension ScrollContainer {
             contentSize = Self.idealContentSize(configuration)
             contentInsets = configuration.contentInsets
             clampRestingAxes()
+            pinnedToEnd = false
         }
         endWheelGestureIfDone()
         settleIfIdle(at: time)
@@ -121,6 +146,7 @@ extension ScrollContainer {
               motionX?.purpose != .wheel, motionY?.purpose != .wheel
         else { return }
         wheel = nil
+        snapArmed = true
         aimAtScrollTarget(from: gesture.origin, endPoint: position, at: time)
     }
 
@@ -132,11 +158,14 @@ extension ScrollContainer {
         velocity = .zero
     }
 
-    /// When the container comes to rest, a header caught half way snaps open or closed.
+    /// When the container comes to rest after a gesture, a header caught half way snaps open or
+    /// closed; after a programmatic scroll or a configuration change it stays where it is.
     @usableFromInline
     mutating func settleIfIdle(at time: Timestamp) {
         guard phase == .idle else { return }
         velocity = .zero
+        guard snapArmed else { return }
+        snapArmed = false
         let axis = configuration.listAxis
         guard let header = configuration.header, scrolls(axis) else { return }
         let range = self.range(axis)

@@ -50,6 +50,12 @@ public struct ScrollContainer: Sendable {
     var wheel: WheelGesture?
     var wheelStepX: WheelStepMemo?
     var wheelStepY: WheelStepMemo?
+    /// A gesture (wheel, finger, continuous, hold) has ended and its motion, if any, has not yet
+    /// come to rest: the header snaps when it does. Programmatic scrolls clear it, so they come
+    /// to rest exactly where asked (DESIGN §19 "Header snap follows gestures only").
+    var snapArmed = false
+    /// A bottom-anchored container at rest at `hi` follows `hi` while its geometry animates.
+    var pinnedToEnd = false
     /// The time of the last thing that happened to the container, µs; it never goes backwards.
     public internal(set) var time: Timestamp
 
@@ -101,6 +107,11 @@ public struct ScrollContainer: Sendable {
         contentSize = Self.idealContentSize(configuration)
         rowLayout = Self.rowLayout(configuration)
         position = Point(x: range(.horizontal).lowerBound, y: range(.vertical).lowerBound)
+        // A bottom-anchored container starts at its end (DESIGN §12 "Default anchor").
+        if configuration.anchor == .bottom {
+            let axis = configuration.listAxis
+            position[axis] = range(axis).upperBound
+        }
         layout()
     }
 
@@ -147,6 +158,23 @@ public struct ScrollContainer: Sendable {
 
     @inline(__always)
     func scrolls(_ axis: Axis) -> Bool { configuration.axes.contains(axis) }
+
+    /// DESIGN §12's usable area at offset `y` along `axis`, `U(y) = [y + a_lo + m, y + H − a_hi]`:
+    /// what the pinned header (its `min_height` m) and the insets leave visible. Its upper bound
+    /// lies below the lower one when they leave nothing.
+    @inline(__always)
+    func usableArea(at y: Double, _ axis: Axis) -> (lowerBound: Double, upperBound: Double) {
+        let m = configuration.header?.minHeight ?? 0
+        return (y + contentInsets.leadingEdge(axis) + m, y + containerSize[axis] - contentInsets.trailingEdge(axis))
+    }
+
+    /// `L = H − a_lo − a_hi − m`, the usable area's length along `axis` (negative when the
+    /// header and insets cover the whole container).
+    @inline(__always)
+    func usableLength(_ axis: Axis) -> Double {
+        let m = configuration.header?.minHeight ?? 0
+        return containerSize[axis] - contentInsets.leadingEdge(axis) - contentInsets.trailingEdge(axis) - m
+    }
 
     /// Moves the content to the current position and reads the offset back through the
     /// coordinate space and the preference, as a SwiftUI content-offset observer does.
@@ -203,7 +231,10 @@ public struct ScrollContainer: Sendable {
             header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
         }
         let rows = rowLayout.map { rows in
-            rows.visibleRows(offset: geometry.contentOffset[axis], length: geometry.containerSize[axis])
+            let y = geometry.contentOffset[axis]
+            guard rows.visibleIn == .usable else { return rows.visibleRows(from: y, to: y + geometry.containerSize[axis]) }
+            let area = usableArea(at: y, axis)
+            return rows.visibleRows(from: area.lowerBound, to: max(area.lowerBound, area.upperBound))
         }
         return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows)
     }

@@ -61,20 +61,38 @@ public struct SpringCurve: Hashable, Sendable {
     /// Starts at `y0` px with velocity `v0` px/s at τ = 0, heading for `target` px. The regime
     /// is critical when `|ζ − 1| < 1e-9`, else under- or overdamped.
     public init(from y0: Double, velocity v0: Double, target: Double, spring: Spring) {
-        self.target = target
-        let x0 = y0 - target
         let omega0 = spring.angularFrequency
         let zeta = spring.dampingRatio
+        let constants: Regime
         if abs(zeta - 1) < 1e-9 {
-            regime = .critical(omega: omega0, c1: x0, c2: v0 + omega0 * x0)
+            constants = .critical(omega: omega0, c1: 0, c2: 0)
         } else if zeta < 1 {
             let decay = zeta * omega0
-            let omegaD = omega0 * (1 - zeta * zeta).squareRoot()
-            regime = .under(decay: decay, omegaD: omegaD, c1: x0, c2: (v0 + decay * x0) / omegaD)
+            constants = .under(decay: decay, omegaD: omega0 * (1 - zeta * zeta).squareRoot(), c1: 0, c2: 0)
         } else {
             let root = (zeta * zeta - 1).squareRoot()
-            let r1 = -omega0 * (zeta - root)
-            let r2 = -omega0 * (zeta + root)
+            constants = .over(r1: -omega0 * (zeta - root), r2: -omega0 * (zeta + root), a: 0, b: 0)
+        }
+        self.init(from: y0, velocity: v0, target: target, regime: constants)
+    }
+
+    /// The same spring (its regime's constants, bit for bit) from new initial conditions: how a
+    /// running spring whose target left the resting range heads for the clamped one instead.
+    public func retargeted(from y0: Double, velocity v0: Double, to target: Double) -> SpringCurve {
+        SpringCurve(from: y0, velocity: v0, target: target, regime: regime)
+    }
+
+    /// The motion from `y0`, `v0` toward `target` with the constants of `regime` (its
+    /// coefficients are replaced).
+    init(from y0: Double, velocity v0: Double, target: Double, regime constants: Regime) {
+        self.target = target
+        let x0 = y0 - target
+        switch constants {
+        case let .critical(omega, _, _):
+            regime = .critical(omega: omega, c1: x0, c2: v0 + omega * x0)
+        case let .under(decay, omegaD, _, _):
+            regime = .under(decay: decay, omegaD: omegaD, c1: x0, c2: (v0 + decay * x0) / omegaD)
+        case let .over(r1, r2, _, _):
             let a = (v0 - r2 * x0) / (r1 - r2)
             regime = .over(r1: r1, r2: r2, a: a, b: x0 - a)
         }

@@ -30,6 +30,10 @@ public struct Trajectory: Hashable, Sendable {
     public var curve: Curve
     /// Why it runs: sets the phase (`interacting`, `decelerating`, `animating`).
     public var purpose: Purpose
+    /// px added to every position of ``curve``: how far scroll anchoring has moved the motion
+    /// since it started (DESIGN §12), kept apart so that a shifted fling ends exactly that far
+    /// from where it would have ended, and 0 for every motion that was never shifted.
+    public internal(set) var shift: Double = 0
 
     /// A motion along `curve` starting at `start` µs.
     public init(start: Timestamp, curve: Curve, purpose: Purpose) {
@@ -41,7 +45,14 @@ public struct Trajectory: Hashable, Sendable {
     /// Where a running wheel spring is heading, the base for the next wheel step.
     var wheelTarget: Double? {
         guard purpose == .wheel, case .spring(let spring) = curve else { return nil }
-        return spring.target
+        return shifted(spring.target)
+    }
+
+    /// A position of the curve moved by ``shift`` (untouched when there is none, so that a motion
+    /// never shifted gives its curve's own bits, a −0 included).
+    @inline(__always)
+    func shifted(_ position: Double) -> Double {
+        shift == 0 ? position : position + shift
     }
 
     func tau(_ time: Timestamp) -> Double { Double(time - start) / 1_000_000 }
@@ -63,12 +74,12 @@ public struct Trajectory: Hashable, Sendable {
         switch curve {
         case .spring(let spring):
             let (y, v) = spring.sample(at: tau)
-            return Sample(position: y, velocity: v, purpose: purpose)
+            return Sample(position: shifted(y), velocity: v, purpose: purpose)
         case .deceleration(let path):
             let (y, v) = path.sample(at: tau)
-            return Sample(position: y, velocity: v, purpose: purpose)
+            return Sample(position: shifted(y), velocity: v, purpose: purpose)
         case .ease(let ease):
-            return Sample(position: ease.position(at: tau), velocity: ease.velocity(at: tau), purpose: purpose)
+            return Sample(position: shifted(ease.position(at: tau)), velocity: ease.velocity(at: tau), purpose: purpose)
         }
     }
 
@@ -76,9 +87,9 @@ public struct Trajectory: Hashable, Sendable {
     public func position(at time: Timestamp) -> Double {
         let tau = tau(time)
         switch curve {
-        case .spring(let spring): return spring.position(at: tau)
-        case .deceleration(let path): return path.position(at: tau)
-        case .ease(let ease): return ease.position(at: tau)
+        case .spring(let spring): return shifted(spring.position(at: tau))
+        case .deceleration(let path): return shifted(path.position(at: tau))
+        case .ease(let ease): return shifted(ease.position(at: tau))
         }
     }
 
@@ -97,11 +108,11 @@ public struct Trajectory: Hashable, Sendable {
         let tau = tau(time)
         switch curve {
         case .spring(let spring):
-            return spring.hasSettled(at: tau, physics: physics) ? spring.target : nil
+            return spring.hasSettled(at: tau, physics: physics) ? shifted(spring.target) : nil
         case .deceleration(let path):
-            return path.finished(at: tau, physics: physics)
+            return path.finished(at: tau, physics: physics).map(shifted)
         case .ease(let ease):
-            return tau >= ease.duration ? ease.target : nil
+            return tau >= ease.duration ? shifted(ease.target) : nil
         }
     }
 
@@ -110,11 +121,14 @@ public struct Trajectory: Hashable, Sendable {
     func finished(at time: Timestamp, sampled sample: Sample, physics: ScrollPhysics) -> Double? {
         switch curve {
         case .spring(let spring):
+            // A shifted motion decides from its own curve, exactly as it would have unshifted.
+            guard shift == 0 else { return spring.hasSettled(at: tau(time), physics: physics) ? shifted(spring.target) : nil }
             return spring.hasSettled(position: sample.position, velocity: sample.velocity, physics: physics) ? spring.target : nil
         case .deceleration(let path):
-            return path.finished(at: tau(time), sampled: sample, physics: physics)
+            guard shift != 0 else { return path.finished(at: tau(time), sampled: sample, physics: physics) }
+            return path.finished(at: tau(time), physics: physics).map(shifted)
         case .ease(let ease):
-            return tau(time) >= ease.duration ? ease.target : nil
+            return tau(time) >= ease.duration ? shifted(ease.target) : nil
         }
     }
 }

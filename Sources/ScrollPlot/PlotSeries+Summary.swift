@@ -13,9 +13,10 @@ extension PlotSeries.Description {
         parts.append(c.axes == .both ? "both axes" : c.axes == .horizontal ? "horizontal" : "vertical")
         if let header = c.header { parts.append("header \(Self.n(header.minHeight))\u{2013}\(Self.n(header.maxHeight)) px") }
         if let rows = c.rows {
-            switch rows.heights {
-            case .uniform(let count, let height): parts.append("rows \(count) \u{D7} \(Self.n(height)) px")
-            case .explicit(let heights): parts.append("rows \(heights.count)")
+            if let height = rows.heights.uniformHeight {
+                parts.append("rows \(rows.heights.count) \u{D7} \(Self.n(height)) px")
+            } else {
+                parts.append("rows \(rows.heights.count)")
             }
         }
         if c.scrollTarget != .none { parts.append("target \(c.scrollTarget.rawValue)") }

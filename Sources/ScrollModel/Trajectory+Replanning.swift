@@ -1,0 +1,79 @@
+/// How a running motion carries on when the geometry changes under it (DESIGN §19 "Geometry
+/// changes never break motion") or scroll anchoring moves it (§12).
+extension Trajectory {
+    /// What becomes of a motion whose resting range changed.
+    enum Replanned {
+        /// It runs on as it was.
+        case unchanged
+        /// It runs on along this trajectory from the same position and velocity.
+        case motion(Trajectory)
+        /// It stops here at once (an edge, without overscroll; an ease out of time).
+        case stop(at: Double)
+    }
+
+    /// Moves the whole motion by `delta` px: every position it will take, its target and its
+    /// end point. The curve itself is untouched, so a fling keeps its shape to the last bit.
+    mutating func shift(by delta: Double) {
+        shift += delta
+    }
+
+    /// The motion against the resting range `range` from `time` on (the range it was planned
+    /// against changed):
+    /// - a spring (wheel, programmatic, bounce, scroll target) and the header snap keep their
+    ///   target, clamped to `range`: a target left outside is replaced by the clamped one, from
+    ///   the current position and velocity with the same spring;
+    /// - a deceleration keeps its curve and meets the edges of `range` instead of the old ones:
+    ///   its end point inside, it runs there unbroken; beyond, it hands over to the bounce at
+    ///   the new edge's crossing time (§5). Already beyond the new edge at `time` (the content
+    ///   shrank below it), it bounces back from where it is with the velocity it has, or stops
+    ///   at the edge without overscroll. A fling already bouncing is a spring.
+    func replanned(for range: ClosedRange<Double>, at time: Timestamp, physics: ScrollPhysics) -> Replanned {
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring):
+            return retargeted(spring, to: shifted(spring.target), within: range, at: time)
+        case .ease(let ease):
+            let target = shifted(ease.target)
+            let clamped = Math.clamp(target, range)
+            guard clamped != target else { return .unchanged }
+            let remaining = ease.duration - tau
+            guard remaining > 0 else { return .stop(at: clamped) }
+            let curve = EaseOutCurve(from: position(at: time), to: clamped, duration: remaining)
+            return .motion(Trajectory(start: time, curve: .ease(curve), purpose: purpose))
+        case .deceleration(let path):
+            if let edge = path.edge, let crossing = path.crossing, tau >= crossing {
+                guard let bounce = path.bounce else {
+                    let stopped = shifted(edge)
+                    let clamped = Math.clamp(stopped, range)
+                    return clamped == stopped ? .unchanged : .stop(at: clamped)
+                }
+                return retargeted(bounce, to: shifted(edge), within: range, at: time)
+            }
+            let now = sample(at: time)
+            guard range.contains(now.position) else {
+                let edge = Math.clamp(now.position, range)
+                guard physics.overscroll else { return .stop(at: edge) }
+                let bounce = SpringCurve(
+                    from: now.position, velocity: now.velocity, target: edge,
+                    spring: .criticallyDamped(stiffness: physics.bounceStiffness)
+                )
+                return .motion(Trajectory(start: time, curve: .spring(bounce), purpose: purpose))
+            }
+            // Planned in the curve's own coordinates, where the shift is not yet added.
+            let own = (range.lowerBound - shift)...(range.upperBound - shift)
+            var replanned = self
+            replanned.curve = .deceleration(DecelerationPath(path.deceleration, ending: path.ending, range: own, physics: physics))
+            return .motion(replanned)
+        }
+    }
+
+    /// A spring heading for `target` (already shifted) carries on, or heads for the clamped
+    /// target from where it is now.
+    private func retargeted(_ spring: SpringCurve, to target: Double, within range: ClosedRange<Double>, at time: Timestamp) -> Replanned {
+        let clamped = Math.clamp(target, range)
+        guard clamped != target else { return .unchanged }
+        let now = sample(at: time)
+        let curve = spring.retargeted(from: now.position, velocity: now.velocity, to: clamped)
+        return .motion(Trajectory(start: time, curve: .spring(curve), purpose: purpose))
+    }
+}
