@@ -37,11 +37,20 @@ extension ContainerSettings {
             ])),
             ("axes", .string(axes == .horizontal ? "horizontal" : axes == .vertical ? "vertical" : "both")),
             ("scroll_target", .string(scrollTarget.rawValue)),
+            ("anchor", .string(anchor.rawValue)),
             ("devices", .array(devices.map { .string($0) })),
         ]
         if let contentSize { result.append(("contentSize", .size(contentSize))) }
         if let header { result.append(("header", .table(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
-        if let rows { result.append(("rows", .table(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
+        if var rows {
+            // Rows edited by `configure` (insert, remove) are written out as the heights they
+            // have now: the edits themselves were recorded as the requests that made them.
+            if let editedHeights {
+                rows["count"] = nil
+                rows["heights"] = .array((0..<editedHeights.count).map { .double(editedHeights[$0]) })
+            }
+            result.append(("rows", .table(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+        }
         if !physics.isEmpty { result.append(("physics", .table(physics.map { ($0.key, $0.value) }))) }
         return result
     }
