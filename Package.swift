@@ -35,13 +35,21 @@ let package = Package(
         // Pure Swift as well, so the fuzzers and benchmarks can build it on its own.
         .target(
             name: "ScrollLog",
-            dependencies: ["ScrollModel"]
+            dependencies: ["ScrollModel", "ScrollJSON"]
+        ),
+        // JSON in Swift alone: a validating scanner (linear, bounded nesting) and the number
+        // and string writers every line format of scrolld shares.
+        .target(name: "ScrollJSON"),
+        // `libinput debug-events` transcripts (layouts 1.18 to 1.27+) imported as events.
+        .target(
+            name: "ScrollTranscript",
+            dependencies: ["ScrollModel", "ScrollJSON", "ScrollLog"]
         ),
         // The wire protocol of DESIGN §7: request decoding and reply encoding, shared by the
         // daemon, scrollctl and Swift clients. Pure Swift, so it can be fuzzed on its own.
         .target(
             name: "ScrollProtocol",
-            dependencies: ["ScrollModel", "ScrollLog"]
+            dependencies: ["ScrollModel", "ScrollJSON"]
         ),
         // `scrolld replay --plot`: a replay's states as an SVG chart, written by hand. A library
         // of its own so the tick and decimation logic is unit-tested without the executable.
@@ -66,7 +74,7 @@ let package = Package(
         // events and requests turned into numbered states, and recorded. Pure: no I/O, no clock.
         .target(
             name: "ScrollSession",
-            dependencies: ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog"]
+            dependencies: ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"]
         ),
         // The daemon's logic over NIOCore alone: publishing (feeds, subscriptions, rate groups,
         // backpressure), requests, line framing and deadline scheduling on the loop's clock.
@@ -84,6 +92,8 @@ let package = Package(
             dependencies: [
                 "ScrollDaemon",
                 "ScrollSession",
+                "ScrollTranscript",
+                "ScrollJSON",
                 "ScrollModel",
                 "ScrollLog",
                 "ScrollConfig",
@@ -112,8 +122,10 @@ let package = Package(
             name: "ScrollModelTests",
             dependencies: ["ScrollModel", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollModel"]),
-        .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollLog"]),
+        .testTarget(name: "ScrollJSONTests", dependencies: ["ScrollJSON"]),
+        .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollJSON", "ScrollModel"]),
+        .testTarget(name: "ScrollTranscriptTests", dependencies: ["ScrollTranscript", "ScrollLog", "ScrollJSON", "ScrollModel"]),
+        .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollJSON"]),
         .testTarget(name: "ScrollInputTests", dependencies: ["ScrollInput", "ScrollModel"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),

@@ -24,15 +24,16 @@ SCRATCH=.build/fuzz
 PRODUCTS=$SCRATCH/release
 OUTPUT=$SCRATCH/scrolld-fuzz
 
-# ScrollProtocol brings ScrollLog, ScrollModel and RealModule; ScrollConfig brings TOML.
-for target in ScrollProtocol ScrollConfig; do
+# ScrollProtocol brings ScrollJSON, ScrollModel and RealModule; ScrollTranscript brings ScrollLog;
+# ScrollConfig brings TOML.
+for target in ScrollProtocol ScrollTranscript ScrollConfig; do
     "$SWIFT" build -c release --scratch-path "$SCRATCH" --target "$target" \
         -Xswiftc -sanitize=fuzzer,address \
         -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address
 done
 
 objects=()
-for module in _NumericsShims RealModule ScrollModel ScrollLog ScrollProtocol TOML ScrollConfig; do
+for module in _NumericsShims RealModule ScrollModel ScrollJSON ScrollLog ScrollTranscript ScrollProtocol TOML ScrollConfig; do
     found=$(find "$PRODUCTS/$module.build" -name '*.o' | sort)
     if [ -z "$found" ]; then
         echo "Fuzz/build.sh: no objects for $module in $PRODUCTS/$module.build" >&2

@@ -1,4 +1,5 @@
 import ScrollLog
+import ScrollTranscript
 import ScrollModel
 
 /// The `libinput debug-events` importer (`DebugEventsImport(parsing:)`, i.e.

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// The fast path for an event line in exactly the form `EventLogWriter` writes — and so

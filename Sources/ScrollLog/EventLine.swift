@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// An event line. Keys may come in any order and the meaning of a key depends on `type`, so

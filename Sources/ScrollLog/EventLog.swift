@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// A whole event log in memory: its header and its events in file order.

@@ -1,3 +1,5 @@
+import ScrollJSON
+
 /// Why an event log cannot be read, and on which line; `description` is the one-line message
 /// for users, e.g. `line 7: expected ',' or '}' at column 31`.
 public struct EventLogError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import ScrollJSON
+
 /// Line 1 of an event log (DESIGN §3):
 /// `{"format":"scrolld-events","version":1,"created":"<RFC 3339>","source":"<free text>"}`.
 public struct EventLogHeader: Hashable, Sendable {

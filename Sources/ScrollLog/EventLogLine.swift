@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// What one line of an event log holds.

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// Parses an event log (DESIGN §3) one line at a time, so that a caller can stream a file of

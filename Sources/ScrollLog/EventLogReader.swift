@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// Reads an event log held in memory, one event at a time. (To stream a file through a fixed

@@ -1,3 +1,5 @@
+import ScrollJSON
+
 /// A line an event log reader skipped, and why; the log is still usable.
 public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
     public enum Kind: Hashable, Sendable {
@@ -26,13 +28,4 @@ public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
             return "line \(line): ignored truncated last line (\(error))"
         }
     }
-}
-
-/// A string from the input as a JSON literal, shortened: safe to print in one line of a
-/// terminal whatever it contains.
-func quoted(_ string: String, limit: Int = 40) -> String {
-    var bytes: [UInt8] = []
-    let shown = string.count > limit ? String(string.prefix(limit)) + "…" : string
-    JSONStringFormatter.append(shown, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// Writes event log lines (DESIGN §3): no spaces, keys in the order of the contract (`t`,

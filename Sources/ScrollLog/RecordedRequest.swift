@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// A request line of a recorded session (DESIGN §17): a request that changed the daemon's

@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// The few JSON writes the encoders share, over `ScrollLog`'s formatters.
 enum JSONOutput {

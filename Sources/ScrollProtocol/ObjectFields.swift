@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// Where the value of each known key of one object lies, found in a single validating pass.
 /// A repeated key's last value wins, as in most JSON readers.

@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// A request the daemon cannot carry out, as its error reply states it: the reply is
 /// `{"type":"error","id":…,"code":…,"message":…}`, without `id` when the request had none (or

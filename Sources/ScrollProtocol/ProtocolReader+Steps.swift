@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// The scanner's steps for a second pass over values the first pass has validated. A syntax
 /// error cannot happen there; should one ever appear, it is reported as `bad_request`.

@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// Typed reads of located values. `expected` describes what the key accepts, and is the message
 /// for every kind of mistake in it (wrong type or out of range).

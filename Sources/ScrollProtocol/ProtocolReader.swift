@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// A scanner over one line with the reads the decoders share: objects located field by field,
 /// then values read at their ranges with errors that name the key.

@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 extension ProtocolValue {
     /// Parses one whole JSON value (a recorded request's member, say), with the limits and

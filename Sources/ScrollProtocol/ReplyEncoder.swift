@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 import ScrollModel
 
 /// Encodes the daemon's lines (DESIGN §4, §7) into a caller-owned buffer, without the newline,
@@ -54,17 +54,8 @@ public enum ReplyEncoder {
     /// The state line of DESIGN §4. Broadcasts have no `id`; the reply to a `get` echoes the
     /// request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
     public static func state(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
-        let start = buffer.count
         var encoder = StateEncoder()
-        encoder.encode(state, container: container, seq: seq, into: &buffer)
-        guard let id else { return }
-        // StateEncoder owns the schema; the id goes in after its fixed opening. A get reply is
-        // rare enough for the tail's shift (a few hundred bytes) not to matter.
-        let opening = Array("{\"type\":\"state\"".utf8)
-        precondition(buffer[start...].starts(with: opening), "StateEncoder no longer starts with the type")
-        var inserted = Array(",\"id\":".utf8)
-        inserted.append(contentsOf: id.json.utf8)
-        buffer.insert(contentsOf: inserted, at: start + opening.count)
+        encoder.encode(state, container: container, seq: seq, id: id, into: &buffer)
     }
 
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],

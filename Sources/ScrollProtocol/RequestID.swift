@@ -1,4 +1,4 @@
-import ScrollLog
+import ScrollJSON
 
 /// The `id` of a request as the JSON text the client sent, so that its reply echoes it exactly:
 /// any JSON value, numbers keep their spelling (`1.50` stays `1.50`, a 30-digit integer loses

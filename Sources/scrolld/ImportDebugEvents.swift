@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import ScrollLog
+import ScrollTranscript
 import ScrollModel
 import SystemPackage
 

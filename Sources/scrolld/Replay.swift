@@ -1,6 +1,7 @@
 import ArgumentParser
 import ScrollConfig
 import ScrollLog
+import ScrollTranscript
 import ScrollModel
 import ScrollPlot
 import ScrollProtocol

@@ -1,3 +1,4 @@
+import ScrollJSON
 @testable import ScrollLog
 import ScrollModel
 import Testing

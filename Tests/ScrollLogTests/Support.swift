@@ -1,4 +1,5 @@
 @testable import ScrollLog
+@testable import ScrollJSON
 import ScrollModel
 
 /// Validates `text` as one JSON value: nil when valid, else the scanner's error.

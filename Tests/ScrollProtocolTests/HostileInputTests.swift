@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollLog
 import ScrollModel
 @testable import ScrollProtocol

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 @testable import ScrollProtocol
 
@@ -50,3 +51,17 @@ let sampleState = ScrollState(
     header: HeaderState(height: 92.5, progress: 0.5),
     visibleRows: VisibleRows(first: 3, last: 16)
 )
+
+/// Whether `text` is one valid JSON value: nil when it is, else the scanner's error.
+func jsonError(_ text: String) -> JSONError? {
+    Array(text.utf8).withUnsafeBytes { raw -> JSONError? in
+        var scanner = JSONScanner(raw)
+        do throws(JSONError) {
+            try scanner.skipValue()
+            try scanner.finish()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// Encodes a container's state as the one line of DESIGN §4, byte for byte:
@@ -31,7 +32,22 @@ public struct StateEncoder: Sendable {
 
     public init() {}
 
-    public mutating func encode(_ state: ScrollState, container: String, seq: Int, into buffer: inout [UInt8]) {
+    /// Appends the state line; a reply to a request (`get`, `subscribe`) carries the request's
+    /// `id` right after `type`: `{"type":"state","id":7,"container":"main",…}`.
+    public mutating func encode(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
+        if let id {
+            // Replies are rare: their opening is written out each time, the broadcasts' kept.
+            var replyOpening: [UInt8] = []
+            JSONStringFormatter.appendRaw("{\"type\":\"state\",\"id\":", to: &replyOpening)
+            replyOpening.append(contentsOf: id.json.utf8)
+            JSONStringFormatter.appendRaw(",\"container\":", to: &replyOpening)
+            JSONStringFormatter.append(container, to: &replyOpening)
+            JSONStringFormatter.appendRaw(",\"seq\":", to: &replyOpening)
+            swap(&opening, &replyOpening)
+            defer { swap(&opening, &replyOpening) }
+            encodeBody(state, seq: seq, into: &buffer)
+            return
+        }
         if openingName != container {
             opening.removeAll(keepingCapacity: true)
             JSONStringFormatter.appendRaw("{\"type\":\"state\",\"container\":", to: &opening)
@@ -39,6 +55,11 @@ public struct StateEncoder: Sendable {
             JSONStringFormatter.appendRaw(",\"seq\":", to: &opening)
             openingName = container
         }
+        encodeBody(state, seq: seq, into: &buffer)
+    }
+
+    /// Everything after the opening (which `opening` holds).
+    private mutating func encodeBody(_ state: ScrollState, seq: Int, into buffer: inout [UInt8]) {
         let geometry = state.geometry
         let key = SizesKey(contentSize: geometry.contentSize, containerSize: geometry.containerSize, contentInsets: geometry.contentInsets)
         if sizesKey != key {

@@ -70,7 +70,7 @@ extension JSONScanner {
     }
 
     /// Steps over a string whose opening quote is at `cursor`, validating escapes and UTF-8.
-    mutating func scanString() throws(JSONError) -> JSONKey {
+    package mutating func scanString() throws(JSONError) -> JSONKey {
         cursor += 1
         let start = cursor
         let count = bytes.count

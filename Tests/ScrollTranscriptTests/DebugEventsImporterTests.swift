@@ -1,4 +1,5 @@
-@testable import ScrollLog
+@testable import ScrollTranscript
+import ScrollLog
 import ScrollModel
 import Testing
 

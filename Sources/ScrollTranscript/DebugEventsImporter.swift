@@ -1,3 +1,5 @@
+import ScrollJSON
+import ScrollLog
 import ScrollModel
 
 /// Converts a `libinput debug-events` transcript into scroll events (DESIGN §9), one line at a

@@ -1,3 +1,4 @@
+import ScrollJSON
 import ScrollModel
 
 /// What one transcript line holds, before the importer gives it a device id and a clock time.

@@ -15,7 +15,7 @@ public struct JSONScanner {
 
     public let bytes: UnsafeRawBufferPointer
     /// The offset of the next byte to read; always within `0...bytes.count`.
-    var cursor: Int
+    package var cursor: Int
     /// How many objects and arrays are open.
     public private(set) var depth = 0
     /// Bit `d` is set while the container at depth `d + 1` has not produced its first member,

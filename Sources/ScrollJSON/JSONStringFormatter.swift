@@ -20,7 +20,7 @@ public enum JSONStringFormatter {
 
     /// Appends a static ASCII fragment of JSON (keys, punctuation) as is.
     @inline(__always)
-    static func appendRaw(_ text: StaticString, to buffer: inout [UInt8]) {
+    package static func appendRaw(_ text: StaticString, to buffer: inout [UInt8]) {
         text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
@@ -37,4 +37,13 @@ public enum JSONStringFormatter {
             buffer.append(digits[Int(b & 0xF)])
         }
     }
+}
+
+/// A string from the input as a JSON literal, shortened: safe to print in one line of a
+/// terminal whatever it contains.
+package func quoted(_ string: String, limit: Int = 40) -> String {
+    var bytes: [UInt8] = []
+    let shown = string.count > limit ? String(string.prefix(limit)) + "…" : string
+    JSONStringFormatter.append(shown, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
 }

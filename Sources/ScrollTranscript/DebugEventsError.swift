@@ -1,3 +1,5 @@
+import ScrollJSON
+
 /// A transcript line that names a scroll event (`POINTER_AXIS`, `POINTER_SCROLL_*`,
 /// `GESTURE_HOLD_*`) but cannot be read as one; `description` is the one-line message for
 /// users, e.g. `line 7: POINTER_SCROLL_WHEEL: expected "horiz", got "hor"`.

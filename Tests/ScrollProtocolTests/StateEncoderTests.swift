@@ -1,4 +1,4 @@
-@testable import ScrollLog
+@testable import ScrollProtocol
 import ScrollModel
 import Testing
 

@@ -1,3 +1,5 @@
+import ScrollJSON
+
 /// Which `libinput debug-events` output a transcript comes from, as far as its scroll lines
 /// tell (see docs/event-log.md). Only informational: the importer reads every layout with the
 /// same whitespace-tolerant rules, so a transcript whose columns were mangled in a paste still

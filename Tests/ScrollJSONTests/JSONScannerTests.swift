@@ -1,4 +1,4 @@
-@testable import ScrollLog
+@testable import ScrollJSON
 import Testing
 
 @Suite struct JSONScannerTests {
