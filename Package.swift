@@ -87,9 +87,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What Swift's Glibc module leaves out without _GNU_SOURCE (struct ucred, gettid,
+        // RLIMIT_RTTIME), as the real symbols: the daemon's POSIX edges use it.
+        .target(name: "CScrolldShim"),
         .executableTarget(
             name: "scrolld",
             dependencies: [
+                "CScrolldShim",
                 "ScrollDaemon",
                 "ScrollSession",
                 "ScrollTranscript",

@@ -22,8 +22,22 @@ public enum ConfigValue: Hashable, Sendable {
         }
     }
 
+    /// Structural, as `==` is: equal values (0.0 and -0.0 among them) hash the same.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(description)
+        switch self {
+        case .string(let s): hasher.combine(0); hasher.combine(s)
+        case .integer(let i): hasher.combine(1); hasher.combine(i)
+        case .double(let d): hasher.combine(2); hasher.combine(d)
+        case .bool(let b): hasher.combine(3); hasher.combine(b)
+        case .array(let a): hasher.combine(4); hasher.combine(a)
+        case .table(let members):
+            hasher.combine(5)
+            hasher.combine(members.count)
+            for (key, value) in members {
+                hasher.combine(key)
+                hasher.combine(value)
+            }
+        }
     }
 
     /// A `--set` value: `true`/`false`, a number, a quoted or bare string, or a bracketed list

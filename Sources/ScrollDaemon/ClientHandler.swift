@@ -11,10 +11,11 @@ package final class ClientHandler: ChannelInboundHandler {
 
     let core: DaemonCore
     var client: Client?
-    /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket.
+    /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket (the daemon's POSIX side
+    /// reads it), a test's stand-in on an embedded channel.
     let identify: (Channel) -> EventLoopFuture<PeerCredentials>
 
-    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials> = ClientHandler.peerCredentials(of:)) {
+    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>) {
         self.core = core
         self.identify = identify
     }
@@ -76,21 +77,10 @@ package final class ClientHandler: ChannelInboundHandler {
         }
         context.close(promise: nil)
     }
-
-    package static func peerCredentials(of channel: Channel) -> EventLoopFuture<PeerCredentials> {
-        guard let provider = channel as? SocketOptionProvider else {
-            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
-        }
-        return provider.unsafeGetSocketOption(
-            level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET),
-            name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
-        )
-    }
 }
 
-/// `struct ucred` (Linux): Glibc's module does not export it without _GNU_SOURCE, so the same
-/// layout is spelled out here for getsockopt(SO_PEERCRED).
-package struct PeerCredentials {
+/// Who is at the other end of a connection: what `SO_PEERCRED` tells.
+package struct PeerCredentials: Sendable {
     package var pid: Int32
     package var uid: UInt32
     package var gid: UInt32

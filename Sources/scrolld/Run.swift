@@ -87,7 +87,7 @@ struct Run: ParsableCommand {
             return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, label: path)
         } catch {
             logger.critical("cannot replay \(path): \(error)")
-            throw ExitCode(66)
+            throw ExitCode(65)  // EX_DATAERR, as `scrolld replay` says for the same log
         }
     }
 

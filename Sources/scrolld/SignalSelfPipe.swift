@@ -26,6 +26,10 @@ enum SignalSelfPipe {
         for number in signals {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
+                // The handler interrupts code that may be about to read errno: what write(2)
+                // or sched_setscheduler(2) set here must not reach it.
+                let savedErrno = errno
+                defer { errno = savedErrno }
                 // SIGXCPU: a real-time thread ran too long without sleeping. Leaving real time
                 // cannot wait for the loop, which may be the thread that does not sleep.
                 if number == SIGXCPU { RealtimeScheduling.dropToNormalPriority() }

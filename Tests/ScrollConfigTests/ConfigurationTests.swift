@@ -127,3 +127,21 @@ struct InputSettingsTests {
         #expect(try new.resolve(container: "main").containerSize == Size(width: 800, height: 500))
     }
 }
+
+@Suite struct ConfigValueHashingTests {
+    /// Hashable's law: values that are equal hash the same (the hash was the description's,
+    /// which tells 0.0 from -0.0 while `==` does not).
+    @Test func equalValuesHashTheSame() {
+        let pairs: [(ConfigValue, ConfigValue)] = [
+            (.double(0.0), .double(-0.0)),
+            (.array([.double(-0.0)]), .array([.double(0.0)])),
+            (.table([("a", .double(-0.0))]), .table([("a", .double(0.0))])),
+        ]
+        for (a, b) in pairs {
+            #expect(a == b)
+            #expect(a.hashValue == b.hashValue, "\(a) and \(b)")
+            #expect(Set([a, b]).count == 1)
+        }
+        #expect(ConfigValue.integer(1) != .double(1))
+    }
+}

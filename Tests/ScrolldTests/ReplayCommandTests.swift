@@ -141,6 +141,10 @@ struct ReplayCommandTests {
         let notALog = try Scrolld.run(["replay", try Scrolld.temporaryFile("hello\n")])
         #expect(notALog.status == 65)
         #expect(notALog.stderr.contains("line 1"), "\(notALog.stderr)")
+        // The daemon's replay source exits as its help and man page say: 65 for a malformed log.
+        let liveNotALog = try Scrolld.run(["run", "--replay", try Scrolld.temporaryFile("hello\n"), "--socket", "/tmp/sd-bad-\(getpid()).sock"])
+        #expect(liveNotALog.status == 65)
+        #expect(liveNotALog.stderr.contains("critical: cannot replay"), "\(liveNotALog.stderr)")
     }
 }
 

@@ -147,7 +147,7 @@ final class Daemon: Sendable {
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value))
+                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value, identify: PeerCredentials.of))
                     }
                 }
         }

@@ -1,4 +1,5 @@
 import Logging
+import CScrolldShim
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -48,8 +49,8 @@ enum RealtimeScheduling {
 
     /// Linux ABI values glibc declares only under _GNU_SOURCE, which Swift's Glibc module lacks.
     static let resetOnFork: Int32 = 0x4000_0000  // SCHED_RESET_ON_FORK
-    static let rttimeResource = __rlimit_resource_t(15)  // RLIMIT_RTTIME
-    static let rtprioResource = __rlimit_resource_t(14)  // RLIMIT_RTPRIO
+    static let rttimeResource = __rlimit_resource_t(UInt32(CScrolldRLimitRealtimeCPU()))
+    static let rtprioResource = __rlimit_resource_t(UInt32(CScrolldRLimitRealtimePriority()))
 
     /// Kernel thread ids of the threads that became real-time (0: none), read by the SIGXCPU
     /// handler: lock-free atomics are all a signal handler may touch.
@@ -169,13 +170,8 @@ enum RealtimeScheduling {
         return Int32(clamping: limit.rlim_cur)  // RLIM_INFINITY (all ones) clamps to Int32.max
     }
 
-    /// gettid(2), which Swift's Glibc module does not declare: /proc/thread-self names the
-    /// calling thread as `PID/task/TID`.
+    /// gettid(2), through the shim (Swift's Glibc module does not declare it).
     static func currentThreadID() -> Int32 {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard count > 0 else { return 0 }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return path.split(separator: "/").last.flatMap { Int32($0) } ?? 0
+        CScrolldThreadID()
     }
 }

@@ -1,0 +1,24 @@
+// The few Linux interfaces Swift's Glibc module leaves out without _GNU_SOURCE. The header
+// stays free of _GNU_SOURCE (its definitions would clash with the Glibc module's); shim.c
+// defines it and checks every mirror here against the real declaration at compile time.
+#ifndef CSCROLLD_SHIM_H
+#define CSCROLLD_SHIM_H
+
+#include <stdint.h>
+
+/// `struct ucred`, SO_PEERCRED's answer: the connecting process' pid, uid and gid (layout
+/// checked against <sys/socket.h>'s in shim.c).
+typedef struct {
+    int32_t pid;
+    uint32_t uid;
+    uint32_t gid;
+} CScrolldPeerCredentials;
+
+/// RLIMIT_RTTIME: CPU time, µs, a real-time thread may use without blocking.
+int CScrolldRLimitRealtimeCPU(void);
+/// RLIMIT_RTPRIO: the highest real-time priority an unprivileged thread may ask for.
+int CScrolldRLimitRealtimePriority(void);
+/// gettid(2): the calling thread's id.
+int32_t CScrolldThreadID(void);
+
+#endif
