@@ -36,22 +36,14 @@ final class DaemonConnection {
 
     /// A socket connected to `path`.
     private static func connect(_ path: String) throws(ClientFailure) -> Int32 {
-        var address = sockaddr_un()
-        let pathBytes = Array(path.utf8)
-        guard !pathBytes.isEmpty, pathBytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw ClientFailure("socket path must be 1 to 107 bytes long: \(path)", status: ExitStatus.usage)
+        guard let address = UnixSocketAddress(path: path) else {
+            throw ClientFailure("socket path must be 1 to \(UnixSocketAddress.maximumPathLength) bytes long: \(path)", status: ExitStatus.usage)
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else {
             throw ClientFailure("cannot create a socket: \(String(cString: strerror(errno)))", status: ExitStatus.unavailable)
         }
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: pathBytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let result = address.withSockAddr { Glibc.connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
             close(fd)

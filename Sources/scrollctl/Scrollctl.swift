@@ -68,10 +68,8 @@ struct ConnectionOptions: ParsableArguments {
 
     var socketPath: String {
         if let socket { return socket }
-        if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !runtime.isEmpty {
-            return runtime + "/scrolld/scrolld.sock"
-        }
-        return "/tmp/scrolld-\(getuid())/scrolld.sock"
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        return UnixSocketAddress.defaultPath(environment: runtime.map { ["XDG_RUNTIME_DIR": $0] } ?? [:])
     }
 
     var timeoutDuration: Duration { .milliseconds(Int64((timeout * 1000).rounded(.up))) }

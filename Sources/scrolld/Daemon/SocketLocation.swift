@@ -1,3 +1,4 @@
+import ScrollProtocol
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -20,11 +21,7 @@ enum SocketLocation {
     }
 
     static func defaultPath(environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return runtime + "/scrolld/scrolld.sock"
-        }
-        // No runtime directory (not a logind session): a private directory of our own in /tmp.
-        return "/tmp/scrolld-\(getuid())/scrolld.sock"
+        UnixSocketAddress.defaultPath(environment: environment)
     }
 
     /// Creates the parent directory (0700 when it is ours to create), checks that no other user
@@ -98,14 +95,11 @@ enum SocketLocation {
     static func bind(_ path: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw Unusable(path: path, reason: "socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = fchmod(fd, 0o600) == 0 && withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        } == 0
+        guard let address = UnixSocketAddress(path: path) else {
+            close(fd)
+            throw Unusable(path: path, reason: "a socket path is 1 to \(UnixSocketAddress.maximumPathLength) bytes long")
+        }
+        let bound = fchmod(fd, 0o600) == 0 && address.withSockAddr { Glibc.bind(fd, $0, $1) } == 0
         guard bound else {
             let reason = String(cString: strerror(errno))
             close(fd)
@@ -126,16 +120,8 @@ enum SocketLocation {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
+        guard let address = UnixSocketAddress(path: path) else { return false }
+        return address.withSockAddr { connect(fd, $0, $1) } == 0
     }
 }
 

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ScrollProtocol
 import Glibc
 #endif
 
@@ -19,23 +20,10 @@ struct SystemdNotifier: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
         // An abstract socket is written with a leading '@'.
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else { return }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        guard let address = UnixSocketAddress(path: path) else { return }
         _ = state.utf8CString.withUnsafeBufferPointer { message in
-            withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-                    sendto(fd, message.baseAddress, message.count - 1, Int32(MSG_NOSIGNAL), sa, length)
-                }
-            }
+            address.withSockAddr { sendto(fd, message.baseAddress, message.count - 1, Int32(MSG_NOSIGNAL), $0, $1) }
         }
     }
 
