@@ -1,15 +1,47 @@
 /// A SwiftUI spring, `Spring(duration:bounce:)`: mass 1, `stiffness = (2π/T)²`, damping ratio
 /// `ζ = 1 − b` (b ≥ 0) or `1/(1 + b)` (b < 0), `damping = 4πζ/T`.
+///
+/// Two springs are equal when they move alike (the same stiffness and damping), whatever they
+/// were made from.
 public struct Spring: Hashable, Sendable {
     /// `k`, per unit mass (1/s²): `(2π/T)²` for a spring of duration `T`.
-    public var stiffness: Double
+    public private(set) var stiffness: Double
     /// `c`, per unit mass (1/s): `4πζ/T` for a spring of duration `T`; `2√k` is critical.
-    public var damping: Double
+    public private(set) var damping: Double
+    /// The duration and bounce the spring was made from, as given (`Spring(duration:bounce:)`);
+    /// nil for one made from stiffness and damping. Inverting the formulas would give back
+    /// values a few ulps off (0.35 as 0.35000000000000003): a request or recording carries these.
+    public private(set) var parameters: Parameters?
+
+    /// SwiftUI's two numbers for a spring.
+    public struct Parameters: Hashable, Sendable {
+        /// The perceptual duration `T`, seconds.
+        public var duration: Double
+        /// From −1 (exclusive, overdamped) through 0 (critical) to 1 (bouncy).
+        public var bounce: Double
+
+        /// The parameters `Spring(duration:bounce:)` takes.
+        public init(duration: Double, bounce: Double) {
+            self.duration = duration
+            self.bounce = bounce
+        }
+    }
 
     /// Creates a spring on a mass of 1 from its stiffness (1/s²) and damping (1/s).
     public init(stiffness: Double, damping: Double) {
         self.stiffness = stiffness
         self.damping = damping
+    }
+
+    /// Whether the two move alike: the same stiffness and damping.
+    public static func == (a: Spring, b: Spring) -> Bool {
+        a.stiffness == b.stiffness && a.damping == b.damping
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stiffness)
+        hasher.combine(damping)
     }
 
     /// SwiftUI's `Spring(duration:bounce:)`: `duration` is the perceptual duration `T` in seconds
@@ -19,6 +51,7 @@ public struct Spring: Hashable, Sendable {
         let zeta = bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
         stiffness = (2 * Double.pi / duration) * (2 * Double.pi / duration)
         damping = 4 * Double.pi * zeta / duration
+        parameters = Parameters(duration: duration, bounce: bounce)
     }
 
     /// A critically damped spring of the given stiffness (the bounce, the wheel).

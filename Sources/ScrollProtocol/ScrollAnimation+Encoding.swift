@@ -2,8 +2,8 @@ import ScrollModel
 
 extension ScrollAnimation {
     /// Appends the animation as a request carries it: a preset's name when it is one, else a
-    /// spring by duration and bounce, or by stiffness and damping when no duration and bounce
-    /// rebuild it exactly (see `SpringParameters`).
+    /// spring by the duration and bounce it was made from, or by stiffness and damping for one
+    /// made from those: either way the decoder rebuilds it bit for bit.
     func encode(into buffer: inout [UInt8]) {
         switch self {
         case .none:
@@ -15,7 +15,7 @@ extension ScrollAnimation {
         case .bouncy:
             JSONOutput.raw("\"bouncy\"", &buffer)
         case .spring(let spring):
-            if let parameters = SpringParameters(exactly: spring) {
+            if let parameters = spring.parameters {
                 JSONOutput.raw("{\"spring\":{\"duration\":", &buffer)
                 JSONOutput.double(parameters.duration, &buffer)
                 JSONOutput.raw(",\"bounce\":", &buffer)
