@@ -92,14 +92,7 @@ struct DecimalDigits {
         if isZero { return negative ? -0.0 : 0.0 }
         guard !droppedNonZero else { return nil }
         let (m, digits, scale) = trimmed
-        guard digits <= 15, scale >= -22, scale <= 22 else { return nil }
-        let value = Double(m)
-        let result = scale < 0 ? value / Self.powersOfTen[-scale] : value * Self.powersOfTen[scale]
+        guard let result = ExactDecimal.double(mantissa: m, digits: digits, exponent: scale) else { return nil }
         return negative ? -result : result
     }
-
-    static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
 }

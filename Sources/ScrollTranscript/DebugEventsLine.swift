@@ -487,8 +487,6 @@ struct DebugEventsLineParser {
         return negative ? -value : value
     }
 
-    private static let powersOfTen: [Double] = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15]
-
     /// A decimal as printf's `%d`, `%.1f` and `%.2f` print them: `[+-]digits[.digits]`, at
     /// most 40 bytes. Exactly the double nearest to the decimal, as `Double("…")` gives.
     static func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Double? {
@@ -520,9 +518,8 @@ struct DebugEventsLineParser {
         }
         guard integerDigits > 0, !seenPoint || fractionDigits > 0 else { return nil }
         let magnitude: Double
-        if digits <= 15 {
-            // Both operands are exact, and IEEE division rounds once: the nearest double.
-            magnitude = Double(mantissa) / powersOfTen[fractionDigits]
+        if let fast = ExactDecimal.double(mantissa: mantissa, digits: digits, exponent: -fractionDigits) {
+            magnitude = fast
         } else {
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             guard let parsed = Double(text), parsed.isFinite else { return nil }
