@@ -5,9 +5,9 @@ import ScrollModel
 /// buffer instead, split it into lines and use `EventLogParser` directly.)
 public struct EventLogReader: Sendable {
     public let bytes: [UInt8]
-    private var offset = 0
+    private var lines = LineCursor()
     /// The number of the line read last (1-based; 0 before the first).
-    public private(set) var lineNumber = 0
+    public var lineNumber: Int { lines.lineNumber }
     private var parser = EventLogParser()
 
     public init(bytes: [UInt8]) {
@@ -61,15 +61,7 @@ public struct EventLogReader: Sendable {
 
     /// The next line's range, and whether it is an unterminated last line.
     private mutating func nextLine() -> (range: Range<Int>, isLast: Bool)? {
-        guard offset < bytes.count else { return nil }
-        lineNumber += 1
-        let start = offset
-        if let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            offset = newline + 1
-            return (start..<newline, false)
-        }
-        offset = bytes.count
-        return (start..<bytes.count, true)
+        lines.next(in: bytes)
     }
 
     private mutating func parse(_ line: (range: Range<Int>, isLast: Bool)) throws(EventLogError) -> EventLogLine {

@@ -304,17 +304,11 @@ public struct DebugEventsImport: Hashable, Sendable {
     /// tolerated); the last line may lack its newline.
     public init(parsing bytes: [UInt8]) throws(DebugEventsError) {
         var importer = DebugEventsImporter()
-        var start = 0
-        var lineNumber = 0
+        var lines = LineCursor()
         try bytes.withUnsafeBytes { raw in
             Result { () throws(DebugEventsError) in
-                while start < raw.count {
-                    lineNumber += 1
-                    var end = start
-                    while end < raw.count, raw[end] != UInt8(ascii: "\n") { end += 1 }
-                    let isLast = end == raw.count
-                    try importer.feed(line: UnsafeRawBufferPointer(rebasing: raw[start..<end]), lineNumber: lineNumber, isLast: isLast)
-                    start = end + 1
+                while let (range, isLast) = lines.next(in: raw) {
+                    try importer.feed(line: UnsafeRawBufferPointer(rebasing: raw[range]), lineNumber: lines.lineNumber, isLast: isLast)
                 }
             }
         }.get()
