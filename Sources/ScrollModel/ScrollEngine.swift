@@ -220,6 +220,12 @@ public struct ScrollEngine: Sendable {
 }
 
 extension ScrollEngine {
+    /// The value of `observation` in `state`, a state the container at `index` published (read
+    /// in place: no copy of the container).
+    public func value(of observation: ScrollObservation, container index: Int, in state: ScrollState) -> ObservationValue {
+        slots[index].container.value(of: observation, in: state)
+    }
+
     /// A container's state at `time` from the closed forms of its running motions, after every
     /// frame and timer due by then. Sampling decides nothing that frames would not.
     public mutating func sample(container index: Int, at time: Timestamp) -> ScrollState {

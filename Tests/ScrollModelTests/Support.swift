@@ -1,4 +1,4 @@
-import ScrollModel
+@testable import ScrollModel
 import Testing
 
 /// Compares to the printed precision of the expected figure (3 decimals unless told).
@@ -52,6 +52,32 @@ struct Harness {
     /// Runs until nothing moves and no timer is armed (bounded, so a bug cannot hang a test).
     mutating func settle(limit: Timestamp = 60_000_000) {
         while let next = engine.nextDeadline, next <= limit { run(until: next) }
+    }
+
+    /// `configure` at `time` after everything due before it; returns whether it changed anything.
+    @discardableResult
+    mutating func configure(
+        _ configuration: ContainerConfiguration, edit: RowEdit? = nil, animation: ScrollAnimation = .none, at time: Timestamp
+    ) -> Bool {
+        run(until: time)
+        var changed = false
+        let state = engine.update(container: 0, at: time) { changed = $0.configure(configuration, edit: edit, animation: animation, at: time) }
+        if changed { published.append(ScrollEngine.Update(container: 0, state: state, cause: .input)) }
+        return changed
+    }
+
+    /// `scrollTo` a position at `time` after everything due before it.
+    @discardableResult
+    mutating func scroll(to position: ScrollPosition, animation: ScrollAnimation = .none, at time: Timestamp) throws(ScrollPositionError) -> Bool {
+        run(until: time)
+        var moved = false
+        var failure: ScrollPositionError?
+        let state = engine.update(container: 0, at: time) { container in
+            do throws(ScrollPositionError) { moved = try container.scroll(to: position, animation: animation, at: time) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        if moved { published.append(ScrollEngine.Update(container: 0, state: state, cause: .input)) }
+        return moved
     }
 
     mutating func sample(at time: Timestamp) -> ScrollState {

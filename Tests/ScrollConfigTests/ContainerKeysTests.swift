@@ -1,0 +1,127 @@
+import ScrollConfig
+import ScrollModel
+import Testing
+
+/// The container keys of DESIGN §12 and §19 (`anchor`, `rows.visible_in`) and `configure`'s row
+/// edits, through the same `Configuration` the file and requests use.
+@Suite("Container keys: anchor, rows.visible_in, row edits")
+struct ContainerKeysTests {
+    func rows(_ config: Configuration, _ name: String = "list") throws -> RowsConfiguration? {
+        try config.resolve(container: name).rows
+    }
+
+    func list(count: Int = 100, height: Double = 44) throws -> Configuration {
+        var config = Configuration()
+        try config.set("containers.list.rows.count", .integer(count))
+        try config.set("containers.list.rows.height", .double(height))
+        return config
+    }
+
+    func failure(_ body: () throws(ConfigurationError) -> Void) -> ConfigurationError? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func anchorTakesTopBottomAndTheirHorizontalSynonyms() throws {
+        var config = Configuration()
+        #expect(try config.resolve(container: "main").anchor == .top)
+        for (value, anchor) in [("bottom", DefaultScrollAnchor.bottom), ("trailing", .bottom), ("leading", .top), ("top", .top)] {
+            try config.set("containers.main.anchor", .string(value))
+            #expect(try config.resolve(container: "main").anchor == anchor)
+        }
+        let error = failure { () throws(ConfigurationError) in try config.set("containers.main.anchor", .string("middle")) }
+        #expect(error?.key == "containers.main.anchor")
+        #expect(error?.message == "expected top, bottom, leading or trailing, got a string \"middle\"")
+        let parsed = try Configuration.parse("[containers.log]\nanchor = \"bottom\"\n", file: "t.toml")
+        #expect(try parsed.resolve(container: "log").anchor == .bottom)
+    }
+
+    @Test func visibleInTakesContainerOrUsable() throws {
+        var config = try list()
+        #expect(try rows(config)?.visibleIn == .container)
+        try config.set("containers.list.rows.visible_in", .string("usable"))
+        #expect(try rows(config)?.visibleIn == .usable)
+        let error = failure { () throws(ConfigurationError) in try config.set("containers.list.rows.visible_in", .string("screen")) }
+        #expect(error?.key == "containers.list.rows.visible_in")
+        #expect(error?.message == "expected one of container, usable, got a string \"screen\"")
+        let located = failure { () throws(ConfigurationError) in _ = try Configuration.parse("[containers.main.rows]\ncount = 3\nheight = 4\nvisible_in = 1\n", file: "t.toml") }
+        #expect(located?.line == 4)
+    }
+
+    @Test func anInsertEditsTheRowsInForceAndIsReturned() throws {
+        var config = try list()
+        let edit = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(0)), ("count", .integer(20))]))]))
+        #expect(edit == .insert(at: 0, count: 20, height: nil))
+        #expect(try rows(config)?.heights == .uniform(count: 120, height: 44))
+        let heights = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(120)), ("heights", .array([.integer(10), .double(20.5)]))]))]))
+        #expect(heights == .insertHeights(at: 120, heights: [10, 20.5]))
+        #expect(try rows(config)?.heights == .explicit(Array(repeating: 44, count: 120) + [10, 20.5]))
+        let removal = try config.setRows(of: "list", .table([("remove", .table([("at", .integer(5)), ("count", .integer(100))]))]))
+        #expect(removal == .remove(at: 5, count: 100))
+        #expect(try rows(config)?.heights == .explicit(Array(repeating: 44, count: 20) + [10, 20.5]))
+        // The rows' other keys stay; the content follows the rows.
+        try config.set("containers.list.rows.threshold", .double(0.25))
+        #expect(try rows(config)?.heights.count == 22)
+        #expect(try rows(config)?.threshold == 0.25)
+        #expect(try config.resolve(container: "list").contentSize == nil)
+        // A description replaces the edited rows: count, height or heights.
+        try config.set("containers.list.rows.height", .integer(50))
+        #expect(try rows(config)?.heights == .uniform(count: 22, height: 50))
+    }
+
+    @Test func aDescriptionInConfigureIsMergedAsTheFilesKeysAre() throws {
+        var config = try list()
+        let edit = try config.setRows(of: "list", .table([("count", .integer(7))]))
+        #expect(edit == nil)
+        #expect(try rows(config)?.heights == .uniform(count: 7, height: 44))
+    }
+
+    @Test func editsThatDoNotFitNameTheirField() throws {
+        var config = try list()
+        func edit(_ value: ConfigValue, container: String = "list") -> ConfigurationError? {
+            failure { () throws(ConfigurationError) in _ = try config.setRows(of: container, value) }
+        }
+        func insert(_ fields: [(String, ConfigValue)]) -> ConfigValue { .table([("insert", .table(fields))]) }
+        #expect(edit(insert([("at", .integer(101)), ("count", .integer(1))]))?.key == "containers.list.rows.insert.at")
+        #expect(edit(insert([("count", .integer(1))]))?.description == "containers.list.rows.insert.at: insert needs at")
+        #expect(edit(insert([("at", .integer(0))]))?.key == "containers.list.rows.insert.count")
+        #expect(edit(insert([("at", .double(0.5)), ("count", .integer(1))]))?.key == "containers.list.rows.insert.at")
+        #expect(edit(insert([("at", .integer(0)), ("count", .integer(1)), ("height", .integer(-4))]))?.key == "containers.list.rows.insert.height")
+        #expect(edit(insert([("at", .integer(0)), ("heights", .array([.string("x")]))]))?.key == "containers.list.rows.insert.heights")
+        #expect(edit(insert([("at", .integer(0)), ("heights", .array([])), ("count", .integer(1))]))?.key == "containers.list.rows.insert.heights")
+        #expect(edit(insert([("at", .integer(0)), ("count", .integer(1)), ("colour", .string("red"))]))?.description == "containers.list.rows.insert.colour: unknown insert key (at, count, height, heights)")
+        #expect(edit(.table([("remove", .table([("at", .integer(90)), ("count", .integer(11))]))]))?.key == "containers.list.rows.remove.count")
+        #expect(edit(.table([("remove", .integer(3))]))?.key == "containers.list.rows.remove")
+        #expect(edit(.table([("insert", .table([])), ("remove", .table([]))]))?.message == "a rows edit comes alone (exactly one insert or remove), got insert and remove together")
+        #expect(edit(.table([("insert", .table([])), ("count", .integer(3))]))?.message == "a rows edit comes alone (exactly one insert or remove), got an edit together with count")
+        #expect(edit(.table([("remove", .table([("at", .integer(0)), ("count", .integer(1))]))]), container: "main")?.key == "containers.main.rows")
+        #expect(edit(.table([("remove", .table([("at", .integer(0)), ("count", .integer(1))]))]), container: "a.b")?.key == "containers.a.b.rows")
+        // Nothing changed.
+        #expect(try rows(config)?.heights == .uniform(count: 100, height: 44))
+        // Rows given as heights need a height for a count insert.
+        var explicit = Configuration()
+        try explicit.set("containers.list.rows.heights", .array([.integer(10), .integer(20)]))
+        let error = failure { () throws(ConfigurationError) in _ = try explicit.setRows(of: "list", insert([("at", .integer(0)), ("count", .integer(1))])) }
+        #expect(error?.key == "containers.list.rows.insert.height")
+    }
+
+    @Test func editsAreNotConfigurationKeys() {
+        let error = failure { () throws(ConfigurationError) in _ = try Configuration.parse("[containers.main.rows]\ncount = 3\nheight = 4\ninsert = { at = 0, count = 1 }\n", file: "t.toml") }
+        #expect(error?.key == "containers.main.rows.insert")
+        #expect(error?.line == 4)
+        #expect(error?.message.hasPrefix("insert and remove edit the rows of a running container") == true)
+    }
+
+    @Test func aReloadKeepsTheEditedRowsOfAClientsContainer() throws {
+        var config = try list()
+        _ = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(3)), ("count", .integer(2)), ("height", .integer(10))]))]))
+        var reloaded = Configuration()
+        reloaded.keepContainers(from: config)
+        #expect(try rows(reloaded)?.heights.count == 102)
+        #expect(try rows(reloaded)?.heights[3] == 10)
+    }
+}
