@@ -47,6 +47,11 @@ public struct Configuration: Sendable {
         }
     }
 
+    /// Forgets container `name` (a `remove` request).
+    public mutating func removeContainer(_ name: String) {
+        containers.removeAll { $0.name == name }
+    }
+
     /// Defines container `name` with the built-in settings unless it exists (a `configure`
     /// that names no key creates a container all the same).
     public mutating func defineContainer(_ name: String) {

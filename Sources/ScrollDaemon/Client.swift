@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import ScrollProtocol
 
 /// One connected client: its subscriptions and what is waiting to be sent to it.
 ///
@@ -19,6 +20,8 @@ package final class Client {
     var uid: UInt32 { credentials.uid }
     /// One per subscribed container (rarely more than one: searched in order).
     private(set) var subscriptions: [Subscription] = []
+    /// The connection's observations by their ids.
+    var observers: [RequestID: Observer] = [:]
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?
@@ -59,6 +62,11 @@ package final class Client {
         subscriptions.remove(at: index).isActive = false
     }
 
+    /// Whether the connection subscribes to or observes `feed`'s container.
+    func follows(_ feed: Feed) -> Bool {
+        subscriptions.contains { $0.feed === feed } || observers.values.contains { $0.feed === feed }
+    }
+
     /// The socket drained: send what waited. Or it filled: a client that does not read for
     /// `stuckLimit` is dropped then, whether or not anything is published meanwhile.
     func writabilityChanged() {
@@ -70,6 +78,7 @@ package final class Client {
             for subscription in subscriptions where subscription.waiting && !subscription.queued {
                 subscription.offerLatest(now: now)
             }
+            for observer in observers.values { observer.flush() }
         } else if unwritableSince == nil {
             let since = channel.eventLoop.now
             unwritableSince = since
@@ -92,6 +101,7 @@ package final class Client {
     func cancelAll() {
         for subscription in subscriptions { subscription.isActive = false }
         subscriptions.removeAll()
+        observers.removeAll()
         stuckCheck?.cancel()
         stuckCheck = nil
     }

@@ -24,10 +24,10 @@ extension DaemonCore {
     }
 
     /// DESIGN part two's sections this daemon implements, for `welcome`.
-    static let features = ["record-requests"]
+    static let features = ["positions", "observe", "record-requests"]
 
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, into: &$0) }
+        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, into: &$0) }
     }
 
     /// A peer that may not connect: told why, then disconnected.
@@ -77,7 +77,7 @@ extension DaemonCore {
             let index = try containerIndex(name, id: id)
             subscribe(client, container: index, rate: rate)
             let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], id: id, into: &$0) }
+            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], paused: session.paused[index], id: id, into: &$0) }
         case .unsubscribe(let name):
             let index = try name.map { (name: String) throws(ProtocolError) in try containerIndex(name, id: id) }
             unsubscribe(client, container: index)
@@ -85,8 +85,15 @@ extension DaemonCore {
         case .get(let name):
             let index = try containerIndex(name, id: id)
             let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], id: id, into: &$0) }
-        case .configure, .scrollTo, .scrollBy, .pause, .resume:
+            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], paused: session.paused[index], id: id, into: &$0) }
+        case let .observe(name, observation, observationID):
+            let index = try containerIndex(name, id: id)
+            try observe(client, container: index, observation: observation, id: observationID)
+            return ByteBuffer()
+        case .unobserve(let observationID):
+            try unobserve(client, id: observationID)
+            return line { ReplyEncoder.ok(id: id, into: &$0) }
+        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove:
             do {
                 try perform(request.operation, from: client)
             } catch {

@@ -27,6 +27,15 @@ package final class DaemonCore {
     package var clients: [ObjectIdentifier: Client] = [:]
     /// The number the next connection gets (DESIGN §17's `client`; 0 is the daemon itself).
     var nextClientNumber = 1
+    /// Containers created with `"owned": true`, by name, with their connection's number.
+    var owners: [String: Int] = [:]
+    /// The connection whose `pause` is in force on a container, by name (undone when it closes).
+    var pausedBy: [String: Int] = [:]
+    /// States published during the current command to containers somebody observes, evaluated
+    /// once the command is done (`deliverObservations`).
+    var observed: [Publication] = []
+    /// A random id chosen at each start (`welcome`'s `instance`, DESIGN §19).
+    package let instance: String
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
     var batches: [ByteBuffer?] = []
@@ -57,6 +66,11 @@ package final class DaemonCore {
         self.eventLoop = eventLoop
         self.logger = logger
         self.serverName = serverName
+        var generator = SystemRandomNumberGenerator()
+        instance = (0..<2).map { _ in
+            let word = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - word.count) + word
+        }.joined()
         daemonSettingsAtStart = configuration.daemon
         configurationSource = source
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
@@ -95,6 +109,7 @@ package final class DaemonCore {
             session.input(event) { collect($0) }
         }
         deliver()
+        deliverObservations()
         reschedule()
     }
 
@@ -107,9 +122,25 @@ package final class DaemonCore {
         defer {
             syncFeeds()
             deliver()
+            deliverObservations()
             reschedule()
         }
+        let removing: Int?
+        if case .remove(let name) = operation { removing = session.index(of: name) } else { removing = nil }
+        let existed = operation.container.map { session.index(of: $0) != nil } ?? true
         try session.perform(operation, client: client.number, at: eventLoop.timestamp) { collect($0) }
+        switch operation {
+        case .configure(let name, _, _, true) where !existed:
+            owners[name] = client.number
+        case .pause(let name):
+            pausedBy[name] = client.number
+        case .resume(let name):
+            pausedBy[name] = nil
+        case .remove:
+            if let removing { containerRemoved(at: removing) }
+        default:
+            break
+        }
     }
 
     /// Keeps exactly one wake-up scheduled: at the session's next deadline, or none at all.
@@ -174,6 +205,7 @@ package final class DaemonCore {
         if let next = session.nextDeadline, next <= time {
             session.advance(to: time) { collect($0) }
             deliver()
+            deliverObservations()
         }
         reschedule()
     }
@@ -196,9 +228,12 @@ package final class DaemonCore {
     /// container created by the command has no feed yet, and no subscriber either.
     func collect(_ publication: Publication) {
         let index = publication.container
-        guard index < feeds.count, !feeds[index].subscriptions.isEmpty else { return }
+        guard index < feeds.count else { return }
+        let feed = feeds[index]
+        if !feed.observers.isEmpty { observed.append(publication) }
+        guard !feed.subscriptions.isEmpty else { return }
         encodeBuffer.removeAll(keepingCapacity: true)
-        stateEncoder.encode(publication.state, container: feeds[index].name, seq: publication.seq, into: &encodeBuffer)
+        stateEncoder.encode(publication.state, container: feed.name, seq: publication.seq, paused: publication.paused, into: &encodeBuffer)
         encodeBuffer.append(UInt8(ascii: "\n"))
         if batches[index] == nil { batches[index] = ByteBuffer() }
         batches[index]!.writeBytes(encodeBuffer)
@@ -244,7 +279,9 @@ package final class DaemonCore {
         clients[client.id] = nil
         for feed in feeds {
             feed.subscriptions.removeAll { $0.client === client }
+            feed.observers.removeAll { $0.client === client }
         }
+        undo(for: client)
         statusChanged()
     }
 
@@ -276,6 +313,7 @@ package final class DaemonCore {
         input?.apply(new.input)
         syncFeeds()
         deliver()
+        deliverObservations()
         reschedule()
     }
 }

@@ -3,13 +3,15 @@ import NIOCore
 /// One container's published stream as its subscribers see it: who subscribes, the latest line
 /// (what a subscription that could not take every state gets instead), and one timer per rate.
 final class Feed {
-    /// The container's index in the engine (containers are never removed).
-    let container: Int
+    /// The container's index in the session; it moves down when a container before it is removed.
+    var container: Int
     /// The container's name, as its state lines carry it.
     let name: String
     let eventLoop: EventLoop
     /// In subscription order; every publish is offered to each.
     var subscriptions: [Client.Subscription] = []
+    /// The observations of this container, in the order they were made.
+    var observers: [Observer] = []
     /// The last line delivered: a subscription left waiting (socket full, or too soon for its
     /// rate) gets this when it can take a state again, never an older one.
     var latest: ByteBuffer?

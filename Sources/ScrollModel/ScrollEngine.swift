@@ -133,6 +133,12 @@ public struct ScrollEngine: Sendable {
     /// ``update(container:at:_:)``).
     public subscript(index: Int) -> ScrollContainer { slots[index].container }
 
+    /// Removes the container at `index`; those after it move down one place (their indices in
+    /// later updates are one less).
+    public mutating func remove(container index: Int) {
+        slots.remove(at: index)
+    }
+
     /// Pauses (`true`) or resumes input routing to the container at `index`; see
     /// ``Slot/isPaused``.
     public mutating func setPaused(_ paused: Bool, container index: Int) {

@@ -13,13 +13,22 @@ public enum Operation: Hashable, Sendable {
     case get(container: String)
     /// Creates or updates a container. `settings` are the request's setting keys in request
     /// order, normalised to configuration names (see `ConfigureSetting`); `animation` nil means
-    /// the change applies at once.
-    case configure(container: String, settings: [ConfigureSetting], animation: ScrollAnimation?)
-    /// At least one axis is present, and every present value is finite.
-    case scrollTo(container: String, target: AxisValues, animation: ScrollAnimation)
+    /// the change applies at once. `owned`: the container lives as long as the connection that
+    /// creates it (DESIGN §19).
+    case configure(container: String, settings: [ConfigureSetting], animation: ScrollAnimation?, owned: Bool = false)
+    /// Coordinates, a row with an optional anchor, or an edge (DESIGN §7, §12): at least one is
+    /// present, and every present number is finite.
+    case scrollTo(container: String, position: ScrollPosition, animation: ScrollAnimation)
     case scrollBy(container: String, delta: AxisValues, animation: ScrollAnimation)
     case pause(container: String)
     case resume(container: String)
+    /// Removes a container a request created (DESIGN §19).
+    case remove(container: String)
+    /// DESIGN §13: hear `observation` of `container` whenever it changes; `id` (required) names
+    /// it on the connection.
+    case observe(container: String, observation: ScrollObservation, id: RequestID)
+    /// Ends the observation named `id`.
+    case unobserve(id: RequestID)
     case devices
     case reload
     case ping
@@ -35,6 +44,9 @@ public enum Operation: Hashable, Sendable {
         case .scrollBy: "scrollBy"
         case .pause: "pause"
         case .resume: "resume"
+        case .remove: "remove"
+        case .observe: "observe"
+        case .unobserve: "unobserve"
         case .devices: "devices"
         case .reload: "reload"
         case .ping: "ping"
@@ -44,14 +56,19 @@ public enum Operation: Hashable, Sendable {
     /// The container the operation addresses, if it addresses one.
     public var container: String? {
         switch self {
-        case .subscribe(let container, _), .get(let container), .configure(let container, _, _),
+        case .subscribe(let container, _), .get(let container), .configure(let container, _, _, _),
              .scrollTo(let container, _, _), .scrollBy(let container, _, _), .pause(let container),
-             .resume(let container):
+             .resume(let container), .remove(let container), .observe(let container, _, _):
             container
         case .unsubscribe(let container):
             container
-        case .devices, .reload, .ping:
+        case .unobserve, .devices, .reload, .ping:
             nil
         }
+    }
+
+    /// `scrollTo` coordinates (the form DESIGN §7 gave first).
+    public static func scrollTo(container: String, target: AxisValues, animation: ScrollAnimation) -> Operation {
+        .scrollTo(container: container, position: ScrollPosition(x: target.x, y: target.y), animation: animation)
     }
 }

@@ -53,7 +53,7 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// A string in JSON quotes, cut after `limit` characters so that a hostile name cannot make
     /// a message as long as the line.
-    static func quoted(_ string: String, limit: Int = 40) -> String {
+    package static func quoted(_ string: String, limit: Int = 40) -> String {
         var bytes: [UInt8] = []
         var shown = Substring(string)
         if let cut = string.index(string.startIndex, offsetBy: limit, limitedBy: string.endIndex), cut != string.endIndex {

@@ -9,7 +9,7 @@ public enum ReplyEncoder {
     /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"],
     /// "features":["record-requests"]}`; `server` is "scrolld <version>", `features` the
     /// sections of DESIGN part two the daemon implements.
-    public static func welcome(server: String, containers: [String], features: [String] = [], into buffer: inout [UInt8]) {
+    public static func welcome(server: String, containers: [String], features: [String] = [], instance: String? = nil, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
         JSONOutput.int(WireProtocol.version, &buffer)
         JSONOutput.raw(",\"server\":", &buffer)
@@ -18,6 +18,10 @@ public enum ReplyEncoder {
         JSONOutput.strings(containers, &buffer)
         JSONOutput.raw(",\"features\":", &buffer)
         JSONOutput.strings(features, &buffer)
+        if let instance {
+            JSONOutput.raw(",\"instance\":", &buffer)
+            JSONOutput.string(instance, &buffer)
+        }
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -53,9 +57,55 @@ public enum ReplyEncoder {
 
     /// The state line of DESIGN §4. Broadcasts have no `id`; the reply to a `get` echoes the
     /// request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
-    public static func state(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
+    public static func state(_ state: ScrollState, container: String, seq: Int, paused: Bool = false, id: RequestID? = nil, into buffer: inout [UInt8]) {
         var encoder = StateEncoder()
-        encoder.encode(state, container: container, seq: seq, id: id, into: &buffer)
+        encoder.encode(state, container: container, seq: seq, paused: paused, id: id, into: &buffer)
+    }
+
+    /// `{"type":"removed","container":"list"}`: the container is gone (removed, or its owner's
+    /// connection closed), and with it the subscription and observations of this connection.
+    public static func removed(container: String, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"removed\",\"container\":", &buffer)
+        JSONOutput.string(container, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// DESIGN §13: `{"type":"observation","id":I,"container":C,"of":KEY,"seq":S,"t":T,
+    /// "old":…,"new":…}`; `old` is null in the first message.
+    public static func observation(
+        id: RequestID, container: String, of key: String, seq: Int, time: Timestamp,
+        old: ObservationValue?, new: ObservationValue, into buffer: inout [UInt8]
+    ) {
+        JSONOutput.raw("{\"type\":\"observation\",\"id\":", &buffer)
+        buffer.append(contentsOf: id.json.utf8)
+        JSONOutput.raw(",\"container\":", &buffer)
+        JSONOutput.string(container, &buffer)
+        JSONOutput.raw(",\"of\":", &buffer)
+        JSONOutput.string(key, &buffer)
+        JSONOutput.raw(",\"seq\":", &buffer)
+        JSONOutput.int(seq, &buffer)
+        JSONOutput.raw(",\"t\":", &buffer)
+        JSONOutput.int(Int(time), &buffer)
+        JSONOutput.raw(",\"old\":", &buffer)
+        if let old { encode(old, &buffer) } else { JSONOutput.raw("null", &buffer) }
+        JSONOutput.raw(",\"new\":", &buffer)
+        encode(new, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    private static func encode(_ value: ObservationValue, _ buffer: inout [UInt8]) {
+        switch value {
+        case .phase(let phase): JSONOutput.string(phase.rawValue, &buffer)
+        case .number(let number): JSONOutput.double(number, &buffer)
+        case .bool(let flag): JSONOutput.raw(flag ? "true" : "false", &buffer)
+        case .visibleRows(let rows):
+            JSONOutput.raw("{\"first\":", &buffer)
+            if let first = rows.first { JSONOutput.int(first, &buffer) } else { JSONOutput.raw("null", &buffer) }
+            JSONOutput.raw(",\"last\":", &buffer)
+            if let last = rows.last { JSONOutput.int(last, &buffer) } else { JSONOutput.raw("null", &buffer) }
+            buffer.append(UInt8(ascii: "}"))
+        case .null: JSONOutput.raw("null", &buffer)
+        }
     }
 
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],

@@ -19,21 +19,48 @@ public enum RequestEncoder {
         switch operation {
         case .subscribe(_, let rate):
             if let rate { number("rate", rate, &buffer) }
-        case let .configure(_, settings, animation):
+        case let .configure(_, settings, animation, owned):
             for setting in settings { encode(setting, &buffer) }
             if let animation { encode(animation, &buffer) }
-        case let .scrollTo(_, target, animation):
-            if let x = target.x { number("x", x, &buffer) }
-            if let y = target.y { number("y", y, &buffer) }
+            if owned { JSONOutput.raw(",\"owned\":true", &buffer) }
+        case let .scrollTo(_, position, animation):
+            if let x = position.point.x { number("x", x, &buffer) }
+            if let y = position.point.y { number("y", y, &buffer) }
+            if let row = position.row {
+                JSONOutput.raw(",\"row\":", &buffer)
+                JSONOutput.int(row, &buffer)
+            }
+            if let anchor = position.anchor { number("anchor", anchor.fraction, &buffer) }
+            if let edge = position.edge {
+                JSONOutput.raw(",\"edge\":", &buffer)
+                JSONOutput.string(edge.rawValue, &buffer)
+            }
             encode(animation, &buffer)
+        case let .observe(_, observation, _):
+            JSONOutput.raw(",\"of\":", &buffer)
+            JSONOutput.string(observation.key, &buffer)
+            for (name, value) in observation.options {
+                buffer.append(UInt8(ascii: ","))
+                JSONOutput.string(name, &buffer)
+                buffer.append(UInt8(ascii: ":"))
+                value.encode(into: &buffer)
+            }
         case let .scrollBy(_, delta, animation):
             if let dx = delta.x { number("dx", dx, &buffer) }
             if let dy = delta.y { number("dy", dy, &buffer) }
             encode(animation, &buffer)
-        case .unsubscribe, .get, .pause, .resume, .devices, .reload, .ping:
+        case .unsubscribe, .get, .pause, .resume, .remove, .devices, .reload, .ping:
+            break
+        case .unobserve:
             break
         }
-        if let id = request.id {
+        // observe and unobserve carry their id in the operation (it names the observation).
+        let id: RequestID?
+        switch operation {
+        case .observe(_, _, let named), .unobserve(let named): id = named
+        default: id = request.id
+        }
+        if let id {
             JSONOutput.raw(",\"id\":", &buffer)
             buffer.append(contentsOf: id.json.utf8)
         }

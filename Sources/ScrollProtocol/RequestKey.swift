@@ -1,8 +1,12 @@
 /// The top-level keys of a request line, of every op.
 enum RequestKey: Int, ObjectSchema {
     case op, id, container, rate, x, y, dx, dy, animation
+    // scrollTo's positions (DESIGN §12); `anchor` is also configure's container key
+    case row, anchor, edge
+    // observe (DESIGN §13)
+    case of, step, threshold, distance, axis
     // configure's settings
-    case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices
+    case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices, owned
 
     static let spellings: [(StaticString, RequestKey)] = [
         ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
@@ -11,13 +15,15 @@ enum RequestKey: Int, ObjectSchema {
         ("contentInsets", .insets), ("insets", .insets), ("axes", .axes), ("header", .header),
         ("rows", .rows), ("physics", .physics), ("scrollTarget", .scrollTarget),
         ("scroll_target", .scrollTarget), ("devices", .devices),
+        ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
+        ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
     ]
 
     /// configure's settings, with their configuration names.
     static let settings: [(RequestKey, String)] = [
         (.containerSize, "containerSize"), (.contentSize, "contentSize"), (.insets, "insets"),
         (.axes, "axes"), (.header, "header"), (.rows, "rows"), (.physics, "physics"),
-        (.scrollTarget, "scroll_target"), (.devices, "devices"),
+        (.scrollTarget, "scroll_target"), (.devices, "devices"), (.anchor, "anchor"),
     ]
 
     /// The settings whose members are configuration keys themselves, written snake_case there.
@@ -29,10 +35,10 @@ enum RequestKey: Int, ObjectSchema {
     /// setting silently dropped would leave the container not as the client believes.
     var isConfigureKey: Bool {
         switch self {
-        case .rate, .x, .y, .dx, .dy: false
+        case .rate, .x, .y, .dx, .dy, .row, .edge, .of, .step, .threshold, .distance, .axis: false
         default: true
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, devices, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, owned, animation"
 }

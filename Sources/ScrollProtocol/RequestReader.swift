@@ -19,8 +19,8 @@ struct RequestReader {
             return try configure()
         case "scrollTo":
             let container = try container()
-            let target = try axes(.x, .y)
-            return .scrollTo(container: container, target: target, animation: try animation() ?? .smooth)
+            let position = try position()
+            return .scrollTo(container: container, position: position, animation: try animation() ?? .smooth)
         case "scrollBy":
             let container = try container()
             let delta = try axes(.dx, .dy)
@@ -29,6 +29,13 @@ struct RequestReader {
             return .pause(container: try container())
         case "resume":
             return .resume(container: try container())
+        case "remove":
+            return .remove(container: try container())
+        case "observe":
+            return try observe()
+        case "unobserve":
+            guard let range = fields[.id] else { throw .missing("id") }
+            return .unobserve(id: RequestID(validated: reader.scanner.bytes, range: range))
         case "devices":
             return .devices
         case "reload":
@@ -40,9 +47,9 @@ struct RequestReader {
         }
     }
 
-    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, devices, reload, ping"
+    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, observe, unobserve, devices, reload, ping"
 
-    private mutating func container() throws(ProtocolError) -> String {
+    mutating func container() throws(ProtocolError) -> String {
         guard let range = fields[.container] else { throw .missing("container") }
         let name = try reader.string(at: range, key: "container", expected: "a non-empty string")
         guard !name.isEmpty else { throw reader.invalid("container", at: range, expected: "a non-empty string") }
@@ -72,7 +79,7 @@ struct RequestReader {
         return values
     }
 
-    private mutating func animation() throws(ProtocolError) -> ScrollAnimation? {
+    mutating func animation() throws(ProtocolError) -> ScrollAnimation? {
         guard let range = reader.present(fields[.animation]) else { return nil }
         return try reader.animation(at: range)
     }
@@ -92,7 +99,11 @@ struct RequestReader {
         for (range, key, name) in located {
             settings.append(ConfigureSetting(key: name, value: try setting(key, at: range)))
         }
-        return .configure(container: container, settings: settings, animation: try animation())
+        var owned = false
+        if let range = reader.present(fields[.owned]) {
+            owned = try reader.bool(at: range, key: "owned")
+        }
+        return .configure(container: container, settings: settings, animation: try animation(), owned: owned)
     }
 
     private mutating func rejectUnknownConfigureKeys() throws(ProtocolError) {

@@ -34,7 +34,10 @@ public struct StateEncoder: Sendable {
 
     /// Appends the state line; a reply to a request (`get`, `subscribe`) carries the request's
     /// `id` right after `type`: `{"type":"state","id":7,"container":"main",…}`.
-    public mutating func encode(_ state: ScrollState, container: String, seq: Int, id: RequestID? = nil, into buffer: inout [UInt8]) {
+    ///
+    /// `paused`: the container is paused (DESIGN §19), and the line says `"paused":true` at its
+    /// end; the key is absent otherwise.
+    public mutating func encode(_ state: ScrollState, container: String, seq: Int, paused: Bool = false, id: RequestID? = nil, into buffer: inout [UInt8]) {
         if let id {
             // Replies are rare: their opening is written out each time, the broadcasts' kept.
             var replyOpening: [UInt8] = []
@@ -45,7 +48,7 @@ public struct StateEncoder: Sendable {
             JSONStringFormatter.appendRaw(",\"seq\":", to: &replyOpening)
             swap(&opening, &replyOpening)
             defer { swap(&opening, &replyOpening) }
-            encodeBody(state, seq: seq, into: &buffer)
+            encodeBody(state, seq: seq, paused: paused, into: &buffer)
             return
         }
         if openingName != container {
@@ -55,11 +58,11 @@ public struct StateEncoder: Sendable {
             JSONStringFormatter.appendRaw(",\"seq\":", to: &opening)
             openingName = container
         }
-        encodeBody(state, seq: seq, into: &buffer)
+        encodeBody(state, seq: seq, paused: paused, into: &buffer)
     }
 
     /// Everything after the opening (which `opening` holds).
-    private mutating func encodeBody(_ state: ScrollState, seq: Int, into buffer: inout [UInt8]) {
+    private mutating func encodeBody(_ state: ScrollState, seq: Int, paused: Bool, into buffer: inout [UInt8]) {
         let geometry = state.geometry
         let key = SizesKey(contentSize: geometry.contentSize, containerSize: geometry.containerSize, contentInsets: geometry.contentInsets)
         if sizesKey != key {
@@ -100,6 +103,7 @@ public struct StateEncoder: Sendable {
                         Self.row(rows.last, &w)
                         w.byte(UInt8(ascii: "}"))
                     }
+                    if paused { w.raw(",\"paused\":true") }
                     w.byte(UInt8(ascii: "}"))
                 }
             }

@@ -11,4 +11,6 @@ public struct Publication: Sendable {
     /// What produced it: input, a frame, the wheel timer — or a request (`.input` too: the
     /// engine's notion of "something applied at this instant").
     public var cause: ScrollEngine.Cause
+    /// Whether the container was paused (its state says so, DESIGN §19).
+    public var paused: Bool
 }

@@ -11,11 +11,19 @@ extension Session {
     public mutating func perform(_ operation: Operation, client: Int, at time: Timestamp, _ publish: (Publication) -> Void) throws(ProtocolError) {
         let time = Swift.max(time, engine.now)
         switch operation {
-        case let .configure(name, settings, animation):
+        case let .configure(name, settings, animation, _):
             try configure(name, settings, animation: animation, at: time, publish)
-        case let .scrollTo(name, target, animation):
+        case let .scrollTo(name, position, animation):
             let index = try container(name)
-            update(container: index, at: time, publish) { $0.scroll(to: target, animation: animation, at: $1) }
+            let container = engine.slots[index].container
+            do throws(ScrollPositionError) {
+                // Checked on a copy first: a request that cannot apply changes nothing.
+                var probe = container
+                guard try probe.scroll(to: position, animation: animation, at: time) else { return }
+            } catch {
+                throw ProtocolError(.invalidValue, error.description)
+            }
+            update(container: index, at: time, publish) { _ = try? $0.scroll(to: position, animation: animation, at: $1) }
         case let .scrollBy(name, delta, animation):
             let index = try container(name)
             update(container: index, at: time, publish) { $0.scroll(by: delta, animation: animation, at: $1) }
@@ -23,11 +31,31 @@ extension Session {
             let index = try container(name)
             advance(to: time, publish)
             engine.setPaused(true, container: index)
+            // The state says it is paused (DESIGN §19): subscribers hear it at once.
+            if !paused[index] {
+                paused[index] = true
+                update(container: index, at: time, publish) { _ = $0.state(at: $1) }
+            }
         case .resume(let name):
             let index = try container(name)
             advance(to: time, publish)
             engine.setPaused(false, container: index)
-        case .subscribe, .unsubscribe, .get, .devices, .reload, .ping:
+            if paused[index] {
+                paused[index] = false
+                update(container: index, at: time, publish) { _ = $0.state(at: $1) }
+            }
+        case .remove(let name):
+            let index = try container(name)
+            guard !fileContainers.contains(name) else {
+                throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) comes from the configuration file; only containers created by a request can be removed")
+            }
+            advance(to: time, publish)
+            engine.remove(container: index)
+            seqs.remove(at: index)
+            names.remove(at: index)
+            paused.remove(at: index)
+            configuration.removeContainer(name)
+        case .subscribe, .unsubscribe, .get, .observe, .unobserve, .devices, .reload, .ping:
             throw ProtocolError(.badRequest, "\(operation.name) does not change a session")
         }
         recorder?.record(operation, client: client, at: engine.now)
@@ -51,10 +79,18 @@ extension Session {
         }
         var updated = configuration
         updated.defineContainer(name)
+        var edit: RowEdit?
         let resolved: ContainerConfiguration
         do {
             for setting in settings {
-                try updated.set("containers.\(name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
+                let value = try ConfigValue(setting.value, key: setting.key)
+                if setting.key == "rows" {
+                    // An edit (insert, remove) applies to the rows in force; the container then
+                    // keeps its content in place across it (DESIGN §12).
+                    edit = try updated.setRows(of: name, value)
+                } else {
+                    try updated.set("containers.\(name).\(setting.key)", value)
+                }
             }
             resolved = try updated.resolve(container: name)
         } catch {
@@ -62,7 +98,14 @@ extension Session {
         }
         configuration = updated
         if let index = index(of: name) {
-            update(container: index, at: time, publish) { $0.configure(resolved, animation: animation ?? .none, at: $1) }
+            // A configure that changes nothing publishes nothing (DESIGN §19).
+            advance(to: time, publish)
+            let time = engine.now
+            var changed = false
+            let state = engine.update(container: index, at: time) { changed = $0.configure(resolved, edit: edit, animation: animation ?? .none, at: time) }
+            guard changed else { return }
+            seqs[index] += 1
+            publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
         } else {
             advance(to: time, publish)
             let index = add(ScrollContainer(name: name, configuration: resolved, at: engine.now))
@@ -83,12 +126,16 @@ extension Session {
         }
         let time = Swift.max(time, engine.now)
         advance(to: time, publish)
+        fileContainers = Set(new.containers.map(\.name))
         configuration = new
         engine.frameRate = new.daemon.frameRate
         for (name, container) in resolved {
             if let index = index(of: name) {
-                guard engine.slots[index].container.configuration != container else { continue }
-                update(container: index, at: time, publish) { $0.configure(container, at: $1) }
+                var changed = false
+                let state = engine.update(container: index, at: engine.now) { changed = $0.configure(container, at: time) }
+                guard changed else { continue }
+                seqs[index] += 1
+                publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
             } else {
                 let index = add(ScrollContainer(name: name, configuration: container, at: engine.now))
                 publishState(of: index, publish)

@@ -16,17 +16,24 @@ public struct Session: Sendable {
     /// The configuration in force: the file's (or a replay's options), plus every `configure`.
     public internal(set) var configuration: Configuration
     /// The number of states each container has published; the next one gets one more.
-    public private(set) var seqs: [Int] = []
+    public internal(set) var seqs: [Int] = []
     /// The containers' names, by index (read on every publication: kept apart from the engine,
     /// whose containers are large to read through).
-    public private(set) var names: [String] = []
+    public internal(set) var names: [String] = []
+    /// Whether each container is paused (kept beside the engine's own flag so that a
+    /// publication can say so while the engine runs).
+    public internal(set) var paused: [Bool] = []
     /// Set to record every command that changes state as event log lines (DESIGN §17).
     public var recorder: SessionRecorder?
+    /// The containers the configuration file defines (at start or the last reload): they
+    /// cannot be removed by a request.
+    public internal(set) var fileContainers: Set<String>
 
     /// A session with the containers of `configuration` (only those in `containers`, when
     /// given: a replay of one container needs no other), at rest at `time`.
     public init(configuration: Configuration, containers only: [String]? = nil, at time: Timestamp) throws(ConfigurationError) {
         self.configuration = configuration
+        fileContainers = Set(configuration.containers.map(\.name))
         engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
         for settings in configuration.containers where only?.contains(settings.name) ?? true {
             let resolved = try configuration.resolve(container: settings.name)
@@ -39,6 +46,7 @@ public struct Session: Sendable {
         let index = engine.add(container)
         seqs.append(0)
         names.append(container.name)
+        paused.append(false)
         return index
     }
 
@@ -63,7 +71,7 @@ public struct Session: Sendable {
         }
         engine.handle(event) { update in
             seqs[update.container] += 1
-            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause))
+            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
         }
     }
 
@@ -71,7 +79,7 @@ public struct Session: Sendable {
     public mutating func advance(to time: Timestamp, _ publish: (Publication) -> Void) {
         engine.advance(to: time) { update in
             seqs[update.container] += 1
-            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause))
+            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
         }
     }
 
@@ -94,7 +102,7 @@ public struct Session: Sendable {
     /// Publishes the container's state after something was done to it at the current time.
     mutating func publishState(of index: Int, _ publish: (Publication) -> Void) {
         seqs[index] += 1
-        publish(Publication(container: index, seq: seqs[index], state: engine.slots[index].container.state, cause: .input))
+        publish(Publication(container: index, seq: seqs[index], state: engine.slots[index].container.state, cause: .input, paused: paused[index]))
     }
 
     /// Runs `body` on a container at `time` (after the frames due before it), keeping its frames
@@ -104,6 +112,6 @@ public struct Session: Sendable {
         let time = engine.now
         let state = engine.update(container: index, at: time) { body(&$0, time) }
         seqs[index] += 1
-        publish(Publication(container: index, seq: seqs[index], state: state, cause: .input))
+        publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
     }
 }

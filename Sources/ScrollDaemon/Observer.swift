@@ -1,0 +1,58 @@
+import NIOCore
+import ScrollModel
+import ScrollProtocol
+
+/// One connection's observation of one container (DESIGN §13): a value derived from every state
+/// the container publishes, sent only when it differs from the value last sent.
+///
+/// While the connection's socket is full the newest value waits (latest wins, per
+/// observation); when it drains, that value goes out if it still differs from the last one sent,
+/// with `old` = that last one. Rates do not apply.
+final class Observer {
+    let id: RequestID
+    let observation: ScrollObservation
+    unowned let client: Client
+    /// The container's feed (its name, its index as it shifts).
+    unowned let feed: Feed
+    /// The value last sent; nil before the first message.
+    private(set) var sent: ObservationValue?
+    /// A newer value than `sent`, waiting for the socket to drain, with the seq and t of the
+    /// state that produced it.
+    private var waiting: (value: ObservationValue, seq: Int, time: Timestamp)?
+
+    init(id: RequestID, observation: ScrollObservation, client: Client, feed: Feed) {
+        self.id = id
+        self.observation = observation
+        self.client = client
+        self.feed = feed
+    }
+
+    /// The value in a state published with `seq` at `time`.
+    func offer(_ value: ObservationValue, seq: Int, time: Timestamp) {
+        guard value != sent else {
+            // Back to what the client has: nothing to tell, also not what waited.
+            waiting = nil
+            return
+        }
+        guard client.channel.isWritable else {
+            waiting = (value, seq, time)
+            return
+        }
+        send(value, seq: seq, time: time)
+    }
+
+    /// The socket drained: the value that waited, if any.
+    func flush() {
+        guard let pending = waiting, client.channel.isWritable else { return }
+        waiting = nil
+        send(pending.value, seq: pending.seq, time: pending.time)
+    }
+
+    private func send(_ value: ObservationValue, seq: Int, time: Timestamp) {
+        var bytes: [UInt8] = []
+        ReplyEncoder.observation(id: id, container: feed.name, of: observation.key, seq: seq, time: time, old: sent, new: value, into: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        sent = value
+        client.reply(ByteBuffer(bytes: bytes))
+    }
+}
