@@ -9,6 +9,12 @@ public enum Edge: String, Hashable, Sendable, CaseIterable {
     /// The end of the horizontal axis: offset `hi`.
     case trailing
 
+    /// The edge a request names (`top`, `leading`, `bottom`, `trailing`).
+    public init(named name: String) throws(ScrollPositionError) {
+        guard let edge = Edge(rawValue: name) else { throw .unknownEdge(name) }
+        self = edge
+    }
+
     /// The axis the edge ends.
     @inlinable
     public var axis: Axis { self == .top || self == .bottom ? .vertical : .horizontal }

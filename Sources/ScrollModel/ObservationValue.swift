@@ -17,7 +17,8 @@ public enum ObservationValue: Hashable, Sendable {
 extension ScrollObservation {
     /// The value in `state`, a state published by a container whose rows are laid out as `rows`
     /// and whose header is `header`, along `listAxis` (the container's
-    /// ``ContainerConfiguration/listAxis``). Pure: the same state gives the same value.
+    /// ``ContainerConfiguration/listAxis``). Pure: the same state gives the same value. Only
+    /// `rowVisible` reads `rows`, `header` and `listAxis`; every other key is the state's alone.
     public func value(in state: ScrollState, rows: RowLayout?, header: HeaderConfiguration?, listAxis: Axis) -> ObservationValue {
         let geometry = state.geometry
         switch self {
@@ -65,6 +66,10 @@ extension ScrollObservation {
 extension ScrollContainer {
     /// The value of `observation` in `state`, a state this container published (with its rows
     /// and header as they are now, which is when a daemon evaluates it).
+    ///
+    /// Always inlined, so that a container read in place (``ScrollEngine/value(of:container:in:)``)
+    /// hands over the three fields it needs instead of being copied whole first.
+    @inline(__always)
     public func value(of observation: ScrollObservation, in state: ScrollState) -> ObservationValue {
         observation.value(in: state, rows: rowLayout, header: configuration.header, listAxis: configuration.listAxis)
     }

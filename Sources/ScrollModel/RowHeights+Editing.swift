@@ -10,7 +10,7 @@ extension RowHeights {
         // Joins can only happen at the two seams; the later one first, so indices stay valid.
         mergeIfPossible(end - 1)
         mergeIfPossible(position - 1)
-        renumber(from: max(0, position - 1))
+        renumber(from: Swift.max(0, position - 1))
     }
 
     /// Removes the rows in `range` (within 0..<count); the others keep their heights.
@@ -20,13 +20,13 @@ extension RowHeights {
         let to = split(at: range.upperBound)
         segments.removeSubrange(from..<to)
         mergeIfPossible(from - 1)
-        renumber(from: max(0, from - 1))
+        renumber(from: Swift.max(0, from - 1))
     }
 
     /// Rows of explicit heights for an insert: one run when they are all equal (so inserting
     /// rows of the list's height keeps a uniform list uniform), else chunks.
     static func inserted(_ heights: [Double]) -> RowHeights {
-        let clamped = heights.map { max(0, $0) }
+        let clamped = heights.map { Swift.max(0, $0) }
         if let first = clamped.first, clamped.allSatisfy({ $0 == first }) {
             return .uniform(count: clamped.count, height: first)
         }
@@ -87,11 +87,11 @@ extension RowHeights: Hashable {
         // The same storage (a configuration compared with the one it was copied from).
         let same = lhs.segments.withUnsafeBufferPointer { a in rhs.segments.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
         if same { return true }
-        var a = Runs(segments: lhs.segments), b = Runs(segments: rhs.segments)
+        var a = lhs.runs, b = rhs.runs
         var runA = a.next(), runB = b.next()
         while let (countA, heightA) = runA, let (countB, heightB) = runB {
             guard heightA == heightB else { return false }
-            let step = min(countA, countB)
+            let step = Swift.min(countA, countB)
             runA = countA > step ? (countA - step, heightA) : a.next()
             runB = countB > step ? (countB - step, heightB) : b.next()
         }
@@ -103,15 +103,20 @@ extension RowHeights: Hashable {
         hasher.combine(count)
     }
 
-    /// The heights as (count, height) runs: a run segment whole, a chunk row by row.
-    struct Runs: IteratorProtocol {
+    /// The heights as `(count, height)` runs, in order: a run of equal heights whole, explicit
+    /// heights one by one. A compact way to write the rows down (a uniform list is one run).
+    public var runs: Runs { Runs(segments: segments) }
+
+    /// The heights as `(count, height)` runs (``runs``).
+    public struct Runs: Sequence, IteratorProtocol {
         let segments: [Segment]
         var segment = 0
         var row = 0
 
         init(segments: [Segment]) { self.segments = segments }
 
-        mutating func next() -> (Int, Double)? {
+        /// The next run, nil after the last.
+        public mutating func next() -> (count: Int, height: Double)? {
             while segment < segments.count {
                 switch segments[segment].kind {
                 case .run(let height):
@@ -129,4 +134,11 @@ extension RowHeights: Hashable {
             return nil
         }
     }
+}
+
+extension RowHeights: RandomAccessCollection {
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
 }

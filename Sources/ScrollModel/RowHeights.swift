@@ -69,12 +69,12 @@ public struct RowHeights: Sendable {
     /// `count` rows of `height` px each (`count` × `height` in a configuration); a negative count
     /// or height counts as 0.
     public static func uniform(count: Int, height: Double) -> RowHeights {
-        RowHeights(segments: count > 0 ? [Segment(firstRow: 0, start: 0, count: count, kind: .run(height: max(0, height)))] : [])
+        RowHeights(segments: count > 0 ? [Segment(firstRow: 0, start: 0, count: count, kind: .run(height: Swift.max(0, height)))] : [])
     }
 
     /// One height per row, px, in order; negative heights count as 0.
     public static func explicit(_ heights: [Double]) -> RowHeights {
-        RowHeights(segments: chunks(heights.map { max(0, $0) }))
+        RowHeights(segments: chunks(heights.map { Swift.max(0, $0) }))
     }
 
     /// The height every row has, when the rows are one run of equal heights (as
@@ -92,6 +92,7 @@ public struct RowHeights: Sendable {
 
     /// Where row `row` starts (0 ≤ row ≤ count; `count` gives ``totalHeight``), px, relative to
     /// the rows' top.
+    @inline(never)
     public func offset(ofRow row: Int) -> Double {
         guard row < count else { return totalHeight }
         let s = segmentIndex(ofRow: row)
@@ -100,6 +101,7 @@ public struct RowHeights: Sendable {
 
     /// Where row `row` ends (0 ≤ row < count), px, relative to the rows' top: the next row's
     /// start, bit for bit.
+    @inline(never)
     func endOffset(ofRow row: Int) -> Double {
         let s = segmentIndex(ofRow: row)
         return segments[s].start + segments[s].localStart(row + 1 - segments[s].firstRow)
@@ -171,7 +173,7 @@ public struct RowHeights: Sendable {
         segments.reserveCapacity((heights.count + chunkLimit - 1) / chunkLimit)
         var from = 0
         while from < heights.count {
-            let to = min(from + chunkLimit, heights.count)
+            let to = Swift.min(from + chunkLimit, heights.count)
             segments.append(chunk(Array(heights[from..<to])))
             from = to
         }

@@ -51,13 +51,16 @@ public struct RowLayout: Hashable, Sendable {
     }
 
     /// Where row `i` starts, in content coordinates (0 ≤ i ≤ count; `count` gives the end of the
-    /// last row).
+    /// last row). Always inlined: uniform rows take this on every published state, and a call
+    /// there costs more than the multiplication (the search for other rows stays a call).
+    @inline(__always)
     public func start(_ i: Int) -> Double {
         if let h = uniformHeight { return top + Double(i) * h }
         return top + heights.offset(ofRow: i)
     }
 
-    /// Where row `i` ends, in content coordinates (0 ≤ i < count).
+    /// Where row `i` ends, in content coordinates (0 ≤ i < count); inlined as ``start(_:)``.
+    @inline(__always)
     public func end(_ i: Int) -> Double {
         if let h = uniformHeight { return top + Double(i + 1) * h }
         return top + heights.endOffset(ofRow: i)

@@ -5,6 +5,10 @@
 /// Built from a request's `of` and its options with ``init(of:options:)``, which names what is
 /// wrong; evaluated on every published state with ``value(in:rows:header:listAxis:)`` (or the
 /// container's and engine's conveniences), which allocates nothing.
+///
+/// §18's `source` (the device, name and kind of the last input event that reached the
+/// container) is not a value of the state: it will be one more case here and in
+/// ``ObservationValue``, evaluated from what the engine records of the input it routes.
 public enum ScrollObservation: Hashable, Sendable {
     /// `phase`: the phase.
     case phase

@@ -48,6 +48,8 @@ public enum ScrollPositionError: Error, Hashable, Sendable, CustomStringConverti
     case conflictingTargets(Axis, first: String, second: String)
     /// An edge of an axis the container does not scroll.
     case edgeNotScrolled(Edge)
+    /// An edge name that is not one of ``Edge``'s.
+    case unknownEdge(String)
 
     /// The request field at fault.
     public var field: String {
@@ -55,7 +57,7 @@ public enum ScrollPositionError: Error, Hashable, Sendable, CustomStringConverti
         case .noRows, .rowOutOfRange: "row"
         case .anchorOutOfRange, .unknownAnchor, .anchorWithoutRow: "anchor"
         case .conflictingTargets(_, let first, _): first
-        case .edgeNotScrolled: "edge"
+        case .edgeNotScrolled, .unknownEdge: "edge"
         }
     }
 
@@ -79,6 +81,8 @@ public enum ScrollPositionError: Error, Hashable, Sendable, CustomStringConverti
         case .edgeNotScrolled(let edge):
             let name = edge.axis == .vertical ? "vertically" : "horizontally"
             return "invalid \"edge\": the container does not scroll \(name), so it has no \(edge.rawValue) edge to scroll to"
+        case .unknownEdge(let name):
+            return "invalid \"edge\": unknown edge \"\(name)\" (top, bottom, leading, trailing)"
         }
     }
 }

@@ -78,7 +78,7 @@ public struct Spring: Hashable, Sendable {
 /// `y0 − target` and velocity `v0` at τ = 0, in each damping regime.
 public struct SpringCurve: Hashable, Sendable {
     /// Where the motion comes to rest, px (the curve's position as τ → ∞).
-    public let target: Double
+    public internal(set) var target: Double
     @usableFromInline let regime: Regime
 
     @usableFromInline
@@ -113,6 +113,14 @@ public struct SpringCurve: Hashable, Sendable {
     /// running spring whose target left the resting range heads for the clamped one instead.
     public func retargeted(from y0: Double, velocity v0: Double, to target: Double) -> SpringCurve {
         SpringCurve(from: y0, velocity: v0, target: target, regime: regime)
+    }
+
+    /// The same motion moved by `delta` px: its target and every position, the displacement
+    /// from the target unchanged (scroll anchoring).
+    func shifted(by delta: Double) -> SpringCurve {
+        var moved = self
+        moved.target += delta
+        return moved
     }
 
     /// The motion from `y0`, `v0` toward `target` with the constants of `regime` (its

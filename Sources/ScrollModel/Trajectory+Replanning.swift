@@ -12,9 +12,18 @@ extension Trajectory {
     }
 
     /// Moves the whole motion by `delta` px: every position it will take, its target and its
-    /// end point. The curve itself is untouched, so a fling keeps its shape to the last bit.
+    /// end point. A spring or ease moves its target (so it ends exactly `delta` further); a fling
+    /// keeps its curve to the last bit and adds `delta` to it (``DecelerationPath/shift``).
     mutating func shift(by delta: Double) {
-        shift += delta
+        switch curve {
+        case .spring(let spring):
+            curve = .spring(spring.shifted(by: delta))
+        case .ease(let ease):
+            curve = .ease(EaseOutCurve(from: ease.start + delta, to: ease.target + delta, duration: ease.duration))
+        case .deceleration(var path):
+            path.shift += delta
+            curve = .deceleration(path)
+        }
     }
 
     /// The motion against the resting range `range` from `time` on (the range it was planned
@@ -31,9 +40,9 @@ extension Trajectory {
         let tau = tau(time)
         switch curve {
         case .spring(let spring):
-            return retargeted(spring, to: shifted(spring.target), within: range, at: time)
+            return retargeted(spring, to: spring.target, within: range, at: time)
         case .ease(let ease):
-            let target = shifted(ease.target)
+            let target = ease.target
             let clamped = Math.clamp(target, range)
             guard clamped != target else { return .unchanged }
             let remaining = ease.duration - tau
@@ -41,13 +50,13 @@ extension Trajectory {
             let curve = EaseOutCurve(from: position(at: time), to: clamped, duration: remaining)
             return .motion(Trajectory(start: time, curve: .ease(curve), purpose: purpose))
         case .deceleration(let path):
-            if let edge = path.edge, let crossing = path.crossing, tau >= crossing {
+            if let edge = path.edge, path.hasCrossed(at: tau) {
                 guard let bounce = path.bounce else {
-                    let stopped = shifted(edge)
-                    let clamped = Math.clamp(stopped, range)
-                    return clamped == stopped ? .unchanged : .stop(at: clamped)
+                    let clamped = Math.clamp(edge, range)
+                    return clamped == edge ? .unchanged : .stop(at: clamped)
                 }
-                return retargeted(bounce, to: shifted(edge), within: range, at: time)
+                // Its bounce heads for the edge (shifted as the path is): a spring like any other.
+                return retargeted(bounce, to: edge, within: range, at: time)
             }
             let now = sample(at: time)
             guard range.contains(now.position) else {
@@ -60,10 +69,12 @@ extension Trajectory {
                 return .motion(Trajectory(start: time, curve: .spring(bounce), purpose: purpose))
             }
             // Planned in the curve's own coordinates, where the shift is not yet added.
-            let own = (range.lowerBound - shift)...(range.upperBound - shift)
-            var replanned = self
-            replanned.curve = .deceleration(DecelerationPath(path.deceleration, ending: path.ending, range: own, physics: physics))
-            return .motion(replanned)
+            let own = (range.lowerBound - path.shift)...(range.upperBound - path.shift)
+            var replanned = DecelerationPath(path.deceleration, ending: path.ending, range: own, physics: physics)
+            replanned.shift = path.shift
+            var motion = self
+            motion.curve = .deceleration(replanned)
+            return .motion(motion)
         }
     }
 

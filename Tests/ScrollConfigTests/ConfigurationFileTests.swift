@@ -410,9 +410,9 @@ struct ConfigurationFileTests {
             }
         )
         let daemon = ["socket", "seat", "devices", "ignore", "frame_rate", "allow_uids", "realtime_priority"]
-        let container = ["containerSize", "contentSize", "insets", "axes", "scroll_target", "devices"]
+        let container = ["containerSize", "contentSize", "insets", "axes", "scroll_target", "anchor", "devices"]
         let header = ["min_height", "max_height", "stretch", "snap"]
-        let rows = ["count", "height", "heights", "top", "threshold"]
+        let rows = ["count", "height", "heights", "top", "threshold", "visible_in"]
         for key in daemon + ScrollPhysics.keys + container + header + rows {
             #expect(written.contains(key), "config/scrolld.toml does not document \(key)")
         }

@@ -142,6 +142,8 @@ struct ScrollPositionTests {
         #expect(throws: ScrollPositionError.anchorOutOfRange(-0.1)) { try ScrollAnchor(-0.1) }
         #expect(throws: ScrollPositionError.self) { try ScrollAnchor(.nan) }
         #expect(throws: ScrollPositionError.unknownAnchor("middle")) { try ScrollAnchor(named: "middle") }
+        #expect(throws: ScrollPositionError.unknownEdge("left")) { try Edge(named: "left") }
+        #expect(try Edge(named: "trailing") == .trailing)
         // A coordinate along an axis the container does not scroll is ignored, as for x/y.
         let moved = try h.scroll(to: ScrollPosition(x: 40, row: 40), at: 2_000_000)
         #expect(moved)
