@@ -31,7 +31,7 @@ extension DaemonCore {
 
     /// The value of `observation` in a state the container at `index` published.
     func value(of observation: ScrollObservation, in state: ScrollState, container index: Int) -> ObservationValue {
-        session.engine.slots[index].container.value(of: observation, in: state)
+        session.engine.value(of: observation, container: index, in: state)
     }
 
     /// Offers the states published during the last command to the observers of their

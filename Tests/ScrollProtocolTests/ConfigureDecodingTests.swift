@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ConfigureDecodingTests {
     func settings(_ line: String) -> [ConfigureSetting]? {
-        guard case .configure(_, let settings, _)? = operation(line) else { return nil }
+        guard case .configure(_, let settings, _, _)? = operation(line) else { return nil }
         return settings
     }
 

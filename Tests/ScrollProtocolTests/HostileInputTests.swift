@@ -113,7 +113,7 @@ import Testing
         }
         line += #"]},"id":5}"#
         let request = try decode(line).get()
-        guard case .configure(_, let settings, _) = request.operation,
+        guard case .configure(_, let settings, _, _) = request.operation,
               case .object(let rows)? = settings.first?.value, case .array(let heights) = rows.first?.1
         else {
             Issue.record("not the expected configure")
