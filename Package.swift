@@ -147,3 +147,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make check-warnings` builds with SCROLLD_WARNINGS_AS_ERRORS=1 (in a scratch path of its own):
+// a warning in the project's own code, Sources and Tests, is then an error. Dependencies are
+// built as SwiftPM builds them (their warnings are theirs).
+if Context.environment["SCROLLD_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

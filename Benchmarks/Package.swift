@@ -33,3 +33,11 @@ let package = Package(
         ),
     ]
 )
+
+// `make check-warnings`: with SCROLLD_WARNINGS_AS_ERRORS=1 a warning in the benchmarks' own code
+// is an error (the project's package, a dependency here, does the same for its targets).
+if Context.environment["SCROLLD_WARNINGS_AS_ERRORS"] == "1" {
+    for target in package.targets where target.type != .system && target.type != .plugin {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-warnings-as-errors"])]
+    }
+}

@@ -143,7 +143,7 @@ public final class LibinputContext {
     // MARK: open_restricted / close_restricted
 
     /// libinput keeps the interface pointer for the context's life, so each context owns a copy.
-    nonisolated(unsafe) static let callbacks = libinput_interface(
+    static let callbacks = libinput_interface(
         open_restricted: { path, flags, userData in
             guard let path, let userData else { return -EINVAL }
             let context = Unmanaged<LibinputContext>.fromOpaque(userData).takeUnretainedValue()

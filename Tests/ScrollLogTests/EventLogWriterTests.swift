@@ -52,7 +52,8 @@ import Testing
     @Test func roundTripsThroughTheReader() throws {
         var random = SplitMix(state: 2024)
         func awkward() -> Double {
-            let fixed: [Double] = [0, -0.0, 0.1, -812.25, 1e-300, 5e-324, 1e16, 123_456.789, 9_007_199_254_740_993, -.greatestFiniteMagnitude]
+            // The smallest subnormal, and 2^53 (above it not every integer is a Double).
+            let fixed: [Double] = [0, -0.0, 0.1, -812.25, 1e-300, .leastNonzeroMagnitude, 1e16, 123_456.789, 9_007_199_254_740_992, -.greatestFiniteMagnitude]
             if random.next() % 3 == 0 { return fixed[Int(random.next() % UInt64(fixed.count))] }
             let value = Double(bitPattern: random.next())
             return value.isFinite ? value : 1

@@ -12,10 +12,15 @@ final class Churner: @unchecked Sendable {
     private let lock = NSLock()
     private var stopRequested = false
     private let finished = DispatchSemaphore(value: 0)
-    private(set) var cycles = 0
-    private(set) var pongs = 0
-    private(set) var backlogFull = 0
-    private(set) var failures: [String] = []
+    private var counts = (cycles: 0, pongs: 0, backlogFull: 0)
+    private var failureList: [String] = []
+
+    /// Connections closed, pongs read, connects refused with a full backlog, and other failures
+    /// so far (read while the churning thread runs).
+    var cycles: Int { lock.withLock { counts.cycles } }
+    var pongs: Int { lock.withLock { counts.pongs } }
+    var backlogFull: Int { lock.withLock { counts.backlogFull } }
+    var failures: [String] { lock.withLock { failureList } }
 
     init(path: String, slots: Int) {
         self.path = path
@@ -44,12 +49,12 @@ final class Churner: @unchecked Sendable {
                 if fds[slot] >= 0 {
                     if kinds[slot] == 2 {
                         let n = scratch.withUnsafeMutableBytes { recv(fds[slot], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
-                        if n > 0, String(decoding: scratch[..<n], as: UTF8.self).contains(#""type":"pong""#) { pongs += 1 }
+                        if n > 0, String(decoding: scratch[..<n], as: UTF8.self).contains(#""type":"pong""#) { lock.withLock { counts.pongs += 1 } }
                     }
                     if kinds[slot] == 1 { RawSocket.setLingerZero(fds[slot]) }
                     close(fds[slot])
                     fds[slot] = -1
-                    cycles += 1
+                    lock.withLock { counts.cycles += 1 }
                 }
                 switch RawSocket.connect(path, nonblocking: true) {
                 case .success(let fd):
@@ -64,9 +69,9 @@ final class Churner: @unchecked Sendable {
                     default: break
                     }
                 case .failure(let failure) where failure.errno == EAGAIN:
-                    backlogFull += 1
+                    lock.withLock { counts.backlogFull += 1 }
                 case .failure(let failure):
-                    if failures.count < 10 { failures.append("connect: \(failure)") }
+                    lock.withLock { if failureList.count < 10 { failureList.append("connect: \(failure)") } }
                 }
                 usleep(500)
             }

@@ -46,11 +46,14 @@ struct DaemonTests {
 
         client.send(["op": "scrollTo", "container": "list", "y": 100, "animation": "smooth", "id": 3])
         var states: [[String: Any]] = []
-        while let line = client.readJSON(timeout: 3) {
+        while let line = client.readJSON() {
             if line["type"] as? String == "state" { states.append(line) }
             if line["type"] as? String == "state", line.phase == "idle" { break }
         }
-        try #require(states.count > 30)
+        // How many frames are published depends on the daemon waking on time (a late wake-up
+        // publishes only the latest due frame, docs/decisions.md "Late frames"): each state
+        // published is checked, not their number.
+        try #require(states.count >= 2 && states.last?.phase == "idle", "\(states.count) states")
         let start = try #require(states.first?.t)
         let omega = 4 * Double.pi
         for state in states.dropLast() {
@@ -63,38 +66,48 @@ struct DaemonTests {
         }
         #expect(states.last?.y == 100)
         let seqs = states.compactMap { $0.int("seq") }
-        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 })
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 } || client.mayHaveFilled)
+        let frames = states.dropLast().map { (Double($0.t! - start) * 120 / 1e6).rounded() }
+        #expect(zip(frames, frames.dropFirst()).allSatisfy { $0 < $1 }, "a frame published twice or out of order")
         daemon.stop()
     }
 
     @Test func aClientThatNeverReadsIsCoalescedWhileOthersGetEveryState() throws {
-        // 3000 wheel events at 1000 Hz, a second after start: ~1.2 MB of states, far more than
-        // a socket buffer holds.
-        let count = 3000
-        let log = try Scrolld.wheelClickLog(count: count, v120: "1.2")
-        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 100\n", replay: log)
+        // 2000 states of about 350 bytes: 700 KB, far more than a socket and the daemon's write
+        // buffer hold for the client that never reads. The reader takes each state before the
+        // next is asked for, so its socket never fills and nothing may be coalesced for it.
+        let count = 2000
+        // Never dropped as stuck here, however long the machine takes (that is FaultTests').
+        let daemon = try DaemonProcess(arguments: ["--stuck-client-timeout", "86400"])
         let stuck = try LineClient(path: daemon.socketPath)
         stuck.send(#"{"op":"subscribe","container":"main"}"#)
         let reader = try LineClient(path: daemon.socketPath)
         _ = reader.readJSON()
         let firstSeq = try #require(reader.request(["op": "subscribe", "container": "main"], id: 1)?.int("seq"))
+        let driver = try LineClient(path: daemon.socketPath)
+        _ = driver.readJSON()
         var seqs: [Int] = []
-        var last: [String: Any]?
-        while let line = reader.readJSON(timeout: 3) {
-            if line["type"] as? String == "state", let seq = line.int("seq") { seqs.append(seq); last = line }
-            if last?.phase == "idle" && seqs.count > 1 { break }
+        var offsets: [Double] = []
+        for i in 1...count {
+            try #require(driver.request(["op": "scrollBy", "container": "main", "dy": 1, "animation": "none"], id: i)?["type"] as? String == "ok")
+            let state = try #require(reader.read(type: "state"), "no state for scrollBy \(i)")
+            seqs.append(state.int("seq") ?? -1)
+            offsets.append(state.y)
         }
-        // Every state, in order, none skipped: the wheel events after we subscribed, then idle.
-        let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }.count
-        #expect(gaps == 0, "\(gaps) gaps in \(seqs.count) states")
-        #expect(seqs.first == firstSeq + 1)
-        #expect(seqs.count > 2000)
-        expectClose(last?.y ?? 0, Double(count))
-        // The stuck client, when it finally reads, gets a bounded backlog ending in the latest state.
-        var stuckStates: [[String: Any]] = []
-        while let line = stuck.readJSON(timeout: 1) { if line["type"] as? String == "state" { stuckStates.append(line) } }
-        #expect(stuckStates.last?.int("seq") == seqs.last)
-        #expect(stuckStates.count < seqs.count, "\(stuckStates.count) states reached the stuck client")
+        // Every state, in order, none skipped.
+        #expect(seqs == Array(firstSeq + 1...firstSeq + count))
+        #expect(offsets == (1...count).map(Double.init))
+        #expect(!reader.mayHaveFilled, "the reader's socket held \(reader.mostQueued) bytes")
+        // The stuck client, when it finally reads: what its socket and the daemon's write buffer
+        // held, then the latest state, never a queue of them, and always in order.
+        var stuckSeqs: [Int] = []
+        while stuckSeqs.last != seqs.last, let line = stuck.readJSON() {
+            if line["type"] as? String == "state", let seq = line.int("seq") { stuckSeqs.append(seq) }
+        }
+        #expect(stuckSeqs.last == seqs.last)
+        #expect(zip(stuckSeqs, stuckSeqs.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(stuckSeqs.count < count / 2, "\(stuckSeqs.count) states reached the stuck client")
+        #expect(stuck.mayHaveFilled)
         daemon.stop()
     }
 
@@ -109,7 +122,10 @@ struct DaemonTests {
         #expect(client.read(type: "state")?.y == 10)
         #expect(client.request(["op": "unsubscribe", "container": "main"], id: 3)?["type"] as? String == "ok")
         _ = driver.request(["op": "scrollTo", "container": "main", "y": 20, "animation": "none"], id: 4)
-        #expect(client.readJSON(timeout: 0.5) == nil)
+        // No state before the reply to a later ping (LineClient.linesBeforeReply).
+        let afterwards = client.linesBeforeReply(to: ["op": "ping"], id: 5)
+        #expect(afterwards.reply?["type"] as? String == "pong")
+        #expect(afterwards.before.isEmpty, "\(afterwards.before)")
         daemon.stop()
     }
 
@@ -167,12 +183,11 @@ struct DaemonTests {
 
         try "[containers.main]\ncontainerSize = \"800x400\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
-        var height: Double?
-        for attempt in 0..<50 where height != 400 {
-            height = client.request(["op": "get", "container": "main"], id: 10 + attempt)?.number("containerSize", "height")
-            if height != 400 { usleep(50_000) }
-        }
-        #expect(height == 400)
+        var id = 10
+        #expect(waitUntil(timeout: 30) {
+            id += 1
+            return client.request(["op": "get", "container": "main"], id: id)?.number("containerSize", "height") == 400
+        })
         daemon.stop()
     }
 
@@ -208,11 +223,11 @@ struct DaemonTests {
         _ = client.readJSON()
         func height(_ id: Int) -> Double? { client.request(["op": "get", "container": "main"], id: id)?.number("containerSize", "height") }
         func waitFor(_ value: Double, from id: Int) -> Bool {
-            for attempt in 0..<100 {
-                if height(id + attempt) == value { return true }
-                usleep(50_000)
+            var attempt = id
+            return waitUntil(timeout: 30) {
+                attempt += 1
+                return height(attempt) == value
             }
-            return false
         }
         // Saved in place.
         try "[containers.main]\ncontainerSize = \"800x450\"\n".write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
@@ -220,11 +235,13 @@ struct DaemonTests {
         // Saved by renaming a new file over it, as many editors do.
         try "[containers.main]\ncontainerSize = \"800x420\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
         #expect(waitFor(420, from: 300))
-        // A broken save changes nothing, and the daemon says why.
+        // A broken save changes nothing, and the daemon says why (once it has read it: the
+        // saves above, in place, may have been read half-written, and said so too).
+        let keeping = "keeping the last good configuration"
+        let said = daemon.stderr.components(separatedBy: keeping).count
         try "[containers.main\ncontainerSize = \n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        usleep(600_000)
+        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: keeping).count > said }, "\(daemon.stderr)")
         #expect(height(500) == 420)
-        #expect(daemon.stderr.contains("keeping the last good configuration"), "\(daemon.stderr)")
         daemon.stop()
     }
 
@@ -255,11 +272,7 @@ struct DaemonTests {
         third.standardError = FileHandle.nullDevice
         try third.run()
         defer { kill(third.processIdentifier, SIGTERM); third.waitUntilExit() }
-        var welcomed = false
-        for _ in 0..<200 where !welcomed {
-            if let c = try? LineClient(path: daemon.socketPath), c.readJSON()?["type"] as? String == "welcome" { welcomed = true } else { usleep(25_000) }
-        }
-        #expect(welcomed)
+        #expect(waitUntil(timeout: 30) { (try? LineClient(path: daemon.socketPath))?.readJSON()?["type"] as? String == "welcome" })
     }
 
     @Test func theSocketIsPrivateAndOtherUidsAreRefused() throws {
@@ -305,23 +318,33 @@ struct DaemonTests {
     }
 
     @Test func pauseStopsRoutingInputAndResumeRestartsIt() throws {
-        // A wheel detent every 40 ms for 20 s.
+        // A quarter wheel detent (10 px) every 40 ms, looped; `twin` gets every one of them, so
+        // it shows input still arriving while `main` is paused.
         var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"test"}"#]
         for i in 0..<500 { lines.append(#"{"t":\#(1_000_000 + i * 40_000),"dev":1,"type":"wheel","v120":{"y":30}}"#) }
         let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
-        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\n", replay: log)
+        let tall = "contentSize = \"800x100000000\"\n"
+        let daemon = try DaemonProcess(
+            config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 40\n[containers.main]\n\(tall)[containers.twin]\n\(tall)", arguments: ["--loop"], replay: log
+        )
         let client = try LineClient(path: daemon.socketPath)
         _ = client.readJSON()
-        usleep(200_000)
-        #expect(client.request(["op": "pause", "container": "main"], id: 1)?["type"] as? String == "ok")
-        usleep(100_000)
-        let paused = client.request(["op": "get", "container": "main"], id: 2)?.y
-        usleep(300_000)
-        #expect(client.request(["op": "get", "container": "main"], id: 3)?.y == paused)
-        #expect(client.request(["op": "resume", "container": "main"], id: 4)?["type"] as? String == "ok")
-        usleep(300_000)
-        let resumed = try #require(client.request(["op": "get", "container": "main"], id: 5)?.y)
-        #expect(resumed > paused ?? .infinity)
+        var id = 0
+        func y(_ container: String) -> Double? {
+            id += 1
+            return client.request(["op": "get", "container": container], id: id)?.y
+        }
+        #expect(waitUntil(timeout: 30) { (y("main") ?? 0) > 0 })
+        id += 1
+        #expect(client.request(["op": "pause", "container": "main"], id: id)?["type"] as? String == "ok")
+        let paused = try #require(y("main"))
+        // Three more events reach the twin; none reaches main.
+        let twin = try #require(y("twin"))
+        #expect(waitUntil(timeout: 30) { (y("twin") ?? 0) >= twin + 30 })
+        #expect(y("main") == paused)
+        id += 1
+        #expect(client.request(["op": "resume", "container": "main"], id: id)?["type"] as? String == "ok")
+        #expect(waitUntil(timeout: 30) { (y("main") ?? 0) > paused })
         daemon.stop()
     }
 }

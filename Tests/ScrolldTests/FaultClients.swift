@@ -16,10 +16,15 @@ final class OthersCheck: @unchecked Sendable {
     let subscriber: LineClient
     private let lock = NSLock()
     private var stopRequested = false
-    private var threads = DispatchGroup()
-    private(set) var seqs: [Int] = []
-    private(set) var pongs = 0
-    private(set) var pingFailures = 0
+    private let threads = DispatchGroup()
+    private var receivedSeqs: [Int] = []
+    private var pongCount = 0
+    private var failures = 0
+
+    /// The subscriber's broadcasts' seqs so far; the pinger's answered and failed pings.
+    var seqs: [Int] { lock.withLock { receivedSeqs } }
+    var pongs: Int { lock.withLock { pongCount } }
+    var pingFailures: Int { lock.withLock { failures } }
 
     init(path: String, subscriber: LineClient) {
         self.path = path
@@ -33,7 +38,7 @@ final class OthersCheck: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while !stopping {
                 if let state = subscriber.readJSON(timeout: 0.2), state["type"] as? String == "state", let seq = state.int("seq") {
-                    lock.withLock { seqs.append(seq) }
+                    lock.withLock { receivedSeqs.append(seq) }
                 }
             }
             threads.leave()
@@ -41,7 +46,7 @@ final class OthersCheck: @unchecked Sendable {
         threads.enter()
         Thread.detachNewThread { [self] in
             guard let pinger = try? LineClient(path: path) else {
-                lock.withLock { pingFailures += 1 }
+                lock.withLock { failures += 1 }
                 threads.leave()
                 return
             }
@@ -50,7 +55,7 @@ final class OthersCheck: @unchecked Sendable {
             while !stopping {
                 id += 1
                 let ok = pinger.request(["op": "ping"], id: id, timeout: 60)?["type"] as? String == "pong"
-                lock.withLock { if ok { pongs += 1 } else { pingFailures += 1 } }
+                lock.withLock { if ok { pongCount += 1 } else { failures += 1 } }
             }
             threads.leave()
         }

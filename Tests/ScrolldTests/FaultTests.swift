@@ -256,18 +256,24 @@ struct FaultTests {
             replies += 1
         }
         #expect(done.wait(timeout: .now() + 60) == .success)
-        // And goes on after it.
+        // And goes on after it; the pinger has had answers.
         let during = others.seqs.count
         #expect(waitUntil(timeout: 30) { others.seqs.count > during })
+        #expect(waitUntil(timeout: 30) { others.pongs > 0 })
         others.stop()
         #expect(replies == count, "\(replies) replies to \(count) bad lines")
         #expect(mismatches.isEmpty, "\(mismatches)")
         #expect(others.pongs > 0 && others.pingFailures == 0, "\(others.pongs) pongs, \(others.pingFailures) failures")
-        // The subscriber: every state while it all happened, none skipped.
+        // The subscriber: in order, and every state while it all happened, none skipped, unless
+        // this test was too slow to read it (its socket filled: then latest wins, by design).
         let seqs = others.seqs
-        #expect(seqs.first == firstSeq + 1)
-        let gaps = zip(seqs, seqs.dropFirst()).filter { $1 != $0 + 1 }
-        #expect(gaps.isEmpty, "gaps: \(gaps.prefix(5))")
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+        let gaps = zip([firstSeq] + seqs, seqs).filter { $1 != $0 + 1 }
+        if subscriber.mayHaveFilled {
+            print("malformed flood: the subscriber's socket held \(subscriber.mostQueued) bytes at once: \(gaps.count) gaps not judged")
+        } else {
+            #expect(gaps.isEmpty, "gaps: \(gaps.prefix(5))")
+        }
         print("malformed flood: \(replies) error replies in order; meanwhile \(others.pongs) pings answered and \(seqs.count) consecutive states received")
         #expect(daemon.stop() == 0)
     }

@@ -29,7 +29,7 @@ enum Make {
         process.environment = environment
         // One file for both streams keeps their order and needs no reader thread.
         let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("make-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        try Data().write(to: outURL)
         defer { try? FileManager.default.removeItem(at: outURL) }
         let out = try FileHandle(forWritingTo: outURL)
         process.standardOutput = out

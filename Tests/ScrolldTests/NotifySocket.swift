@@ -32,7 +32,7 @@ final class NotifySocket {
     deinit { close() }
 
     /// Messages received within `timeout` seconds, until one contains `until`.
-    func receive(until marker: String, timeout: Double = 10) -> [String] {
+    func receive(until marker: String, timeout: Double = 30) -> [String] {
         var messages: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {

@@ -6,8 +6,14 @@ import Glibc
 
 /// Issue 8, part 2: a thousand clients at once, a fifth of them never reading and a tenth
 /// connecting and disconnecting in a loop, while a replay feeds 1000 events a second. See
-/// docs/security.md ("Overload") for what is promised, what "within one frame" means, and the
-/// figures measured.
+/// docs/security.md ("Overload") for what is promised and what "within one frame" means.
+///
+/// What is judged is behaviour, exactly: order, the final state everywhere, every input,
+/// every state for a subscriber that never fell behind, the rate limits, stuck clients dropped
+/// and no one else, descriptors and memory. How late the states were ("within one frame") is a
+/// figure, printed on every run and judged by `make bench` (Benchmarks/scripts/overload.sh),
+/// which runs this test against the release build under SCHED_FIFO several times and records
+/// how many runs met the bound: timing is the machine's as much as the daemon's.
 @Suite("scrolld under overload", .serialized)
 struct OverloadTests {
     /// The 700 healthy subscribers, as UI clients and tools would ask: one state per display
@@ -28,18 +34,28 @@ struct OverloadTests {
     /// One frame at `frame_rate` 120, in µs (8333.3, rounded up).
     static let frameMicros = Int64((1e6 / frameRate).rounded(.up))
     static let readerThreads = 2
+    /// Set by `make bench`: the daemon, the CPU sampler and the readers then run under
+    /// SCHED_FIFO (RealTimePriority), so that the latency figure is the daemon's own work.
+    /// Not in `make test`, where real-time threads would take the CPU from whatever else runs.
+    static let benchmark = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_BENCH"] == "1"
     /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
     static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
+    /// `run --stuck-client-timeout`: the clients that never read are dropped this long after
+    /// their socket filled (in the first pass), while the test still holds them.
+    static let stuckTimeout = 10
 
     /// One pass of the looped log: a touchpad drag of 2000 finger events 1 ms apart (1 px
-    /// each, 1000 px/s) from 1 s in, then the fingers lift: a fling, to rest in about half a
+    /// each, 1000 px/s) from 3 s in, then the fingers lift: a fling, to rest in about half a
     /// second with `deceleration_rate = 0.99`. The replay source then pauses 1 s and starts over.
+    /// The 4 s between passes are the PassGate's time to open and close the measured container
+    /// (a pass it misses is tried again).
     static let dragEvents = 2000
+    static let leadIn = 3_000_000
     static var passLog: String {
         var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-22T00:00:00Z","source":"overload test"}"#]
         lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"touchpad","caps":["finger"]}"#)
-        for i in 0..<dragEvents { lines.append(#"{"t":\#(1_000_000 + i * 1000),"dev":1,"type":"finger","delta":{"y":1}}"#) }
-        lines.append(#"{"t":\#(1_000_000 + dragEvents * 1000),"dev":1,"type":"finger","delta":{"y":0}}"#)
+        for i in 0..<dragEvents { lines.append(#"{"t":\#(leadIn + i * 1000),"dev":1,"type":"finger","delta":{"y":1}}"#) }
+        lines.append(#"{"t":\#(leadIn + dragEvents * 1000),"dev":1,"type":"finger","delta":{"y":0}}"#)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -76,7 +92,9 @@ struct OverloadTests {
         try #require(replayTimes.count == replay.states.count && replayTimes == replayTimes.sorted())
 
         // Started with a soft limit of 256 descriptors: the daemon must raise it itself.
-        let daemon = try DaemonProcess(config: Self.config, arguments: ["--loop"], replay: log, softFileLimit: 256)
+        let daemon = try DaemonProcess(
+            config: Self.config, arguments: ["--loop", "--stuck-client-timeout", "\(Self.stuckTimeout)"], replay: log, softFileLimit: 256
+        )
         let probe = daemon.probe
         let limits = try #require(probe.limit("Max open files"))
         #expect(limits.soft == limits.hard && limits.soft != "256", "soft \(limits.soft), hard \(limits.hard)")
@@ -90,9 +108,11 @@ struct OverloadTests {
         }.min()!
         let baselineKiB = probe.residentKiB
         let started = Date()
-        // The daemon and the readers run as soon as they are runnable, whatever else the machine
-        // does: the timing measured is then theirs (RealTimePriority).
-        let priorityFailure = RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
+        // For `make bench`: the daemon and the readers run as soon as they are runnable,
+        // whatever else the machine does, so the timing measured is theirs (RealTimePriority).
+        let priorityFailure = Self.benchmark
+            ? RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
+            : "not asked for outside `make bench`"
         let sampler = CPUSampler(pid: probe.pid, realTimePriority: priorityFailure == nil ? Self.samplerPriority : nil)
         sampler.start()
 
@@ -130,10 +150,10 @@ struct OverloadTests {
         let connectedFDs = probe.descriptorCount
         // A pass is let through cleanly when the gate opened before its first event and closed
         // after its last: `main` then has exactly the twin's first and last state times. On a
-        // machine too busy to react within the 1 s between passes, the next pass is tried.
+        // machine too busy to react within the 4 s between passes, the next pass is tried.
         var measured: PassGate.Pass?
         var attempts = 0
-        while measured == nil, attempts < 4 {
+        while measured == nil, attempts < 10 {
             attempts += 1
             let pass = try #require(gate.letOnePassThrough(open: ["op": "configure", "container": "main", "devices": [String]()]))
             let delivered = waitUntil(timeout: 120) { readers.all { $0.lastSeq >= pass.finalSeq } }
@@ -150,6 +170,7 @@ struct OverloadTests {
         let range = (pass.seqBefore + 1)...pass.finalSeq
         let endKiB = probe.residentKiB
         let peakKiB = probe.peakResidentKiB
+        #expect(waitUntil(timeout: 30) { churner.cycles > Self.churning }, "\(churner.cycles) connections churned")
         churner.stop()
         readers.stop()
         sampler.stop()
@@ -184,41 +205,61 @@ struct OverloadTests {
         let mistimed = streams.reduce(0) { total, stream in total + stream.indices(in: range).filter { !expectedTimes.contains(stream.times[$0]) }.count }
         #expect(mistimed == 0, "\(mistimed) states received with a time the replay does not have")
         #expect(churner.failures.isEmpty, "\(churner.failures)")
-        #expect(churner.cycles > Self.churning)
 
-        // Within one frame (docs/security.md): for every state the engine computes in the pass
-        // and every healthy subscriber, that state or a newer one is in the subscriber's socket
-        // one frame after the state's time (with `rate` R: one frame plus 1/R); and a subscriber
-        // with `rate` R gets at most R states a second.
-        var classes = Self.healthyClasses.map { StalenessFigures(rate: $0.rate, frame: Self.frameMicros) }
+        // A subscriber without `rate` gets every state, unless its socket filled (it read too
+        // slowly, and then latest wins): judged only where it certainly did not.
+        var incomplete: [String] = []
+        var unjudged = 0
+        for (i, stream) in streams.enumerated() where stream.rate == nil {
+            if stream.mostQueued >= LineClient.neverFullBelow { unjudged += 1; continue }
+            let missed = stream.missed(in: range)
+            if missed > 0 { incomplete.append("client \(i): \(missed) of \(range.count) states missing, at most \(stream.mostQueued) bytes ever waiting") }
+        }
+        #expect(incomplete.isEmpty, "subscribers without rate whose socket never filled lost states: \(incomplete.prefix(5))")
+
+        // A subscriber with `rate` R never gets states closer than 1/R apart by the daemon's
+        // clock (it sends on CLOCK_MONOTONIC, the clock of `t`). Bounded without timing the
+        // daemon: its first send of the pass came after the pass' first input event was due
+        // (`t` = firstT: replay events are handled once due), and its last before the read that
+        // brought it returned; n states need (n - 1) intervals in between.
         var tooFrequent: [String] = []
         for (i, stream) in streams.enumerated() {
-            let k = Self.healthyClasses.firstIndex { $0.rate == stream.rate }!
-            classes[k].add(Staleness(of: stream, expected: expected), client: i)
-            if let rate = stream.rate, let span = stream.sendSpan(in: range) {
-                // Sends at least 1/rate apart (the daemon's interval is whole nanoseconds).
-                let interval = Double(Int64(1e9 / rate)) / 1000
-                if Double(span.count - 1) * interval > Double(span.micros) { tooFrequent.append("client \(i): \(span.count) states within \(span.micros) µs") }
+            guard let rate = stream.rate, let arrival = stream.arrivalOfLast(in: range) else { continue }
+            let count = stream.indices(in: range).count
+            let interval = Int64(1e9 / rate)  // the daemon's, in whole nanoseconds
+            let span = (arrival + 1 - pass.firstT) * 1000
+            if Int64(count - 1) * interval > span {
+                tooFrequent.append("client \(i) (rate \(rate)): \(count) states within \(span / 1000) µs")
             }
         }
         #expect(tooFrequent.isEmpty, "more states than `rate` allows: \(tooFrequent.prefix(5))")
-        let late = classes.flatMap(\.late)
-        let lateCount = late.count
-        let worst = late.max { $0.lower < $1.lower }
-        let lateReport = late.prefix(5).map { "client \($0.client) held state \($0.state) (t \(expected[$0.state])) no sooner than \(Double($0.lower) / 1000) ms after its time" }
-        if let priorityFailure {
-            // Without priority the daemon waits for a CPU behind whatever else runs: its timing
-            // is the machine's. Measured and printed, not judged.
-            print("OVERLOAD: within one frame not judged: the daemon could not be given a CPU (\(priorityFailure))")
-        } else if !Scrolld.binary.path.contains("/release/") {
-            // The promise is the shipped build's: `make test` runs this test against the binary
-            // `make release` builds. A debug build needs more than a CPU for this load.
-            print("OVERLOAD: within one frame not judged: \(Scrolld.binary.path) is a debug build (SCROLLD_TEST_BINARY=.build/release/scrolld judges it)")
-        } else {
-            // A figure, not a verdict: "within one frame" is wall-clock time, which a test on a
-            // shared machine cannot promise (issue 13); `make bench` records it over many runs.
-            print("OVERLOAD: \(lateCount) healthy subscribers held a state later than one frame (plus their interval) after its time: \(lateReport)")
+
+        // Within one frame (docs/security.md), a figure: for every state the engine computes in
+        // the pass and every healthy subscriber, that state or a newer one is in the
+        // subscriber's socket one frame after the state's time (with `rate` R: one frame plus
+        // 1/R). Judged by `make bench`, from the line printed here.
+        var classes = Self.healthyClasses.map { StalenessFigures(rate: $0.rate, frame: Self.frameMicros) }
+        for (i, stream) in streams.enumerated() {
+            let k = Self.healthyClasses.firstIndex { $0.rate == stream.rate }!
+            classes[k].add(Staleness(of: stream, expected: expected), client: i)
         }
+        let late = classes.flatMap(\.late)
+        let worst = late.max { $0.lower < $1.lower }
+        let conditions = Scrolld.binary.path.contains("/release/") ? (priorityFailure == nil ? "release build, SCHED_FIFO" : "release build, normal priority") : "debug build"
+        print("OVERLOAD within one frame: \(late.isEmpty ? "met" : "not met") (\(late.count) of \(streams.count) subscribers held a state later than the bound, at the socket; \(conditions))")
+
+        // The clients that never read: dropped once their socket stayed full for the stuck
+        // timeout (their connections end; seen without reading, which would unstick them), and
+        // no one else.
+        var stillOpen = stuck
+        let dropped = waitUntil(timeout: Double(Self.stuckTimeout) + 60) {
+            stillOpen.removeAll { RawSocket.peerClosed($0) }
+            return stillOpen.isEmpty
+        }
+        #expect(dropped, "\(stillOpen.count) of \(stuck.count) clients that never read were not dropped")
+        #expect(daemon.stderr.components(separatedBy: "that has not read for more than \(Self.stuckTimeout).0 s").count - 1 >= stuck.count, "\(daemon.stderr.suffix(2000))")
+        let healthyKept = waitUntil(timeout: 30) { probe.clientConnections(on: daemon.socketPath) == healthy.count + 1 }
+        #expect(healthyKept, "the daemon holds \(probe.clientConnections(on: daemon.socketPath)) client connections: \(healthy.count) healthy subscribers and the gate expected")
 
         // Afterwards: every descriptor back, memory bounded, still serving.
         for stream in streams { close(stream.fd) }
@@ -241,6 +282,7 @@ struct OverloadTests {
 
         // Figures (measured, not asserted: they depend on the machine and the build).
         let unthrottled = streams.filter { $0.rate == nil }.map { $0.missed(in: range) }
+        let lateReport = late.prefix(3).map { "client \($0.client) held state \($0.state) (t \(expected[$0.state])) no sooner than \(Double($0.lower) / 1000) ms after its time" }
         let readerFigures = readers.figures
         let passReads = streams.flatMap { stream in stream.reads.filter { $0.arrival >= pass.firstT && $0.lower <= pass.lastT + 1_000_000 } }
         let loadAverage = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
@@ -248,8 +290,9 @@ struct OverloadTests {
         let figures = """
             OVERLOAD figures: \(clients) clients (\(Self.healthyClasses.map { "\($0.count) \($0.rate.map { "at \(Int($0)) Hz" } ?? "unthrottled")" }.joined(separator: " + ")) healthy, \(Self.stuck) never reading, \(Self.churning) churning) for \(String(format: "%.1f", elapsed)) s; daemon \(Scrolld.binary.path.contains("/release/") ? "release" : "debug") build, \(priorityFailure == nil ? "SCHED_FIFO" : "normal priority (\(priorityFailure!))"); load average \(loadAverage)
               pass (attempt \(attempts)): seq \(range.lowerBound)...\(range.upperBound), \(range.count) states published of \(expected.count) computed (the replay's); moved \(moved) px (replay: \(passDistance) px)
-              unthrottled: \(unthrottled.filter { $0 == 0 }.count) of \(unthrottled.count) received all \(range.count); states coalesced away per client: max \(unthrottled.max() ?? 0), total \(unthrottled.reduce(0, +))
+              unthrottled: \(unthrottled.filter { $0 == 0 }.count) of \(unthrottled.count) received all \(range.count); states coalesced away per client: max \(unthrottled.max() ?? 0), total \(unthrottled.reduce(0, +)); \(unjudged) read too slowly to be judged (a socket filled)
             \(classes.map { "  \($0)" }.joined(separator: "\n"))
+              late: \(lateReport.isEmpty ? "none" : lateReport.joined(separator: "; "))
               worst: \(worst.map { "state \($0.state) (t \(expected[$0.state])), at the socket \(Double($0.lower) / 1000) ms late; the daemon's CPU % busy/waiting per 10 ms from 100 ms before its time: \(sampler.timeline(from: expected[$0.state] - 100_000, to: expected[$0.state] + Int64($0.lower) + 20_000, step: 10_000))" } ?? "none late")
               daemon during the pass: \(busy.map { String(format: "%.0f %% of a CPU busy, %.0f %% waiting for one", $0.busy * 100, $0.waiting * 100) } ?? "?"); between passes (churn only): \(sampler.share(from: pass.firstT - 900_000, to: pass.firstT - 100_000).map { String(format: "%.0f %% busy", $0.busy * 100) } ?? "?"); daemon CPU \(String(format: "%.1f", probe.cpuSeconds)) s in all
               readers (\(readerFigures.count) threads): CPU \(readerFigures.map { String(format: "%.2f", $0.cpuSeconds) }.joined(separator: " + ")) s, waited for a CPU \(readerFigures.map { String(format: "%.2f", $0.runQueueSeconds) }.joined(separator: " + ")) s; per round \(LatencySummary(readerFigures.flatMap(\.roundMicros))), at most \(readerFigures.map(\.readyMax).max() ?? 0) sockets ready at once; own delay per read in the pass (returned − earliest arrival) \(LatencySummary(passReads.map { $0.arrival - $0.lower }))

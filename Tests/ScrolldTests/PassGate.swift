@@ -6,6 +6,10 @@ import Glibc
 /// Lets exactly one pass of a looped replay reach a container, so that its last state stays its
 /// last: a control client watches the passes on a twin container that always gets the input,
 /// opens the gated container in the pause before a pass and pauses it in the pause after.
+///
+/// It subscribes to the twin only while it lets a pass through: between passes the test does
+/// other things and does not read, and a subscription nobody reads would fill its socket and
+/// be dropped as stuck.
 final class PassGate {
     struct Pass {
         /// The gated container's seq and state just before the pass (after opening).
@@ -30,10 +34,7 @@ final class PassGate {
         client = try LineClient(path: path)
         self.gated = gated
         self.twin = twin
-        _ = client.readJSON()
-        guard request(["op": "subscribe", "container": twin])?["type"] as? String == "state" else {
-            throw HarnessError("cannot subscribe to \(twin)")
-        }
+        guard client.readJSON()?["type"] as? String == "welcome" else { throw HarnessError("no welcome from \(path)") }
     }
 
     /// Sends a request and returns its reply; the twin's states read meanwhile are kept.
@@ -70,6 +71,14 @@ final class PassGate {
     /// Waits for a pass to end on the twin, lets the next one through to the gated container,
     /// and pauses it again. `open` the first time: what lets input reach it.
     func letOnePassThrough(open: [String: Any]) -> Pass? {
+        queued.removeAll()
+        // The subscription's own state first: it may be in the middle of a pass.
+        guard let current = request(["op": "subscribe", "container": twin]), current["type"] as? String == "state" else { return nil }
+        queued.insert(current, at: 0)
+        defer {
+            _ = request(["op": "unsubscribe", "container": twin])
+            queued.removeAll()
+        }
         var moving = false
         guard twinState(until: { state in
             if state.phase != "idle" { moving = true }

@@ -9,7 +9,7 @@ struct ProcessProbe {
 
     /// A `kB` field of /proc/PID/status (`VmRSS`, `VmHWM`), in KiB.
     func status(_ field: String) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let text = procFile("/proc/\(pid)/status") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
             return line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
         }
@@ -18,7 +18,7 @@ struct ProcessProbe {
 
     /// User plus system CPU time so far, in seconds (/proc/PID/stat fields 14 and 15).
     var cpuSeconds: Double {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let text = procFile("/proc/\(pid)/stat"),
               let close = text.lastIndex(of: ")") else { return -1 }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // After the command: state is field 3, so utime (14) and stime (15) are at 11 and 12.
@@ -44,7 +44,7 @@ struct ProcessProbe {
     /// Foundation's Process leaves to a child, are not clients.)
     func clientConnections(on path: String) -> Int {
         let inodes = Set(descriptors.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
-        guard let table = try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8) else { return -1 }
+        guard let table = procFile("/proc/net/unix") else { return -1 }
         var connected = 0
         for line in table.split(separator: "\n").dropFirst() {
             // Num RefCount Protocol Flags Type St Inode Path
@@ -59,7 +59,7 @@ struct ProcessProbe {
 
     /// The soft and hard values of a /proc/PID/limits line, e.g. "Max open files".
     func limit(_ name: String) -> (soft: String, hard: String)? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8) else { return nil }
+        guard let text = procFile("/proc/\(pid)/limits") else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
             let values = line.dropFirst(name.count).split(separator: " ")
             guard values.count >= 2 else { return nil }
@@ -67,6 +67,16 @@ struct ProcessProbe {
         }
         return nil
     }
+}
+
+/// The whole of a /proc file. (`String(contentsOfFile:)` reads one page of a file whose size
+/// stat(2) gives as 0: /proc/net/unix on a machine with a thousand sockets is 150 KB, and the
+/// daemon's connections were then missing from what it read.)
+func procFile(_ path: String) -> String? {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+    defer { try? handle.close() }
+    guard let data = try? handle.readToEnd() else { return nil }
+    return String(decoding: data, as: UTF8.self)
 }
 
 /// Checks `condition` every 20 ms until it holds or `timeout` seconds pass; whether it held.

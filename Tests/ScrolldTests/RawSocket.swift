@@ -61,6 +61,14 @@ enum RawSocket {
         return offset
     }
 
+    /// Whether the peer has closed the connection, without reading what `fd` still holds
+    /// (POLLHUP: a Unix stream socket reports it once the other end is gone).
+    static func peerClosed(_ fd: Int32) -> Bool {
+        let rdhup: Int16 = 0x2000  // POLLRDHUP, a _GNU_SOURCE name Glibc's module leaves out
+        var polled = pollfd(fd: fd, events: rdhup, revents: 0)
+        return poll(&polled, 1, 0) > 0 && polled.revents & (Int16(POLLHUP) | rdhup) != 0
+    }
+
     /// SO_LINGER {on, 0}: close(2) discards what is unsent. (On a Unix socket the peer sees
     /// ECONNRESET when the closing side leaves data unread, which is what these tests do.)
     static func setLingerZero(_ fd: Int32) {

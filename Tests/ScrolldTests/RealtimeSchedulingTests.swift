@@ -42,7 +42,7 @@ struct RealtimeSchedulingTests {
     @Test func zeroAsksForNothing() throws {
         let daemon = try DaemonProcess(config: "[daemon]\nrealtime_priority = 0\n")
         defer { daemon.stop() }
-        try #require(waitUntil(timeout: 20) { ThreadScheduling.of(daemon.pid).contains { $0.name == "scrolld-input" } })
+        try #require(waitUntil(timeout: 30) { ThreadScheduling.of(daemon.pid).contains { $0.name == "scrolld-input" } })
         for thread in ThreadScheduling.of(daemon.pid) {
             #expect(thread.policy == SCHED_OTHER, "\(thread)")
         }

@@ -10,27 +10,38 @@ struct ReplaySourceTests {
         // the stream never shows the gesture ending before the last click.
         let count = 2000
         let log = try Scrolld.wheelClickLog(count: count, v120: "120")
-        let daemon = try DaemonProcess(config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 1\n[containers.main]\ncontentSize = \"800x100000\"\n", replay: log)
+        // Looped, so that whenever the reader subscribes a whole pass follows it.
+        let daemon = try DaemonProcess(
+            config: "[physics]\nwheel_animation = \"none\"\nwheel_step = 1\n[containers.main]\ncontentSize = \"800x100000000\"\n",
+            arguments: ["--loop"], replay: log
+        )
         let reader = try LineClient(path: daemon.socketPath)
         _ = reader.readJSON()
-        _ = try #require(reader.request(["op": "subscribe", "container": "main"], id: 1))
+        let subscribed = try #require(reader.request(["op": "subscribe", "container": "main"], id: 1))
+        // The pass after the first rest: from its y.
+        var rest: [String: Any]? = subscribed.phase == "idle" ? subscribed : nil
+        while rest == nil, let line = reader.readJSON() {
+            if line["type"] as? String == "state", line.phase == "idle" { rest = line }
+        }
+        let start = try #require(rest?.y)
         var states: [[String: Any]] = []
         var frozen = false
-        while let line = reader.readJSON(timeout: 5) {
+        while let line = reader.readJSON() {
             guard line["type"] as? String == "state" else { continue }
+            if states.isEmpty, line.phase == "idle" { continue }
             states.append(line)
-            if !frozen, line.y > 500 {
+            if !frozen, line.y > start + 500 {
                 frozen = true
                 kill(daemon.process.processIdentifier, SIGSTOP)
                 usleep(600_000)
                 kill(daemon.process.processIdentifier, SIGCONT)
             }
-            if line.phase == "idle", states.count > 1 { break }
+            if line.phase == "idle" { break }
         }
         #expect(frozen)
         let firstIdle = try #require(states.firstIndex { $0.phase == "idle" })
         // Idle comes once, after the last click, with the offset of all of them.
-        #expect(states[firstIdle].y == Double(count))
+        #expect(states[firstIdle].y == start + Double(count))
         #expect(states[..<firstIdle].allSatisfy { $0.phase == "interacting" })
         daemon.stop()
     }

@@ -44,7 +44,7 @@ enum Scrolld {
         process.arguments = arguments
         // stderr goes to a file: it is small, and reading two pipes at once needs threads.
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        try Data().write(to: errURL)
         let err = try FileHandle(forWritingTo: errURL)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let out = Pipe()

@@ -81,6 +81,8 @@ struct StreamCheck {
     var times: [Int64] = []
     var reads: [Read] = []
     var eof = false
+    /// The most bytes seen waiting in the socket before a read (LineClient.neverFullBelow).
+    var mostQueued = 0
 
     init(fd: Int32, rate: Double?) {
         self.fd = fd
@@ -118,16 +120,12 @@ struct StreamCheck {
         return from..<to
     }
 
-    /// How many broadcasts with a seq in `range` were received, and the longest the daemon can
-    /// have taken to send them: from the earliest moment the first can have reached the socket
-    /// to the return of the read that brought the last (µs).
-    func sendSpan(in range: ClosedRange<Int>) -> (count: Int, micros: Int64)? {
+    /// When the read that brought the last broadcast with a seq in `range` returned (µs,
+    /// CLOCK_MONOTONIC): the daemon sent it before then.
+    func arrivalOfLast(in range: ClosedRange<Int>) -> Int64? {
         let received = indices(in: range)
-        guard received.count > 1,
-              let first = reads.first(where: { Int($0.end) > received.lowerBound }),
-              let last = reads.first(where: { Int($0.end) >= received.upperBound })
-        else { return nil }
-        return (received.count, last.arrival - first.lower)
+        guard !received.isEmpty else { return nil }
+        return reads.first { Int($0.end) >= received.upperBound }?.arrival
     }
 
     /// How many seqs in `range` this subscriber never received (coalesced away).

@@ -128,12 +128,17 @@ final class SubscriberReaders: @unchecked Sendable {
                 for k in ready where !shard.streams[k].eof {
                     let lower = max(previousWaitCall, lastDrainStart[k])
                     let buffer = buffers[k]
+                    var queued: Int32 = 0
+                    if ioctl(shard.streams[k].fd, UInt(FIONREAD), &queued) == 0 {
+                        shard.streams[k].mostQueued = max(shard.streams[k].mostQueued, Int(queued))
+                    }
                     while true {
                         let readStart = monotonicMicroseconds()
                         let room = buffer.count - filled[k]
                         let n = read(shard.streams[k].fd, buffer.baseAddress! + filled[k], room)
                         let arrival = monotonicMicroseconds()
                         if n > 0 {
+                            shard.streams[k].mostQueued = max(shard.streams[k].mostQueued, n)
                             filled[k] = consume(buffer, filled: filled[k], new: n, into: &shard.streams[k])
                             shard.streams[k].read(lower: lower, arrival: arrival)
                             if n < room { lastDrainStart[k] = readStart; break }

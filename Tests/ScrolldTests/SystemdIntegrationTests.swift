@@ -22,7 +22,7 @@ struct SystemdIntegrationTests {
     @Test func theWatchdogIsPingedOnlyWhenSystemdAsks() throws {
         let notify = try NotifySocket()
         let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
-        #expect(notify.receive(until: "WATCHDOG=1", timeout: 5).contains { $0.contains("WATCHDOG=1") })
+        #expect(notify.receive(until: "WATCHDOG=1").contains { $0.contains("WATCHDOG=1") })
         daemon.stop()
     }
 
@@ -41,8 +41,9 @@ struct SystemdIntegrationTests {
         try activator.run()
         defer { if activator.isRunning { activator.terminate(); activator.waitUntilExit() } }
         var welcome: [String: Any]?
-        for _ in 0..<200 where welcome == nil {
-            if let client = try? LineClient(path: path) { welcome = client.readJSON(timeout: 10) } else { usleep(25_000) }
+        _ = waitUntil(timeout: 30) {
+            welcome = (try? LineClient(path: path))?.readJSON()
+            return welcome != nil
         }
         #expect(welcome?["type"] as? String == "welcome")
         #expect(!FileManager.default.fileExists(atPath: directory + "/unused.sock"))
@@ -53,20 +54,36 @@ struct SystemdIntegrationTests {
         let daemon = try DaemonProcess()
         let client = try LineClient(path: daemon.socketPath)
         _ = client.readJSON()
-        // Some motion first, then rest: the frame timer must be gone afterwards.
-        _ = client.request(["op": "scrollTo", "container": "main", "y": 300, "animation": "smooth"], id: 1)
-        usleep(1_500_000)
-        func switches() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.process.processIdentifier)/task")) ?? []
-            return tasks.reduce(0) { sum, task in
-                let status = (try? String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/task/\(task)/status", encoding: .utf8)) ?? ""
-                let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches") }
-                return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
+        // Some motion first, then rest (its idle state received): the frame timer must be gone.
+        #expect(client.request(["op": "subscribe", "container": "main"], id: 1)?["type"] as? String == "state")
+        _ = client.request(["op": "scrollTo", "container": "main", "y": 300, "animation": "smooth"], id: 2)
+        var rested = false
+        while !rested, let line = client.readJSON() { rested = line["type"] as? String == "state" && line.phase == "idle" && line.y == 300 }
+        #expect(rested)
+        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
+        /// Voluntary context switches of all threads, and whether every thread is asleep (S).
+        func threads() -> (switches: Int, asleep: Bool) {
+            let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            var switches = 0, asleep = !ids.isEmpty
+            for id in ids {
+                let status = procFile("\(tasks)/\(id)/status") ?? ""
+                for line in status.split(separator: "\n") {
+                    if line.hasPrefix("voluntary_ctxt_switches") { switches += Int(line.split(separator: "\t").last ?? "") ?? 0 }
+                    if line.hasPrefix("State:") { asleep = asleep && line.contains("S (sleeping)") }
+                }
             }
+            return (switches, asleep)
         }
-        let before = switches()
+        // Once it has gone to sleep after sending that state (a thread that wrote the state is
+        // still on its way back to epoll_wait), nothing may wake it for 3 s.
+        var before = threads()
+        #expect(waitUntil(timeout: 30) {
+            let now = threads()
+            defer { before = now }
+            return now.asleep && before.asleep && now.switches == before.switches
+        })
         usleep(3_000_000)
-        #expect(switches() - before == 0)
+        #expect(threads().switches - before.switches == 0)
         daemon.stop()
     }
 }

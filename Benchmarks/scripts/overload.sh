@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# `make bench-overload` (and the end of `make bench`): "within one frame" under overload, as a
+# figure. Runs Tests/ScrolldTests/OverloadTests.swift RUNS times (default 5) against the
+# release build `make release` ships, with SCROLLD_OVERLOAD_BENCH=1 (the daemon, the test's CPU
+# sampler and its readers under SCHED_FIFO, so what is timed is the daemon's own work), reads
+# the line each run prints ("OVERLOAD within one frame: met|not met (...)") and its staleness
+# figures, and writes a table, with how many runs met the bound, between the
+# "<!-- make bench: overload -->" markers of docs/performance.md and docs/security.md (and to
+# Benchmarks/overload-results.md). `make test` runs the same test and judges behaviour only.
+#
+# Usage: Benchmarks/scripts/overload.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=${1:-5}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+release_flags=(${RELEASE_FLAGS:---static-swift-stdlib -Xlinker -z -Xlinker now})
+swift build -c release "${release_flags[@]}" --product scrolld >&2
+swift build --build-tests >&2
+
+before=$(cut -d' ' -f1-3 /proc/loadavg)
+for run in $(seq "$runs"); do
+    echo "overload run $run of $runs" >&2
+    status=0
+    SCROLLD_TEST_BINARY=$PWD/.build/release/scrolld SCROLLD_OVERLOAD_BENCH=1 \
+        swift test --skip-build --filter OverloadTests >"$logs/$run.log" 2>&1 || status=$?
+    echo "$status" >"$logs/$run.status"
+    grep -E '^OVERLOAD within one frame:' "$logs/$run.log" >&2 || echo "run $run: no verdict (status $status)" >&2
+done
+
+python3 - "$logs" "$runs" "$before" <<'EOF'
+import datetime, os, re, subprocess, sys
+
+logs, runs, before = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+columns = []
+for run in range(1, runs + 1):
+    text = open(os.path.join(logs, "%d.log" % run), errors="replace").read()
+    status = open(os.path.join(logs, "%d.status" % run)).read().strip()
+    verdict = re.search(r"^OVERLOAD within one frame: (met|not met) \((\d+) of (\d+) subscribers[^;]*; ([^)]*)\)", text, re.M)
+    column = {"status": status}
+    if verdict:
+        judged = verdict.group(4) == "release build, SCHED_FIFO"
+        column["verdict"] = verdict.group(1) if judged else "not judged (%s)" % verdict.group(4)
+        column["met"] = judged and verdict.group(1) == "met"
+        column["late"] = "%s of %s" % (verdict.group(2), verdict.group(3))
+    else:
+        column.update(verdict="no verdict (test status %s)" % status, met=False, late="?")
+    for name, key in (("unthrottled", "unthrottled"), ("rate 120 Hz", "120"), ("rate 60 Hz", "60")):
+        m = re.search(r"^  %s \(\d+, bound ([\d.]+) ms\):.*?at the socket \(lower bound\) p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms" % re.escape(name), text, re.M)
+        column[key] = "%s / %s / %s" % m.group(2, 3, 4) if m else "?"
+        column[key + " bound"] = m.group(1) if m else "?"
+    m = re.search(r"daemon during the pass: (\d+) % of a CPU busy", text)
+    column["busy"] = m.group(1) + " %" if m else "?"
+    m = re.search(r"load average ([\d.]+ [\d.]+ [\d.]+)", text)
+    column["load"] = m.group(1) if m else "?"
+    column["behaviour"] = "passed" if status == "0" else "FAILED"
+    columns.append(column)
+
+met = sum(c["met"] for c in columns)
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+bound = lambda key: columns[0].get(key + " bound", "?") if columns else "?"
+header = "| | " + " | ".join("run %d" % (i + 1) for i in range(runs)) + " |\n|---|" + "---|" * runs + "\n"
+row = lambda label, key: "| %s | %s |\n" % (label, " | ".join(c[key] for c in columns))
+block = (
+    "**Within one frame under overload, `make bench`: met in %d of %d runs** (%s, commit %s; %s, %d cores; "
+    "load average before %s). `Benchmarks/scripts/overload.sh %d`: the overload test against the static "
+    "release build, the daemon and the test's readers under SCHED_FIFO; staleness at the socket (lower "
+    "bound), p50 / p99 / max in ms:\n\n" % (met, runs, date, commit or "?", cpu, os.cpu_count(), before, runs)
+    + header
+    + row("within one frame", "verdict")
+    + row("subscribers with a state beyond the bound", "late")
+    + row("unthrottled (bound %s)" % bound("unthrottled"), "unthrottled")
+    + row("rate 120 Hz (bound %s)" % bound("120"), "120")
+    + row("rate 60 Hz (bound %s)" % bound("60"), "60")
+    + row("daemon busy during the pass", "busy")
+    + row("load average during the run", "load")
+    + row("the test's behaviour checks", "behaviour")
+)
+start, end = "<!-- make bench: overload -->", "<!-- end: make bench: overload -->"
+for path in ("docs/performance.md", "docs/security.md"):
+    text = open(path).read()
+    if start not in text or end not in text:
+        sys.exit("%s has no %s ... %s markers" % (path, start, end))
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    open(path, "w").write(head + start + "\n" + block + end + tail)
+open("Benchmarks/overload-results.md", "w").write("# Overload: within one frame\n\n" + block)
+print(block)
+print("within one frame: met in %d of %d runs" % (met, runs))
+EOF
