@@ -9,6 +9,10 @@ public enum Reply: Hashable, Sendable {
     case state(StateLine)
     case devices(id: RequestID?, devices: [DeviceInfo])
     case reloaded(id: RequestID?, result: ReloadResult)
+    /// DESIGN §13: an observed value changed (or its first value).
+    case observation(ObservationMessage)
+    /// DESIGN §19: the container was removed; a subscription to it has ended.
+    case removed(container: String)
     /// A type this client does not know, from a newer daemon; such lines are safe to ignore.
     case unknown(type: String)
 
@@ -17,7 +21,8 @@ public enum Reply: Hashable, Sendable {
         switch self {
         case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _), .reloaded(let id, _): id
         case .state(let line): line.id
-        case .welcome, .unknown: nil
+        case .observation(let message): message.id
+        case .welcome, .removed, .unknown: nil
         }
     }
 }

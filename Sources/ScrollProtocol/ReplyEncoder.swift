@@ -170,6 +170,24 @@ public enum ReplyEncoder {
             devices(list, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
+        case .observation(let message):
+            JSONOutput.raw("{\"type\":\"observation\"", &buffer)
+            JSONOutput.id(message.id, &buffer)
+            JSONOutput.raw(",\"container\":", &buffer)
+            JSONOutput.string(message.container, &buffer)
+            JSONOutput.raw(",\"of\":", &buffer)
+            JSONOutput.string(message.of, &buffer)
+            JSONOutput.raw(",\"seq\":", &buffer)
+            JSONOutput.int(message.seq, &buffer)
+            JSONOutput.raw(",\"t\":", &buffer)
+            JSONOutput.int(Int(message.time), &buffer)
+            JSONOutput.raw(",\"old\":", &buffer)
+            (message.old ?? .null).encode(into: &buffer)
+            JSONOutput.raw(",\"new\":", &buffer)
+            message.new.encode(into: &buffer)
+            buffer.append(UInt8(ascii: "}"))
+        case .removed(let container):
+            removed(container: container, into: &buffer)
         case .unknown(let type):
             JSONOutput.raw("{\"type\":", &buffer)
             JSONOutput.string(type, &buffer)

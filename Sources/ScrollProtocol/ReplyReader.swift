@@ -28,9 +28,26 @@ struct ReplyReader {
             var file: String?
             if let range = reader.present(fields[.file]) { file = try reader.string(at: range, key: "file") }
             return .reloaded(id: id, result: ReloadResult(ok: ok, file: file, message: try string(.message)))
+        case "observation":
+            return .observation(try observation(id: id))
+        case "removed":
+            return .removed(container: try string(.container))
         default:
             return .unknown(type: type)
         }
+    }
+
+    private mutating func observation(id: RequestID?) throws(ProtocolError) -> ObservationMessage {
+        let old = try reader.value(at: require(.old), key: "old")
+        return ObservationMessage(
+            id: id,
+            container: try string(.container),
+            of: try string(.of),
+            seq: try reader.int(at: require(.seq), key: "seq"),
+            time: Timestamp(try reader.int(at: require(.t), key: "t")),
+            old: old == .null ? nil : old,
+            new: try reader.value(at: require(.new), key: "new")
+        )
     }
 
     func require(_ key: ReplyKey) throws(ProtocolError) -> Range<Int> {

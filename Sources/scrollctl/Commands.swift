@@ -32,8 +32,13 @@ struct AnimationOption: ParsableArguments {
 struct ScrollTo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scroll-to",
-        abstract: "Scroll a container to an offset.",
-        discussion: "Give --x, --y or both; the other axis stays. Replies once the scroll has started."
+        abstract: "Scroll a container to an offset, a row or an edge.",
+        discussion: """
+            Give --x, --y or both (the other axis stays), or --row N with an optional --anchor \
+            (without one the scroll is minimal: nothing moves when the row is already in view), \
+            or --edge. A row or an edge may be combined with a coordinate for the other axis. \
+            Replies once the scroll has started.
+            """
     )
 
     @Argument(help: "The container.")
@@ -45,18 +50,46 @@ struct ScrollTo: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The vertical offset.", valueName: "Y"))
     var y: Double?
 
+    @Option(help: ArgumentHelp("A row to bring into view (along the list's axis).", valueName: "N"))
+    var row: Int?
+
+    @Option(help: ArgumentHelp("Where the row meets the view: top, center, bottom, leading, trailing or a number in [0, 1].",
+                               valueName: "ANCHOR"))
+    var anchor: String?
+
+    @Option(help: ArgumentHelp("An edge to scroll to: top, bottom, leading or trailing.", valueName: "EDGE"))
+    var edge: String?
+
     @OptionGroup var motion: AnimationOption
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
-        guard x != nil || y != nil else { throw ValidationError("give --x, --y or both") }
+        guard x != nil || y != nil || row != nil || edge != nil else {
+            throw ValidationError("give --x, --y, --row or --edge")
+        }
         for value in [x, y].compactMap({ $0 }) where !value.isFinite {
             throw ValidationError("offsets must be finite numbers")
+        }
+        if anchor != nil, row == nil { throw ValidationError("--anchor applies to a --row") }
+        _ = try position()
+    }
+
+    /// The position the options name, checked as the daemon checks it (names and ranges).
+    func position() throws -> ScrollPosition {
+        do throws(ScrollPositionError) {
+            let anchor = try anchor.map { name throws(ScrollPositionError) in
+                if let fraction = Double(name) { return try ScrollAnchor(fraction) }
+                return try ScrollAnchor(named: name)
+            }
+            let edge = try edge.map { name throws(ScrollPositionError) in try Edge(named: name) }
+            return ScrollPosition(x: x, y: y, row: row, anchor: anchor, edge: edge)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
     func run() throws {
-        let operation = Operation.scrollTo(container: container, target: AxisValues(x: x, y: y),
+        let operation = Operation.scrollTo(container: container, position: try position(),
                                            animation: motion.animation?.animation ?? .smooth)
         try connection.requestOK(operation)
     }
@@ -155,6 +188,22 @@ struct Configure: ParsableCommand {
     func run() throws {
         let operation = Operation.configure(container: container, settings: settings, animation: animation?.animation)
         try connection.requestOK(operation)
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove a container that a client created.",
+        discussion: "Its subscribers are told and their subscriptions end. Containers of the configuration file stay."
+    )
+
+    @Argument(help: "The container.")
+    var container: String
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        try connection.requestOK(.remove(container: container))
     }
 }
 

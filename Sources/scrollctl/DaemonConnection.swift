@@ -131,6 +131,14 @@ final class DaemonConnection {
         }
     }
 
+    /// The next line this client can read, however long it takes (a follower's loop).
+    func nextMessage() throws(ClientFailure) -> Message {
+        while true {
+            guard let line = try nextLine(until: nil) else { continue }
+            if let message = decode(line) { return message }
+        }
+    }
+
     /// Decodes a line; lines this client cannot read are skipped (a newer daemon may say more),
     /// and a welcome is remembered.
     func decode(_ line: [UInt8]) -> Message? {

@@ -35,6 +35,9 @@ struct Scrollctl: ParsableCommand {
               scrollctl watch                       (live view of container main)
               scrollctl watch --json | head         (the raw state lines)
               scrollctl scroll-to --y 500 --animation bouncy
+              scrollctl scroll-to list --row 40 --anchor center
+              scrollctl observe list header.progress --step 0.1
+              scrollctl rows list --insert 0 --count 20 --height 44
               scrollctl configure list --container-size 400x300 --header 50:120 --rows 100x44
               scrollctl devices
               scrollctl reload                      (after editing the configuration)
@@ -44,8 +47,8 @@ struct Scrollctl: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Watch.self, Get.self, ScrollTo.self, ScrollBy.self, Configure.self,
-            Pause.self, Resume.self, Devices.self, Reload.self, Ping.self,
+            Watch.self, Observe.self, Get.self, ScrollTo.self, ScrollBy.self, Configure.self, Rows.self,
+            Remove.self, Pause.self, Resume.self, Devices.self, Reload.self, Ping.self,
         ]
     )
 }

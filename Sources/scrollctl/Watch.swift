@@ -61,13 +61,7 @@ struct Watch: ParsableCommand {
             } else if case .error(let code, let text, nil) = message.reply {
                 throw DaemonConnection.failure(code: code, message: text)
             }
-            while true {
-                guard let line = try daemon.nextLine(until: nil) else { continue }
-                if let next = daemon.decode(line) {
-                    message = next
-                    break
-                }
-            }
+            message = try daemon.nextMessage()
         }
     }
 
