@@ -113,8 +113,8 @@ BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
 # README.md at the top of DOCDIR and docs/ beside it, as in the tree, so their relative links
 # (README -> docs/config.md, docs -> ../examples/…, the plot image) work where installed.
 DOCS := $(wildcard docs/*.md)
-DOC_IMAGES := docs/images/demo-plot.png
-EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/client.sh examples/demo.scrolllog
+DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg
+EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/feed.py examples/client.sh examples/demo.scrolllog
 UNITS := scrolld.service scrolld.socket
 
 .PHONY: release built up-to-date install uninstall man manual-tool check-man deb

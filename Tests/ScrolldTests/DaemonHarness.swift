@@ -21,7 +21,7 @@ final class DaemonProcess {
     init(
         config: String = "", arguments: [String] = [], replay: String? = nil, environment extra: [String: String] = [:],
         softFileLimit: Int? = nil, socketIn subdirectory: String? = nil, searchPath: Bool = false,
-        launcher: [String] = [], user: UInt32? = nil, capabilities: [String] = []
+        launcher: [String] = [], user: UInt32? = nil, capabilities: [String] = [], realTime: Bool = false
     ) throws {
         // A short path: Unix socket paths are limited to 107 bytes.
         directory = URL(fileURLWithPath: "/tmp/sd-\(UUID().uuidString.prefix(8))")
@@ -40,6 +40,12 @@ final class DaemonProcess {
         var args = ["run", "--socket", socketPath]
         if !searchPath { args += ["--config", configPath] }
         if let replay { args += ["--replay", replay] }
+        // Real time only where a test is about it (`realTime`, or a config that sets
+        // realtime_priority): as root every test daemon would otherwise run SCHED_RR beside
+        // dozens of others and the builds of a busy machine, and what a behaviour test sees
+        // would depend on the kernel's real-time throttling and RLIMIT_RTTIME rather than on
+        // the daemon (docs/decisions.md, "Tests and real time").
+        if !realTime, !config.contains("realtime_priority") { args += ["--set", "daemon.realtime_priority=0"] }
         var command = [Scrolld.binary.path] + args + arguments
         if let softFileLimit {
             command = ["/bin/sh", "-c", "ulimit -S -n \(softFileLimit) && exec \"$0\" \"$@\""] + command

@@ -52,7 +52,7 @@ struct RealtimeSchedulingTests {
 
     @Test func withoutPermissionTheDaemonSaysWhyAndServesAtNormalPriority() throws {
         try #require(getuid() == 0, "needs root to act as another uid")
-        let daemon = try DaemonProcess(config: "[daemon]\nallow_uids = [0]\n", launcher: ["/usr/bin/prlimit", "--rtprio=0:0", "--"], user: Self.nobody)
+        let daemon = try DaemonProcess(config: "[daemon]\nallow_uids = [0]\n", launcher: ["/usr/bin/prlimit", "--rtprio=0:0", "--"], user: Self.nobody, realTime: true)
         defer { daemon.stop() }
         let refusal = "runs at normal priority: real-time scheduling not permitted (RLIMIT_RTPRIO 0, no CAP_SYS_NICE); docs/systemd.md says how to permit it"
         try #require(daemon.waitForLog("input thread " + refusal), "\(daemon.stderr)")
@@ -110,7 +110,7 @@ struct RealtimeSchedulingTests {
 
     @Test func sigxcpuPutsBothThreadsBackToNormalPriorityTheDaemonServesOnAndAsksAgainLater() throws {
         try #require(getuid() == 0, "needs root (or CAP_SYS_NICE) to be permitted real time")
-        let daemon = try DaemonProcess()
+        let daemon = try DaemonProcess(realTime: true)
         defer { daemon.stop() }
         try #require(daemon.waitForLog("input thread runs at real-time priority 10 (SCHED_RR)"), "\(daemon.stderr)")
         #expect(ThreadScheduling.of(daemon.pid).filter { $0.policy == SCHED_RR }.count == 2)
@@ -136,7 +136,7 @@ struct RealtimeSchedulingTests {
 
     @Test func aDaemonStartedAtAHigherRealTimePriorityKeepsIt() throws {
         try #require(getuid() == 0, "needs root (or CAP_SYS_NICE) to be permitted real time")
-        let daemon = try DaemonProcess(launcher: ["/usr/bin/chrt", "-f", "30"])
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/chrt", "-f", "30"], realTime: true)
         defer { daemon.stop() }
         try #require(daemon.waitForLog("input thread already runs at real-time priority 30 (SCHED_FIFO): kept"), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("event loop already runs at real-time priority 30 (SCHED_FIFO): kept"))
