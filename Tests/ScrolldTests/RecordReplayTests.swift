@@ -105,6 +105,60 @@ import Glibc
         #expect(text.contains(#""request":{"op":"pause","container":"list"}"#))
     }
 
+    /// Part two's requests replay too (DESIGN §12, §13, §19 through §17): rows scrolled to with
+    /// anchors and edges, row edits during motion, an owned container removed when its
+    /// connection closes, a pause undone by a close. Observations change no state; the states
+    /// of `list` that a subscriber received live are the replay's, line for line.
+    @Test func positionsRowEditsAndLifetimesReplayLineForLine() throws {
+        let recording = try Scrolld.temporaryFile("", name: "session.scrolllog")
+        let daemon = try DaemonProcess(arguments: ["--record", recording], replay: Scrolld.example("demo.scrolllog"))
+        let requests = try LineClient(path: daemon.socketPath)
+        _ = requests.read(type: "welcome")
+        #expect(requests.request(["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 600],
+                                  "header": ["minHeight": 60, "maxHeight": 200], "rows": ["count": 100, "height": 44]], id: 1)?["type"] as? String == "ok")
+        let list = try Collector(path: daemon.socketPath, container: "list")
+        let app = try LineClient(path: daemon.socketPath)
+        _ = app.read(type: "welcome")
+        #expect(app.request(["op": "configure", "container": "owned", "owned": true], id: 1)?["type"] as? String == "ok")
+        #expect(app.request(["op": "pause", "container": "list"], id: 2)?["type"] as? String == "ok")
+        #expect(app.request(["op": "observe", "container": "list", "of": "visibleRows"], id: 3)?["type"] as? String == "observation")
+        let sequence: [[String: Any]] = [
+            ["op": "scrollTo", "container": "list", "row": 50, "anchor": "center"],
+            ["op": "configure", "container": "list", "rows": ["insert": ["at": 0, "count": 20]]],
+            ["op": "scrollTo", "container": "list", "edge": "bottom", "animation": "bouncy"],
+            ["op": "configure", "container": "list", "rows": ["remove": ["at": 10, "count": 5]]],
+            ["op": "scrollTo", "container": "list", "row": 3],
+            ["op": "configure", "container": "list", "rows": ["insert": ["at": 0, "heights": [10, 20, 30]]]],
+        ]
+        for (number, request) in sequence.enumerated() {
+            #expect(requests.request(request, id: 10 + number)?["type"] as? String == "ok", "\(request)")
+            usleep(120_000)  // spreads the requests over the motion; no outcome depends on it
+        }
+        // The app goes: its container is removed and its pause undone (input reaches list again).
+        app.close()
+        #expect(waitUntil(timeout: 30) { requests.request(["op": "get", "container": "owned"], id: 98)?["code"] as? String == "unknown_container" })
+        #expect(waitUntil(timeout: 60) { requests.request(["op": "get", "container": "list"], id: 99)?["phase"] as? String == "idle" })
+        let states = list.stop()
+        daemon.stop()
+
+        let replay = try Scrolld.run(["replay", recording, "--container", "list"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.isEmpty, "\(replay.stderr)")
+        let published = Array(states.dropFirst())
+        #expect(published.count > 20, "\(published.count) states")
+        #expect(published.contains { $0["paused"] as? Bool == true })
+        let seqs = published.compactMap { ($0["seq"] as? NSNumber)?.intValue }
+        let window = replay.states.filter { state in
+            let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
+            return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
+        }
+        #expect(window.map(Self.key) == published.map(Self.key), "live and replay differ")
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        #expect(text.contains(#""request":{"op":"remove","container":"owned"}"#))
+        #expect(text.contains(#""request":{"op":"resume","container":"list"}"#))
+        #expect(!text.contains(#""op":"observe""#))
+    }
+
     /// A recording is an event log v1: a reader that knows nothing of requests skips them.
     @Test func recordedRequestLinesAreSkippedByInputOnlyReaders() throws {
         let log = try Scrolld.temporaryFile("""
