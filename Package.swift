@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ScrollModel", targets: ["ScrollModel"]),
         .library(name: "ScrollLog", targets: ["ScrollLog"]),
         .library(name: "ScrollProtocol", targets: ["ScrollProtocol"]),
+        .library(name: "ScrollClient", targets: ["ScrollClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -87,6 +88,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // POSIX pieces shared by the daemon and the client library (a named detached thread).
+        .target(name: "ScrollPOSIX"),
+        // The Swift client library: scrollctl's blocking connection, and an async client with
+        // states and observations as AsyncSequences of ScrollProtocol's typed values.
+        .target(name: "ScrollClient", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollPOSIX"]),
         // What Swift's Glibc module leaves out without _GNU_SOURCE (struct ucred, gettid,
         // RLIMIT_RTTIME), as the real symbols: the daemon's POSIX edges use it.
         .target(name: "CScrolldShim"),
@@ -94,6 +100,7 @@ let package = Package(
             name: "scrolld",
             dependencies: [
                 "CScrolldShim",
+                "ScrollPOSIX",
                 "ScrollDaemon",
                 "ScrollSession",
                 "ScrollTranscript",
@@ -117,6 +124,7 @@ let package = Package(
         .executableTarget(
             name: "scrollctl",
             dependencies: [
+                "ScrollClient",
                 "ScrollProtocol",
                 "ScrollModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -134,7 +142,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
-        .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel"]),
+        .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel", "ScrollClient", "ScrollProtocol"]),
         .testTarget(
             name: "ScrollDaemonTests",
             dependencies: [

@@ -11,6 +11,20 @@ public enum ReplyDecoder {
         return try reply.reply()
     }
 
+    /// A welcome line with everything it carries (``Reply/welcome(protocol:server:containers:)``
+    /// keeps only what protocol 1 began with).
+    public static func welcome(_ line: [UInt8]) throws(ProtocolError) -> WelcomeLine {
+        try line.withUnsafeBytes { raw in
+            Result { () throws(ProtocolError) in
+                var reader = ProtocolReader(raw)
+                var fields = ObjectFields<ReplyKey>()
+                try reader.locateLine(into: &fields)
+                var reply = ReplyReader(reader: reader, fields: fields)
+                return try reply.welcome()
+            }
+        }.get()
+    }
+
     public static func decode(_ line: [UInt8]) throws(ProtocolError) -> Reply {
         try line.withUnsafeBytes { raw in Result { () throws(ProtocolError) in try decode(raw) } }.get()
     }

@@ -3,7 +3,7 @@ enum ReplyKey: Int, ObjectSchema {
     case type, id, `protocol`, server, containers, code, message
     case container, seq, t, phase, contentOffset, velocity, contentSize, containerSize, contentInsets, header, visibleRows
     case devices, ok, file
-    case of, old, new
+    case of, old, new, features, instance
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -12,7 +12,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("contentOffset", .contentOffset), ("velocity", .velocity), ("contentSize", .contentSize),
         ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
-        ("of", .of), ("old", .old), ("new", .new),
+        ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance),
     ]
 }
 

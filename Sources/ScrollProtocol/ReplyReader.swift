@@ -37,6 +37,18 @@ struct ReplyReader {
         }
     }
 
+    /// The whole welcome, part two's keys included (absent from a daemon before them).
+    mutating func welcome() throws(ProtocolError) -> WelcomeLine {
+        var features: [String] = []
+        if let range = reader.present(fields[.features]) { features = try reader.strings(at: range, key: "features") }
+        var instance: String?
+        if let range = reader.present(fields[.instance]) { instance = try reader.string(at: range, key: "instance") }
+        return WelcomeLine(
+            protocol: try reader.int(at: require(.protocol), key: "protocol"), server: try string(.server),
+            containers: try reader.strings(at: require(.containers), key: "containers"), features: features, instance: instance
+        )
+    }
+
     private mutating func observation(id: RequestID?) throws(ProtocolError) -> ObservationMessage {
         let old = try reader.value(at: require(.old), key: "old")
         return ObservationMessage(

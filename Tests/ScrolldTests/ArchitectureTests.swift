@@ -16,7 +16,9 @@ import Testing
         "ScrollDaemon": ["NIOCore", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
         "ScrollInput": ["CLibinput", "ScrollModel"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
-        "scrollctl": ["ScrollProtocol", "ScrollModel", "ArgumentParser"],
+        "ScrollPOSIX": [],
+        "ScrollClient": ["ScrollProtocol", "ScrollModel", "ScrollPOSIX", "Synchronization"],
+        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ArgumentParser"],
     ]
 
     @Test func everyTargetImportsOnlyWhatTheArchitectureAllows() throws {

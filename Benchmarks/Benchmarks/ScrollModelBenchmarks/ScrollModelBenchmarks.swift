@@ -19,13 +19,35 @@ let benchmarks: @Sendable () -> Void = {
     workload("frame ticks (fling and bounce, 120 Hz)", .plain) { $0.frames(count: $1) }
     workload("wheel events, 10 000 rows and a collapsing header", .list) { $0.wheel(count: $1) }
     workload("finger events, 10 000 rows and a collapsing header", .list) { $0.finger(count: $1) }
+    // DESIGN §13: the same wheel input with eight observations evaluated on every state (the
+    // difference to the case without is their cost), and §12's row edits on 100 000 rows.
+    workload("wheel events, 10 000 rows, a header and 8 observations", .list, observing: ObservationSet.eight) { $0.wheel(count: $1) }
+    Benchmark("row edits (insert, remove) in a 100 000-row list") { benchmark in
+        var driver = RowEditDriver(rows: 100_000)
+        driver.edit(count: 100)
+        benchmark.startMeasurement()
+        driver.edit(count: benchmark.scaledIterations.count)
+        benchmark.stopMeasurement()
+        blackHole(driver.checksum)
+    }
+}
+
+enum ObservationSet {
+    /// One of each kind a client can ask for.
+    static let eight: [ScrollObservation] = [
+        .phase, .contentOffset(.vertical, step: 10), .velocity(.vertical, step: nil), .headerProgress(step: 0.1),
+        .visibleRows, .rowVisible(row: 5_000, threshold: 0.5), .nearEnd(distance: 1_000, axis: .vertical), .atEdge(.top),
+    ]
 }
 
 /// One benchmark: 5 000 events of warm-up (velocity ring, frame grid, buffers), then
 /// `scaledIterations` events measured, on one long-lived engine.
-func workload(_ name: String, _ layout: EngineDriver.Layout, _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void) {
+func workload(
+    _ name: String, _ layout: EngineDriver.Layout, observing observations: [ScrollObservation] = [],
+    _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void
+) {
     Benchmark(name) { benchmark in
-        var driver = EngineDriver(layout)
+        var driver = EngineDriver(layout, observing: observations)
         feed(&driver, 5_000)
         benchmark.startMeasurement()
         feed(&driver, benchmark.scaledIterations.count)

@@ -14,8 +14,20 @@ public struct EngineDriver {
     var time: Timestamp = 1_000_000
     var step = 0
     public private(set) var checksum = 0.0
+    /// DESIGN §13 as the daemon runs it: each observation's value in every published state,
+    /// compared with the value last sent.
+    let observations: [ScrollObservation]
+    var sent: [ObservationValue?]
+    /// The states of one command, evaluated after it (as the daemon does: the values read the
+    /// container's rows, which the command may change); kept to reuse its storage.
+    var published: [ScrollState] = []
+    /// Observation messages the daemon would send.
+    public private(set) var changes = 0
 
-    public init(_ layout: Layout) {
+    public init(_ layout: Layout, observing observations: [ScrollObservation] = []) {
+        self.observations = observations
+        sent = Array(repeating: nil, count: observations.count)
+        published.reserveCapacity(16)
         var configuration = ContainerConfiguration()
         if layout == .list {
             configuration.contentSize = nil
@@ -78,8 +90,62 @@ public struct EngineDriver {
 
     @inline(__always)
     mutating func feed(_ event: ScrollEvent) {
+        guard !observations.isEmpty else {
+            engine.handle(event) { update in
+                checksum += update.state.contentOffset.y
+            }
+            return
+        }
+        var states: [ScrollState] = []
+        swap(&states, &published)
         engine.handle(event) { update in
             checksum += update.state.contentOffset.y
+            states.append(update.state)
+        }
+        for state in states {
+            for index in observations.indices {
+                let value = engine.value(of: observations[index], container: 0, in: state)
+                if value != sent[index] {
+                    sent[index] = value
+                    changes += 1
+                }
+            }
+        }
+        states.removeAll(keepingCapacity: true)
+        swap(&states, &published)
+    }
+}
+
+/// DESIGN §12's row edits on a long list: one row inserted in the middle, then removed again,
+/// each applied to the container as `configure` applies it (scroll anchoring included).
+public struct RowEditDriver {
+    var container: ScrollContainer
+    var configuration: ContainerConfiguration
+    var time: Timestamp = 1_000_000
+    public private(set) var checksum = 0.0
+
+    /// `rows` rows of alternating heights (so they do not fold into one run), scrolled to the middle.
+    public init(rows: Int) {
+        configuration = ContainerConfiguration()
+        configuration.contentSize = nil
+        configuration.header = HeaderConfiguration(minHeight: 64, maxHeight: 220)
+        var heights = [Double]()
+        heights.reserveCapacity(rows)
+        for row in 0..<rows { heights.append(row % 2 == 0 ? 44 : 60) }
+        configuration.rows = RowsConfiguration(heights: .explicit(heights))
+        container = ScrollContainer(name: "list", configuration: configuration, at: time)
+        _ = try? container.scroll(to: .row(rows / 2, anchor: .center), animation: .none, at: time)
+    }
+
+    /// `count` edits, alternately an insert before the middle row and its removal.
+    public mutating func edit(count: Int) {
+        for number in 0..<count {
+            time += 1_000
+            let middle = (configuration.rows?.heights.count ?? 0) / 2
+            let edit: RowEdit = number % 2 == 0 ? .insert(at: middle, count: 1, height: 50) : .remove(at: middle, count: 1)
+            try? configuration.rows?.apply(edit)
+            container.configure(configuration, edit: edit, at: time)
+            checksum += container.state.contentOffset.y
         }
     }
 }

@@ -4,6 +4,7 @@ import NIOCore
 import ScrollConfig
 import ScrollInput
 import ScrollModel
+import ScrollPOSIX
 import ScrollDaemon
 import ScrollProtocol
 #if canImport(Glibc)

@@ -2,9 +2,9 @@
 import Glibc
 #endif
 
-/// A named, detached POSIX thread running one closure: all the daemon needs of Foundation's
-/// `Thread` (for the input thread), without linking Foundation into it.
-enum DetachedThread {
+/// A named, detached POSIX thread running one closure: all the daemon (its input thread) and
+/// ScrollClient (its reader) need of Foundation's `Thread`, without linking Foundation.
+public enum DetachedThread {
     private final class Body {
         let name: String
         let run: @Sendable () -> Void
@@ -15,10 +15,10 @@ enum DetachedThread {
     }
 
     /// Starts `body` on a new thread named `name` (at most 15 bytes are kept, the kernel's limit).
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         let result = spawn(context)
-        // Without its thread the daemon has no input: nothing sensible is left to do.
+        // Without its thread the caller cannot work (no input, no replies): nothing sensible is left.
         precondition(result == 0, "pthread_create: error \(result)")
     }
 

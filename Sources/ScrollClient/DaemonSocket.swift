@@ -1,0 +1,246 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ScrollProtocol
+
+/// One connection to scrolld with blocking POSIX socket I/O: JSON lines both ways, every request
+/// with its own `id` and its reply found by that id among whatever else arrives. What
+/// `scrollctl` talks through, and what ``ScrollClient`` reads on its own thread.
+///
+/// Not thread-safe: one thread reads; sending from another is safe only through `send(line:)`,
+/// which touches no read state.
+public final class DaemonSocket {
+    /// A line as it arrived, and what it says.
+    public struct Message: Sendable {
+        /// The bytes the daemon sent, without the newline.
+        public var line: [UInt8]
+        public var reply: Reply
+    }
+
+    public let path: String
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Where unread bytes start in `buffer`.
+    private var start = 0
+    /// Where the search for the next newline resumes.
+    private var scanned = 0
+    private var nextID = 1
+    /// What one recv(2) reads into.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 1)
+    /// The server's version, once its welcome has been read.
+    public private(set) var server: String?
+
+    /// A line this long without a newline is not the protocol.
+    public static let maximumLineLength = 16 << 20
+
+    public init(path: String) throws(ScrollClientError) {
+        self.path = path
+        fd = try Self.connect(path)
+    }
+
+    /// A socket connected to `path`.
+    private static func connect(_ path: String) throws(ScrollClientError) -> Int32 {
+        guard let address = UnixSocketAddress(path: path) else { throw .invalidSocketPath(path) }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .disconnected("cannot create a socket: \(String(cString: strerror(errno)))") }
+        let result = address.withSockAddr { Glibc.connect(fd, $0, $1) }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw connectFailure(code, path: path)
+        }
+        return fd
+    }
+
+    deinit {
+        close(fd)
+        chunk.deallocate()
+    }
+
+    private static func connectFailure(_ code: Int32, path: String) -> ScrollClientError {
+        switch code {
+        case ENOENT, ENOTDIR: .notRunning(path: path, reason: "no socket at")
+        case ECONNREFUSED: .notRunning(path: path, reason: "nothing listens on")
+        case EACCES, EPERM: .permissionDenied("cannot connect to \(path): \(String(cString: strerror(code)))")
+        default: .disconnected("cannot connect to \(path): \(String(cString: strerror(code)))")
+        }
+    }
+
+    // MARK: Requests
+
+    /// Sends `operation` with a fresh id and returns that id.
+    @discardableResult
+    public func send(_ operation: Operation) throws(ScrollClientError) -> RequestID {
+        let id = RequestID(nextID)
+        nextID += 1
+        do {
+            try send(Request(id: id, operation: operation))
+        } catch {
+            guard case .disconnected = error, let reason = reasonForClosing() else { throw error }
+            throw reason
+        }
+        return id
+    }
+
+    /// Writes one request line as it is (its `id` the caller's). Touches no read state, so
+    /// another thread may send while one reads.
+    public func send(_ request: Request) throws(ScrollClientError) {
+        var line: [UInt8] = []
+        RequestEncoder.encode(request, into: &line)
+        line.append(UInt8(ascii: "\n"))
+        var offset = 0
+        while offset < line.count {
+            let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw errno == EPIPE || errno == ECONNRESET
+                    ? closed : .disconnected("cannot send to scrolld: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// What the daemon said before it closed the connection, if it said why: a refused uid gets
+    /// a `forbidden` line and the close, which can come before this client has sent anything,
+    /// and then the send fails with EPIPE — the line, still buffered, tells the real reason.
+    private func reasonForClosing() -> ScrollClientError? {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(200))
+        while let line = try? nextLine(until: deadline) {
+            if let message = decode(line), case .error(let code, let text, nil) = message.reply {
+                return Self.failure(code: code, message: text)
+            }
+        }
+        return nil
+    }
+
+    /// Sends `operation` and waits up to `timeout` for the reply with its id, skipping every
+    /// other line (broadcasts, the welcome). An error reply is thrown as its one-line reason.
+    public func request(_ operation: Operation, timeout: Duration) throws(ScrollClientError) -> Message {
+        let id = try send(operation)
+        return try reply(to: id, operation: operation, timeout: timeout)
+    }
+
+    /// The reply to the request `id`, within `timeout` from now.
+    public func reply(to id: RequestID, operation: Operation, timeout: Duration) throws(ScrollClientError) -> Message {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            guard let line = try nextLine(until: deadline) else {
+                throw .timeout(operation: operation.name, seconds: Self.seconds(timeout))
+            }
+            guard let message = decode(line) else { continue }
+            switch message.reply {
+            case .error(let code, let text, let replyID) where replyID == id || replyID == nil:
+                // An error without id is about the connection itself (forbidden, too_large).
+                throw Self.failure(code: code, message: text)
+            default:
+                if message.reply.id == id { return message }
+            }
+        }
+    }
+
+    /// The next line this client can read, however long it takes (a follower's loop).
+    public func nextMessage() throws(ScrollClientError) -> Message {
+        while true {
+            guard let line = try nextLine(until: nil) else { continue }
+            if let message = decode(line) { return message }
+        }
+    }
+
+    /// Decodes a line; lines this client cannot read are skipped (a newer daemon may say more),
+    /// and a welcome is remembered.
+    public func decode(_ line: [UInt8]) -> Message? {
+        var text = line
+        if text.last == UInt8(ascii: "\r") { text.removeLast() }
+        guard let reply = try? ReplyDecoder.decode(text) else { return nil }
+        if case .welcome(_, let server, _) = reply { self.server = server }
+        return Message(line: line, reply: reply)
+    }
+
+    /// A daemon's error line as an error: `forbidden` (this uid refused) as a permission.
+    public static func failure(code: String, message: String) -> ScrollClientError {
+        code == ErrorCode.forbidden.rawValue ? .permissionDenied("\(code): \(message)") : .daemon(code: code, message: message)
+    }
+
+    // MARK: Lines
+
+    /// Whether a whole line is already buffered, so that `nextLine` returns without waiting.
+    public var hasBufferedLine: Bool {
+        buffer[scanned...].contains(UInt8(ascii: "\n"))
+    }
+
+    /// The next line without its newline; nil when `deadline` passes first (nil: wait for
+    /// ever). The daemon closing the connection is a failure.
+    public func nextLine(until deadline: ContinuousClock.Instant?) throws(ScrollClientError) -> [UInt8]? {
+        while true {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[start..<newline])
+                start = newline + 1
+                scanned = start
+                if start > 65536 && start * 2 > buffer.count {
+                    buffer.removeSubrange(..<start)
+                    start = 0
+                    scanned = 0
+                }
+                return line
+            }
+            scanned = buffer.count
+            guard buffer.count - start <= Self.maximumLineLength else {
+                throw .protocolViolation("scrolld sent a line longer than \(Self.maximumLineLength) bytes")
+            }
+            var wait: Int32 = -1
+            if let deadline {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else { return nil }
+                let (seconds, attoseconds) = remaining.components
+                wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, wait)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .disconnected("cannot read from scrolld: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { continue }
+            try receive()
+        }
+    }
+
+    private func receive() throws(ScrollClientError) {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        }
+        let n = recv(fd, chunk.baseAddress, chunk.count, 0)
+        let code = errno
+        if n > 0 {
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            return
+        }
+        if n < 0 && (code == EINTR || code == EAGAIN) { return }
+        if n < 0 && code != ECONNRESET {
+            throw .disconnected("cannot read from scrolld: \(String(cString: strerror(code)))")
+        }
+        throw closed
+    }
+
+    private var closed: ScrollClientError {
+        .disconnected("scrolld closed the connection (\(path))")
+    }
+
+    /// Stops both directions: a thread blocked reading sees the end of the stream.
+    public func shutdown() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// `5`, `0.25`: a duration as a user wrote it.
+    public static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let millis = Int(attoseconds / 1_000_000_000_000_000)
+        guard millis > 0 else { return String(seconds) }
+        var fraction = String(millis)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(seconds).\(fraction)"
+    }
+}

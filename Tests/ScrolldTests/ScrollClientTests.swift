@@ -1,0 +1,96 @@
+import Foundation
+import ScrollClient
+import ScrollModel
+import ScrollProtocol
+import Testing
+
+/// The Swift client library against a real daemon: requests as async methods, states and
+/// observations as async sequences, and each way a connection can fail.
+@Suite("ScrollClient against a real scrolld")
+struct ScrollClientTests {
+    static let list: [ConfigureSetting] = [
+        ConfigureSetting(key: "containerSize", value: .object([("width", .integer(400)), ("height", .integer(600))])),
+        ConfigureSetting(key: "header", value: .object([("min_height", .integer(60)), ("max_height", .integer(200))])),
+        ConfigureSetting(key: "rows", value: .object([("count", .integer(100)), ("height", .integer(44))])),
+    ]
+
+    @Test func requestsAndTheWelcome() async throws {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { client.close() }
+        #expect(client.welcome.containers == ["main"])
+        #expect(client.welcome.features.contains("observe"))
+        #expect(client.welcome.instance?.count == 32)
+        try await client.configure("list", Self.list)
+        try await client.scroll("list", to: .row(50, anchor: .center), animation: .none)
+        let state = try await client.get("list")
+        // DESIGN §12: 2400 + 22 − 60 − 0.5·540.
+        #expect(state.state.contentOffset.y == 2092)
+        #expect(state.container == "list")
+        try await client.scroll("list", by: AxisValues(y: -92), animation: .none)
+        #expect(try await client.get("list").state.contentOffset.y == 2000)
+        #expect(try await client.devices().isEmpty)
+        _ = try await client.ping()
+        await #expect(throws: ScrollClientError.daemon(code: "unknown_container", message: "unknown container \"nope\"")) {
+            _ = try await client.get("nope")
+        }
+        // An error leaves the connection as it was.
+        try await client.remove("list")
+        await #expect(throws: ScrollClientError.self) { _ = try await client.get("list") }
+    }
+
+    @Test func statesAndObservationsAsSequences() async throws {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { client.close() }
+        try await client.configure("list", Self.list)
+        var states = client.states(of: "list").makeAsyncIterator()
+        var rows = client.observe("list", .visibleRows).makeAsyncIterator()
+        let first = try #require(try await states.next())
+        #expect(first.seq == 1)
+        #expect(first.state.contentOffset.y == 0)
+        let initial = try #require(try await rows.next())
+        #expect(initial.old == nil)
+        #expect(initial.new == .object([("first", .integer(0)), ("last", .integer(8))]))
+
+        try await client.scroll("list", to: ScrollPosition(y: 30), animation: .none)
+        let moved = try #require(try await states.next())
+        #expect(moved.seq == 2)
+        #expect(moved.state.contentOffset.y == 30)
+        let changed = try #require(try await rows.next())
+        #expect(changed.old == initial.new)
+        #expect(changed.new == .object([("first", .integer(0)), ("last", .integer(9))]))
+        #expect(changed.seq == 2)
+    }
+
+    @Test func aRemovedContainerEndsItsSequencesWithTheReason() async throws {
+        let daemon = try DaemonProcess()
+        let owner = try await ScrollClient.connect(socket: daemon.socketPath)
+        try await owner.configure("sidebar", [], owned: true)
+        let watcher = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { watcher.close() }
+        var states = watcher.states(of: "sidebar").makeAsyncIterator()
+        _ = try await states.next()
+        owner.close()
+        await #expect(throws: ScrollClientError.removed(container: "sidebar")) { _ = try await states.next() }
+    }
+
+    @Test func aDaemonThatIsNotRunningOrGoesAway() async throws {
+        let missing = "/tmp/scrolld-no-such-\(UUID().uuidString.prefix(8))/s.sock"
+        await #expect(throws: ScrollClientError.notRunning(path: missing, reason: "no socket at")) {
+            _ = try await ScrollClient.connect(socket: missing)
+        }
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath)
+        var states = client.states(of: "main").makeAsyncIterator()
+        _ = try await states.next()
+        #expect(daemon.stop() == 0)
+        do {
+            _ = try await states.next()
+            Issue.record("the sequence went on after the daemon stopped")
+        } catch let error as ScrollClientError {
+            guard case .disconnected = error else { throw error }
+        }
+        await #expect(throws: ScrollClientError.self) { try await client.ping() }
+    }
+}
