@@ -35,10 +35,13 @@ struct Replayer<Sink: ReplaySink> {
     var lastEventTime: Timestamp = .min
 
     /// A replay of container `name` under `configuration`; a container the configuration does
-    /// not define may still be created by the log's requests.
+    /// not define may still be created by the log's requests. Without nesting the container is
+    /// alone (input reaches it as it reaches every container); with nesting (DESIGN §14) every
+    /// container is built, since where input goes depends on the others' offsets and a focus.
     init(container name: String, configuration: Configuration, mode: Mode, sink: Sink) throws(ConfigurationError) {
         let defined = configuration.container(named: name) != nil
-        session = try Session(configuration: configuration, containers: defined ? [name] : [], at: 0)
+        let nested = configuration.containers.contains { $0.parent != nil }
+        session = try Session(configuration: configuration, containers: nested ? nil : defined ? [name] : [], at: 0)
         self.name = name
         index = session.index(of: name)
         self.mode = mode
