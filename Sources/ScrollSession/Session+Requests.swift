@@ -128,8 +128,9 @@ extension Session {
     /// Puts a whole new configuration in force (a reload, from `client` 0 — the daemon itself —
     /// or a client's `reload`): containers it names are created or updated at once; containers
     /// created by clients and not in it stay as they are. Nothing changes when any container
-    /// fails to resolve.
-    public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, _ publish: (Publication) -> Void) throws(ConfigurationError) {
+    /// fails to resolve. `announcingNew` false: containers it creates publish nothing (the
+    /// configuration a recording starts with describes containers the daemon already had).
+    public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool = true, _ publish: (Publication) -> Void) throws(ConfigurationError) {
         var new = new
         new.keepContainers(from: configuration)
         var resolved: [(String, ContainerConfiguration)] = []
@@ -150,7 +151,7 @@ extension Session {
                 publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
             } else {
                 let index = add(ScrollContainer(name: name, configuration: container, at: engine.now))
-                publishState(of: index, publish)
+                if announcingNew { publishState(of: index, publish) }
             }
         }
         recorder?.recordConfiguration(configuration, client: client, at: engine.now)
