@@ -45,7 +45,7 @@ struct Scrollctl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Watch.self, Get.self, ScrollTo.self, ScrollBy.self, Configure.self,
-            Pause.self, Resume.self, Devices.self, Reload.self, Ping.self,
+            Pause.self, Resume.self, Focus.self, Devices.self, Reload.self, Ping.self,
         ]
     )
 }
