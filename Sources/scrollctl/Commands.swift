@@ -199,9 +199,9 @@ struct Focus: ParsableCommand {
         abstract: "Give the focus to a container, or take it away.",
         discussion: """
             While a container has the focus, input that is not bound to a container by device \
-            goes to it only, and on along its parents for what it does not take (DESIGN §14). \
+            goes to it only, and on along its parents for what it does not take. \
             The focus is the daemon's: the last focus request wins, whoever sent it. It ends when \
-            its container is removed, or when the connection that set it closes (DESIGN §19): \
+            its container is removed, or when the connection that set it closes: \
             so `scrollctl focus CONTAINER` holds its connection, and the focus, until it is \
             interrupted (Ctrl-C, SIGTERM) or the daemon goes away. `scrollctl focus --none` \
             clears the focus, whoever set it, and returns at once.

@@ -38,7 +38,7 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
     var every: Double?
 
-    @Option(help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would (DESIGN §14).", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would.", valueName: "NAME"))
     var focus: String?
 
     @Option(help: ArgumentHelp("Draw the replay as an SVG chart into FILE (- for standard output) instead of printing states.", valueName: "FILE"))
