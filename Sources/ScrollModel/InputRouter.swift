@@ -28,6 +28,8 @@ public struct InputRouter: Sendable {
     /// The gestures latched per entry container.
     var latches: [EntryLatches] = []
 
+    /// A router with no containers and no focus: every container later added gets all input
+    /// until one has a parent or a focus is set.
     public init() {}
 
     /// Whether routing differs from giving every container all input: a focus or nesting.
@@ -59,12 +61,13 @@ public struct InputRouter: Sendable {
             if last >= 0 { last = transform(last) }
         }
 
-        /// Takes over the gestures of `other` that this has none of.
+        /// Takes over the gestures of `other`, the entry input went to until now: its gestures
+        /// are the ones in progress (a wheel gesture only if it ends later than this one's).
         mutating func adopt(_ other: AxisLatches) {
-            if drag.target < 0 { drag = other.drag }
-            if wheel.target < 0 { wheel = other.wheel; wheelEnd = other.wheelEnd }
-            if hold.target < 0 { hold = other.hold }
-            if last < 0 { last = other.last }
+            if other.drag.target >= 0 { drag = other.drag }
+            if other.wheel.target >= 0, other.wheelEnd > wheelEnd { wheel = other.wheel; wheelEnd = other.wheelEnd }
+            if other.hold.target >= 0 { hold = other.hold }
+            if other.last >= 0 { last = other.last }
         }
     }
 

@@ -179,6 +179,23 @@ struct RoutingTests {
         #expect(nest.offset(0).y == 0)
     }
 
+    @Test func aGestureInProgressWhenTheFocusMovesEndsWhereItBegan() {
+        var nest = Self.listOfCarousels()
+        nest.add("second", Self.instant(ContainerConfiguration(
+            containerSize: Size(width: 800, height: 200), contentSize: Size(width: 2400, height: 200), axes: .horizontal, parent: "list"
+        )))
+        nest.send(.finger(1_000_000, x: 10), .finger(1_010_000, x: 10))
+        nest.engine.setFocus(2)
+        nest.send(.finger(1_020_000, x: 10), .stop(1_030_000))
+        // The drag stays with the first carousel to its stop, and it flings there.
+        #expect(nest.offset(1).x == 30)
+        #expect(nest.engine[1].state.phase == .decelerating)
+        #expect(nest.updates(of: 2).isEmpty)
+        // The next gesture goes to the newly focused carousel.
+        nest.send(.finger(2_000_000, x: 10), .stop(2_010_000))
+        #expect(nest.offset(2).x == 10)
+    }
+
     @Test func pausedContainersAreSkipped() {
         var nest = Self.listOfCarousels()
         nest.engine.setPaused(true, container: 1)
