@@ -30,7 +30,7 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo "| workload | instructions per event |"
     echo "|---|---|"
     cp Benchmarks/.build/release/model-loop "$tmp/model-loop" && strip -g "$tmp/model-loop"
-    for w in wheel finger frames list-wheel list-finger; do
+    for w in wheel finger frames list-wheel list-finger nested-wheel nested-finger; do
         total=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$tmp/model-loop" "$w" 100000 2>&1 >/dev/null \
             | sed -n 's/.*Collected : //p')
         echo "| $w | $((total / 100000)) |"

@@ -39,6 +39,8 @@ extension ContainerSettings {
             ("scroll_target", .string(scrollTarget.rawValue)),
             ("anchor", .string(anchor.rawValue)),
             ("devices", .array(devices.map { .string($0) })),
+            ("parent", .string(parent ?? "")),
+            ("overscroll", .string(overscroll.rawValue)),
         ]
         if let contentSize { result.append(("contentSize", .size(contentSize))) }
         if let header { result.append(("header", .table(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }

@@ -62,6 +62,7 @@ extension Configuration {
         do {
             _ = try configuration.resolvePhysics()
             for container in configuration.containers { _ = try configuration.resolve(container: container.name) }
+            try configuration.checkNesting()
         } catch {
             var located = error
             located.line = lines.line(of: error.key)

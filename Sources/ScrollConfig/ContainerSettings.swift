@@ -12,6 +12,10 @@ public struct ContainerSettings: Sendable {
     public var devices: [String] = []
     /// `anchor`: the edge the container starts at and holds on to (DESIGN §12).
     public var anchor = DefaultScrollAnchor.top
+    /// `parent`: the container this one is nested in (DESIGN §14); nil (or `""`): none.
+    public var parent: String?
+    /// `overscroll`: what a gesture pushing against an edge does (DESIGN §14).
+    public var overscroll = OverscrollBehavior.auto
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
@@ -40,6 +44,12 @@ public struct ContainerSettings: Sendable {
         case (1, "scroll_target"): scrollTarget = try value.choice(key, ScrollTargetBehavior.self)
         case (1, "anchor"): anchor = try value.anchor(key)
         case (1, "devices"): devices = try value.strings(key)
+        case (1, "parent"):
+            // Whether the name exists and makes no cycle is checked once every key is set
+            // (`Configuration.checkNesting`): a file may name a container defined further down.
+            let parent = try value.string(key)
+            self.parent = parent.isEmpty ? nil : parent
+        case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
         case (1, "header"), (1, "rows"), (1, "physics"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
@@ -66,7 +76,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, header.*, rows.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, header.*, rows.*, physics.*)"
             )
         }
     }
@@ -122,7 +132,9 @@ public struct ContainerSettings: Sendable {
             physics: physics,
             scrollTarget: scrollTarget,
             devices: devices,
-            anchor: anchor
+            anchor: anchor,
+            parent: parent,
+            overscroll: overscroll
         )
     }
 

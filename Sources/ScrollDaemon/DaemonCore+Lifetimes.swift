@@ -70,7 +70,7 @@ extension DaemonCore {
     }
 
     /// What a closing connection leaves behind is undone (DESIGN §19): the containers it owns are
-    /// removed, its pauses resumed — each as a request of that connection, so a recording
+    /// removed, its pauses resumed, its focus cleared — each as a request of that connection, so a recording
     /// replays it.
     func undo(for client: Client) {
         let now = eventLoop.timestamp
@@ -86,6 +86,11 @@ extension DaemonCore {
         for (name, pauser) in pausedBy where pauser == client.number {
             pausedBy[name] = nil
             try? session.perform(.resume(container: name), client: client.number, at: now) { collect($0) }
+        }
+        if session.focus == nil { focusedBy = nil }
+        if focusedBy == client.number {
+            focusedBy = nil
+            try? session.perform(.focus(container: nil), client: client.number, at: now) { collect($0) }
         }
         deliver()
         deliverObservations()

@@ -24,10 +24,10 @@ extension DaemonCore {
     }
 
     /// DESIGN part two's sections this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "record-requests"]
+    static let features = ["positions", "observe", "routing", "record-requests"]
 
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, into: &$0) }
+        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }
     }
 
     /// A peer that may not connect: told why, then disconnected.
@@ -93,7 +93,7 @@ extension DaemonCore {
         case .unobserve(let observationID):
             try unobserve(client, id: observationID)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove:
+        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus:
             do {
                 try perform(request.operation, from: client)
             } catch {
@@ -110,7 +110,7 @@ extension DaemonCore {
                 }.map(\.container.name)
                 return device
             }
-            return line { ReplyEncoder.devices(list, id: id, into: &$0) }
+            return line { ReplyEncoder.devices(list, focus: .some(session.focus), id: id, into: &$0) }
         case .reload:
             let result = reload()
             if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }

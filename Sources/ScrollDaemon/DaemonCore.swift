@@ -31,6 +31,9 @@ package final class DaemonCore {
     var owners: [String: Int] = [:]
     /// The connection whose `pause` is in force on a container, by name (undone when it closes).
     var pausedBy: [String: Int] = [:]
+    /// The connection whose `focus` is in force (undone when it closes, DESIGN §19); nil when
+    /// there is no focus.
+    var focusedBy: Int?
     /// States published during the current command to containers somebody observes, evaluated
     /// once the command is done (`deliverObservations`).
     var observed: [Publication] = []
@@ -136,8 +139,11 @@ package final class DaemonCore {
             pausedBy[name] = client.number
         case .resume(let name):
             pausedBy[name] = nil
+        case .focus(let name):
+            focusedBy = name == nil ? nil : client.number
         case .remove:
             if let removing { containerRemoved(at: removing) }
+            if session.focus == nil { focusedBy = nil }
         default:
             break
         }

@@ -26,6 +26,13 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// The edge the container starts at and holds on to while its content changes (`anchor`;
     /// default ``DefaultScrollAnchor/top``), as SwiftUI's `defaultScrollAnchor`.
     public var anchor: DefaultScrollAnchor
+    /// The container this one is nested in (`parent`, DESIGN §14), by name; nil: none. Input
+    /// given to the container that it does not take goes on to its parent, and so on up.
+    public var parent: String?
+    /// What a gesture pushing against an edge does (`overscroll`; default
+    /// ``OverscrollBehavior/auto``). ``OverscrollBehavior/none`` also turns the physics'
+    /// `overscroll` off (``init(containerSize:contentSize:contentInsets:axes:header:rows:physics:scrollTarget:devices:anchor:parent:overscroll:)`` turns it off).
+    public var overscroll: OverscrollBehavior
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (DESIGN §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
@@ -39,7 +46,9 @@ public struct ContainerConfiguration: Hashable, Sendable {
         physics: ScrollPhysics = ScrollPhysics(),
         scrollTarget: ScrollTargetBehavior = .none,
         devices: [String] = [],
-        anchor: DefaultScrollAnchor = .top
+        anchor: DefaultScrollAnchor = .top,
+        parent: String? = nil,
+        overscroll: OverscrollBehavior = .auto
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -51,6 +60,9 @@ public struct ContainerConfiguration: Hashable, Sendable {
         self.scrollTarget = scrollTarget
         self.devices = devices
         self.anchor = anchor
+        self.parent = parent
+        self.overscroll = overscroll
+        if overscroll == .none { self.physics.overscroll = false }
     }
 
     /// The axis rows and the header lie along: horizontal only for a horizontal-only container.

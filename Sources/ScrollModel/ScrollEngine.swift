@@ -108,6 +108,8 @@ public struct ScrollEngine: Sendable {
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
+    /// Where input goes: the focus and the nested containers' chains (DESIGN §14).
+    public internal(set) var router = InputRouter()
 
     /// An engine with no containers; a `frameRate` that is not positive becomes 120.
     public init(frameRate: Double = 120) {
@@ -121,6 +123,7 @@ public struct ScrollEngine: Sendable {
     @discardableResult
     public mutating func add(_ container: ScrollContainer) -> Int {
         slots.append(Slot(container: container))
+        relink()
         return slots.count - 1
     }
 
@@ -137,6 +140,8 @@ public struct ScrollEngine: Sendable {
     /// later updates are one less).
     public mutating func remove(container index: Int) {
         slots.remove(at: index)
+        router.remove(container: index)
+        relink()
     }
 
     /// Pauses (`true`) or resumes input routing to the container at `index`; see
@@ -152,7 +157,9 @@ public struct ScrollEngine: Sendable {
         at time: Timestamp,
         _ body: (inout ScrollContainer) -> Void
     ) -> ScrollState {
+        let parent = slots[index].container.configuration.parent
         body(&slots[index].container)
+        if slots[index].container.configuration.parent != parent { relink() }
         slots[index].syncFrames(at: time, rate: frameRate)
         return slots[index].container.state
     }
@@ -214,7 +221,10 @@ public struct ScrollEngine: Sendable {
                 emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
+            router.deviceRemoved(event.device)
         default:
+            // A focus or nested containers: each axis to the container the router picks.
+            guard !router.isActive else { return route(event, emit) }
             for index in slots.indices {
                 slots[index].apply(event, devices: devices, rate: frameRate, index: index, emit)
             }

@@ -24,6 +24,9 @@ public enum Operation: Hashable, Sendable {
     case resume(container: String)
     /// Removes a container a request created (DESIGN §19).
     case remove(container: String)
+    /// DESIGN §14: input not bound to a container by device goes to `container` (and along its
+    /// chain) only; nil: to every container, as by default.
+    case focus(container: String?)
     /// DESIGN §13: hear `observation` of `container` whenever it changes; `id` (required) names
     /// it on the connection.
     case observe(container: String, observation: ScrollObservation, id: RequestID)
@@ -45,6 +48,7 @@ public enum Operation: Hashable, Sendable {
         case .pause: "pause"
         case .resume: "resume"
         case .remove: "remove"
+        case .focus: "focus"
         case .observe: "observe"
         case .unobserve: "unobserve"
         case .devices: "devices"
@@ -60,7 +64,7 @@ public enum Operation: Hashable, Sendable {
              .scrollTo(let container, _, _), .scrollBy(let container, _, _), .pause(let container),
              .resume(let container), .remove(let container), .observe(let container, _, _):
             container
-        case .unsubscribe(let container):
+        case .unsubscribe(let container), .focus(let container):
             container
         case .unobserve, .devices, .reload, .ping:
             nil

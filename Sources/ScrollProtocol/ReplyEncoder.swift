@@ -9,7 +9,9 @@ public enum ReplyEncoder {
     /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"],
     /// "features":["record-requests"]}`; `server` is "scrolld <version>", `features` the
     /// sections of DESIGN part two the daemon implements.
-    public static func welcome(server: String, containers: [String], features: [String] = [], instance: String? = nil, into buffer: inout [UInt8]) {
+    /// `focus` (DESIGN §14) is written when given: `"focus":"carousel"`, or `"focus":null` for
+    /// `.some(nil)`.
+    public static func welcome(server: String, containers: [String], features: [String] = [], instance: String? = nil, focus: String?? = nil, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
         JSONOutput.int(WireProtocol.version, &buffer)
         JSONOutput.raw(",\"server\":", &buffer)
@@ -22,6 +24,7 @@ public enum ReplyEncoder {
             JSONOutput.raw(",\"instance\":", &buffer)
             JSONOutput.string(instance, &buffer)
         }
+        if let focus { self.focus(focus, &buffer) }
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -111,7 +114,9 @@ public enum ReplyEncoder {
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
     /// "path":"/dev/input/event5","containers":["main"]}]}`; `path` and `containers` appear only
     /// when known.
-    public static func devices(_ devices: [DeviceInfo], id: RequestID?, into buffer: inout [UInt8]) {
+    /// `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"` or
+    /// `,"focus":null`.
+    public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
         JSONOutput.id(id, &buffer)
         JSONOutput.raw(",\"devices\":[", &buffer)
@@ -133,7 +138,15 @@ public enum ReplyEncoder {
             }
             buffer.append(UInt8(ascii: "}"))
         }
-        JSONOutput.raw("]}", &buffer)
+        buffer.append(UInt8(ascii: "]"))
+        if let focus { self.focus(focus, &buffer) }
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `,"focus":"NAME"` or `,"focus":null`.
+    private static func focus(_ focus: String?, _ buffer: inout [UInt8]) {
+        JSONOutput.raw(",\"focus\":", &buffer)
+        if let focus { JSONOutput.string(focus, &buffer) } else { JSONOutput.raw("null", &buffer) }
     }
 
     /// `{"type":"reloaded","id":7,"ok":true,"file":"/path"|null,"message":"…"}`.

@@ -15,6 +15,8 @@ public enum RequestEncoder {
         if let container = operation.container {
             JSONOutput.raw(",\"container\":", &buffer)
             JSONOutput.string(container, &buffer)
+        } else if case .focus = operation {
+            JSONOutput.raw(",\"container\":null", &buffer)
         }
         switch operation {
         case .subscribe(_, let rate):
@@ -49,7 +51,7 @@ public enum RequestEncoder {
             if let dx = delta.x { number("dx", dx, &buffer) }
             if let dy = delta.y { number("dy", dy, &buffer) }
             encode(animation, &buffer)
-        case .unsubscribe, .get, .pause, .resume, .remove, .devices, .reload, .ping:
+        case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping:
             break
         case .unobserve:
             break

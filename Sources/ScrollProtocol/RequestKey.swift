@@ -7,6 +7,8 @@ enum RequestKey: Int, ObjectSchema {
     case of, step, threshold, distance, axis
     // configure's settings
     case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices, owned
+    // configure's nesting keys (DESIGN §14)
+    case parent, overscroll
 
     static let spellings: [(StaticString, RequestKey)] = [
         ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
@@ -17,6 +19,7 @@ enum RequestKey: Int, ObjectSchema {
         ("scroll_target", .scrollTarget), ("devices", .devices),
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
+        ("parent", .parent), ("overscroll", .overscroll),
     ]
 
     /// configure's settings, with their configuration names.
@@ -24,6 +27,7 @@ enum RequestKey: Int, ObjectSchema {
         (.containerSize, "containerSize"), (.contentSize, "contentSize"), (.insets, "insets"),
         (.axes, "axes"), (.header, "header"), (.rows, "rows"), (.physics, "physics"),
         (.scrollTarget, "scroll_target"), (.devices, "devices"), (.anchor, "anchor"),
+        (.parent, "parent"), (.overscroll, "overscroll"),
     ]
 
     /// The settings whose members are configuration keys themselves, written snake_case there.
@@ -40,5 +44,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, owned, animation"
 }

@@ -4,7 +4,7 @@ import ScrollProtocol
 
 extension Session {
     /// Applies a request that changes state (`configure`, `scrollTo`, `scrollBy`, `pause`,
-    /// `resume`) from connection `client` at `time` (or at `now`, if that is later), publishing
+    /// `resume`, `remove`, `focus`) from connection `client` at `time` (or at `now`, if that is later), publishing
     /// what it changes and recording it. A request that fails changes nothing and is not
     /// recorded. Other operations are the daemon's business (they read, or concern the
     /// connection) and are refused here.
@@ -55,6 +55,12 @@ extension Session {
             names.remove(at: index)
             paused.remove(at: index)
             configuration.removeContainer(name)
+        case .focus(let name):
+            // The daemon's focus, not the client's: the last one wins (DESIGN §14). It changes
+            // where input goes, not any state, so nothing is published.
+            let index = try name.map { (name: String) throws(ProtocolError) in try container(name) }
+            advance(to: time, publish)
+            engine.setFocus(index)
         case .subscribe, .unsubscribe, .get, .observe, .unobserve, .devices, .reload, .ping:
             throw ProtocolError(.badRequest, "\(operation.name) does not change a session")
         }
@@ -83,6 +89,11 @@ extension Session {
         let resolved: ContainerConfiguration
         do {
             for setting in settings {
+                // `"parent": null` takes the container out of its parent, as `""` does.
+                if setting.key == "parent", setting.value == .null {
+                    try updated.set("containers.\(name).parent", .string(""))
+                    continue
+                }
                 let value = try ConfigValue(setting.value, key: setting.key)
                 if setting.key == "rows" {
                     // An edit (insert, remove) applies to the rows in force; the container then
@@ -93,6 +104,7 @@ extension Session {
                 }
             }
             resolved = try updated.resolve(container: name)
+            try updated.checkNesting(only: [name])
         } catch {
             throw ProtocolError(.invalidValue, error.description)
         }
@@ -116,8 +128,9 @@ extension Session {
     /// Puts a whole new configuration in force (a reload, from `client` 0 — the daemon itself —
     /// or a client's `reload`): containers it names are created or updated at once; containers
     /// created by clients and not in it stay as they are. Nothing changes when any container
-    /// fails to resolve.
-    public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, _ publish: (Publication) -> Void) throws(ConfigurationError) {
+    /// fails to resolve. `announcingNew` false: containers it creates publish nothing (the
+    /// configuration a recording starts with describes containers the daemon already had).
+    public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool = true, _ publish: (Publication) -> Void) throws(ConfigurationError) {
         var new = new
         new.keepContainers(from: configuration)
         var resolved: [(String, ContainerConfiguration)] = []
@@ -138,7 +151,7 @@ extension Session {
                 publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
             } else {
                 let index = add(ScrollContainer(name: name, configuration: container, at: engine.now))
-                publishState(of: index, publish)
+                if announcingNew { publishState(of: index, publish) }
             }
         }
         recorder?.recordConfiguration(configuration, client: client, at: engine.now)

@@ -55,6 +55,10 @@ public struct Session: Sendable {
         names.firstIndex(of: name)
     }
 
+    /// The focused container's name (DESIGN §14), nil: none. A removed container takes the
+    /// focus with it.
+    public var focus: String? { engine.focus.map { names[$0] } }
+
     /// The latest moment the session has reached; commands stamped earlier apply at it.
     public var now: Timestamp { engine.now }
 

@@ -60,7 +60,9 @@ extension Session {
     }
 
     /// Applies a request line of a recorded session (DESIGN §17) as the daemon applied it.
-    public mutating func apply(_ recorded: RecordedRequest, _ publish: (Publication) -> Void) throws(ProtocolError) {
+    /// `atStart`: the line opens the recording, where a client-0 `reload` is the configuration
+    /// the daemon was running, whose containers existed (and had published nothing) live.
+    public mutating func apply(_ recorded: RecordedRequest, atStart: Bool = false, _ publish: (Publication) -> Void) throws(ProtocolError) {
         let request = try ProtocolValue(parsing: recorded.json)
         if request[member: "op"] == .string("reload") {
             guard case .object(let members)? = request[member: "configuration"] else {
@@ -69,7 +71,8 @@ extension Session {
             do {
                 var assignments: [(key: String, value: ConfigValue)] = []
                 for (key, value) in members { assignments.append((key, try ConfigValue(value, key: key))) }
-                try reload(Configuration(engineAssignments: assignments), client: recorded.client, at: recorded.time, publish)
+                let initial = atStart && recorded.client == 0
+                try reload(Configuration(engineAssignments: assignments), client: recorded.client, at: recorded.time, announcingNew: !initial, publish)
             } catch {
                 throw ProtocolError(.invalidValue, "recorded configuration: \(error.description)")
             }

@@ -161,6 +161,12 @@ struct Configure: ParsableCommand {
     @Option(name: .customLong("scroll-target"), help: ArgumentHelp("Where releases aim: none, paging or rows.", valueName: "TARGET"))
     var scrollTarget: String?
 
+    @Option(help: ArgumentHelp("The container to nest it in (\"\" for none): input it does not take goes there.", valueName: "CONTAINER"))
+    var parent: String?
+
+    @Option(help: ArgumentHelp("A gesture pushing against an edge: auto (chains to the parent), contain or none.", valueName: "BEHAVIOUR"))
+    var overscroll: String?
+
     @Option(help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
     var physics: [PhysicsAssignment] = []
 
@@ -181,6 +187,8 @@ struct Configure: ParsableCommand {
         add("header", header?.value)
         add("rows", rows?.value)
         add("scroll_target", scrollTarget.map { .string($0) })
+        add("parent", parent.map { .string($0) })
+        add("overscroll", overscroll.map { .string($0) })
         if !physics.isEmpty { add("physics", .object(physics.map { ($0.key, $0.value) })) }
         return settings
     }
@@ -232,6 +240,43 @@ struct Resume: ParsableCommand {
     func run() throws {
         let operation = Operation.resume(container: container)
         try connection.requestOK(operation)
+    }
+}
+
+struct Focus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give the focus to a container, or take it away.",
+        discussion: """
+            While a container has the focus, input that is not bound to a container by device \
+            goes to it only, and on along its parents for what it does not take. \
+            The focus is the daemon's: the last focus request wins, whoever sent it. It ends when \
+            its container is removed, or when the connection that set it closes: \
+            so `scrollctl focus CONTAINER` holds its connection, and the focus, until it is \
+            interrupted (Ctrl-C, SIGTERM) or the daemon goes away. `scrollctl focus --none` \
+            clears the focus, whoever set it, and returns at once.
+            """
+    )
+
+    @Argument(help: "The container to focus.")
+    var container: String?
+
+    @Flag(help: "Clear the focus: every container without a parent gets all input again.")
+    var none = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if (container == nil) == !none { throw ValidationError("give a container to focus, or --none") }
+    }
+
+    func run() throws {
+        guard let container, !none else { return try connection.requestOK(.focus(container: nil)) }
+        try connection.request(.focus(container: container)) { message, daemon throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: .focus(container: container)) }
+            Output.error("focus on \(container) until interrupted")
+            // Holding the connection holds the focus; the daemon closing it ends both.
+            while try daemon.nextLine(until: nil) != nil {}
+        }
     }
 }
 

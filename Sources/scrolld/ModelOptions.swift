@@ -71,6 +71,7 @@ struct ModelOptions: ParsableArguments {
     func apply(to configuration: inout Configuration) throws {
         do {
             for (key, value) in try overrides() { try configuration.set(key, value) }
+            try configuration.checkNesting()
         } catch let error as ConfigurationError {
             throw ValidationError(error.description)
         }

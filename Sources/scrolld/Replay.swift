@@ -38,6 +38,9 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
     var every: Double?
 
+    @Option(help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would.", valueName: "NAME"))
+    var focus: String?
+
     @Option(help: ArgumentHelp("Draw the replay as an SVG chart into FILE (- for standard output) instead of printing states.", valueName: "FILE"))
     var plot: String?
 
@@ -106,11 +109,20 @@ struct Replay: ParsableCommand {
     }
 
     func makeReplayer<Sink>(_ configuration: Configuration, mode: ReplayMode, sink: Sink) throws -> Replayer<Sink> {
+        var replayer: Replayer<Sink>
         do {
-            return try Replayer(container: model.container, configuration: configuration, mode: mode, sink: sink)
+            replayer = try Replayer(container: model.container, configuration: configuration, mode: mode, sink: sink, everyContainer: focus != nil)
         } catch {
             throw ValidationError(error.description)
         }
+        if let focus {
+            do throws(ProtocolError) {
+                try replayer.session.perform(.focus(container: focus), client: 0, at: 0) { _ in }
+            } catch {
+                throw ValidationError("--focus: \(error.message)")
+            }
+        }
+        return replayer
     }
 
     /// Reads the log (or transcript) into the replayer and finishes it.

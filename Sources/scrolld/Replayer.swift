@@ -35,10 +35,14 @@ struct Replayer<Sink: ReplaySink> {
     var lastEventTime: Timestamp = .min
 
     /// A replay of container `name` under `configuration`; a container the configuration does
-    /// not define may still be created by the log's requests.
-    init(container name: String, configuration: Configuration, mode: Mode, sink: Sink) throws(ConfigurationError) {
+    /// not define may still be created by the log's requests. Without nesting the container is
+    /// alone (input reaches it as it reaches every container); with nesting (DESIGN §14) every
+    /// container is built, since where input goes depends on the others' offsets and a focus;
+    /// so too with `everyContainer` (a focus given on the command line).
+    init(container name: String, configuration: Configuration, mode: Mode, sink: Sink, everyContainer: Bool = false) throws(ConfigurationError) {
         let defined = configuration.container(named: name) != nil
-        session = try Session(configuration: configuration, containers: defined ? [name] : [], at: 0)
+        let nested = everyContainer || configuration.containers.contains { $0.parent != nil }
+        session = try Session(configuration: configuration, containers: nested ? nil : defined ? [name] : [], at: 0)
         self.name = name
         index = session.index(of: name)
         self.mode = mode
@@ -77,11 +81,12 @@ struct Replayer<Sink: ReplaySink> {
     mutating func feed(_ request: RecordedRequest) throws(ProtocolError) {
         let time = Swift.max(request.time, lastEventTime)
         lastEventTime = time
+        let atStart = origin == nil
         begin(at: time)
         if case .every = mode { emitSamples(before: time) }
         if case .at = mode { emitSamples(before: time) }
         var published: [Publication] = []
-        try session.apply(request) { published.append($0) }
+        try session.apply(request, atStart: atStart) { published.append($0) }
         index = index ?? session.index(of: name)
         guard case .everyState = mode, let index else { return }
         for publication in published where publication.container == index {

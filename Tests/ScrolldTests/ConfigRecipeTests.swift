@@ -8,6 +8,7 @@ struct ConfigRecipeTests {
         ("kiosk.toml", "main"),
         ("carousel.toml", "main, carousel"),
         ("knob.toml", "main, dial"),
+        ("list-of-carousels.toml", "main, home, movies, series, trailers"),
     ]
 
     @Test(arguments: recipes.map(\.file))
@@ -69,5 +70,38 @@ struct ConfigRecipeTests {
         #expect(size(dial["containerSize"]) == [240, 220])
         #expect(size(dial["contentSize"]) == [240, 12 * 44])
         #expect(rows(dial) == [0, 4])
+    }
+
+    /// The nested recipe on a live daemon: the focused shelf takes sideways input and the list
+    /// up/down input (input from a real event log, `run --replay`), the focus shows in
+    /// `devices`, and a recipe with a cycle is refused naming the key.
+    @Test func theNestedRecipeRoutesSidewaysToTheFocusedShelf() throws {
+        let config = try String(contentsOfFile: Scrolld.example("list-of-carousels.toml"), encoding: .utf8)
+        let log = try Scrolld.temporaryFile([
+            #"{"format":"scrolld-events","version":1,"created":"2026-11-25T12:00:00Z","source":"recipe"}"#,
+            #"{"t":0,"dev":1,"type":"wheel","v120":{"x":0}}"#,
+            #"{"t":2000000,"dev":1,"type":"wheel","v120":{"x":120}}"#,
+            #"{"t":2000000,"dev":1,"type":"wheel","v120":{"y":120}}"#,
+        ].joined(separator: "\n") + "\n")
+        let daemon = try DaemonProcess(config: config, arguments: ["--loop"], replay: log)
+        defer { daemon.stop() }
+        let client = try LineClient(path: daemon.socketPath)
+        defer { client.close() }
+        let welcome = try #require(client.read(type: "welcome"))
+        #expect(welcome["containers"] as? [String] == ["main", "home", "movies", "series", "trailers"])
+        #expect(client.request(["op": "focus", "container": "series"], id: 1)?["type"] as? String == "ok")
+        #expect(client.request(["op": "devices"], id: 2)?["focus"] as? String == "series")
+        func x(_ name: String) -> Double { client.request(["op": "get", "container": name], id: 3)?.number("contentOffset", "x") ?? .nan }
+        func y(_ name: String) -> Double { client.request(["op": "get", "container": name], id: 4)?.y ?? .nan }
+        // The shelves start at their leading inset; the focused one moves right, home down.
+        #expect(waitUntil(timeout: 60) { x("series") > -48 && y("home") > 0 })
+        #expect(x("movies") == -48)
+        #expect(y("trailers") == 0)
+
+        let bad = try Scrolld.temporaryFile(config.replacingOccurrences(of: "[containers.home]\n", with: "[containers.home]\nparent = \"trailers\"\n"), name: "cycle.toml")
+        let check = try Scrolld.run(["check-config", bad])
+        #expect(check.status != 0)
+        #expect(check.stderr.contains("containers.home.parent"), "\(check.stderr)")
+        #expect(check.stderr.contains("cycle"), "\(check.stderr)")
     }
 }

@@ -19,6 +19,8 @@ let benchmarks: @Sendable () -> Void = {
     workload("frame ticks (fling and bounce, 120 Hz)", .plain) { $0.frames(count: $1) }
     workload("wheel events, 10 000 rows and a collapsing header", .list) { $0.wheel(count: $1) }
     workload("finger events, 10 000 rows and a collapsing header", .list) { $0.finger(count: $1) }
+    workload("wheel events routed up a 3-level chain (focus, nesting)", .nested) { $0.wheel(count: $1) }
+    workload("finger events routed up a 3-level chain (focus, nesting)", .nested) { $0.finger(count: $1) }
     // DESIGN §13: the same wheel input with eight observations evaluated on every state (the
     // difference to the case without is their cost), and §12's row edits on 100 000 rows.
     workload("wheel events, 10 000 rows, a header and 8 observations", .list, observing: ObservationSet.eight) { $0.wheel(count: $1) }

@@ -8,6 +8,9 @@ public struct EngineDriver {
         case plain
         /// 10 000 rows of 44 pt under a header collapsing from 220 to 64 pt.
         case list
+        /// A 3-level chain (DESIGN §14): a horizontal carousel, focused, in a vertical list in
+        /// a vertical page. Vertical input is given to the carousel and routed up to the list.
+        case nested
     }
 
     var engine = ScrollEngine(frameRate: 120)
@@ -23,8 +26,10 @@ public struct EngineDriver {
     var published: [ScrollState] = []
     /// Observation messages the daemon would send.
     public private(set) var changes = 0
+    let layout: Layout
 
     public init(_ layout: Layout, observing observations: [ScrollObservation] = []) {
+        self.layout = layout
         self.observations = observations
         sent = Array(repeating: nil, count: observations.count)
         published.reserveCapacity(16)
@@ -34,7 +39,17 @@ public struct EngineDriver {
             configuration.header = HeaderConfiguration(minHeight: 64, maxHeight: 220)
             configuration.rows = RowsConfiguration(count: 10_000, height: 44)
         }
-        engine.add(ScrollContainer(name: "main", configuration: configuration, at: time))
+        if layout == .nested {
+            engine.add(ScrollContainer(name: "page", configuration: configuration, at: time))
+            engine.add(ScrollContainer(name: "list", configuration: ContainerConfiguration(parent: "page"), at: time))
+            let carousel = ContainerConfiguration(
+                containerSize: Size(width: 800, height: 200), contentSize: Size(width: 8000, height: 200), axes: .horizontal, parent: "list"
+            )
+            engine.add(ScrollContainer(name: "carousel", configuration: carousel, at: time))
+            engine.setFocus(2)
+        } else {
+            engine.add(ScrollContainer(name: "main", configuration: configuration, at: time))
+        }
         feed(ScrollEvent(time: time, device: 1, kind: .deviceAdded(name: "mouse", capabilities: .wheel)))
         feed(ScrollEvent(time: time, device: 2, kind: .deviceAdded(name: "touchpad", capabilities: [.finger, .hold])))
     }
@@ -60,7 +75,10 @@ public struct EngineDriver {
             } else {
                 delta = (step / 40) % 2 == 0 ? 6.5 : -6.5
             }
-            feed(ScrollEvent(time: time, device: 2, kind: .finger(AxisValues(x: 0, y: delta))))
+            // Nested: the vertical axis alone, as libinput reports a vertical swipe (a present
+            // x = 0 would be a scroll stop for the carousel, another container's update).
+            let values = layout == .nested ? AxisValues(y: delta) : AxisValues(x: 0, y: delta)
+            feed(ScrollEvent(time: time, device: 2, kind: .finger(values)))
         }
     }
 

@@ -21,13 +21,13 @@ if workload == "sizes" {
     print("ScrollPhysics", MemoryLayout<ScrollPhysics>.size)
     exit(0)
 }
-var driver = EngineDriver(workload.hasPrefix("list") ? .list : .plain)
+var driver = EngineDriver(workload.hasPrefix("list") ? .list : workload.hasPrefix("nested") ? .nested : .plain)
 switch workload {
-case "wheel", "list-wheel": driver.wheel(count: count)
-case "finger", "list-finger": driver.finger(count: count)
+case "wheel", "list-wheel", "nested-wheel": driver.wheel(count: count)
+case "finger", "list-finger", "nested-finger": driver.finger(count: count)
 case "frames": driver.frames(count: count)
 default:
-    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|sizes [count]")
+    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|sizes [count]")
     exit(64)
 }
 print(driver.checksum)
