@@ -3,6 +3,7 @@
 from ._types import Header, Insets, Observation, Point, ScrolldError, Size, State, VisibleRows
 from ._wire import default_socket, spring
 from .client import Client, Observer, Subscription
+from . import aio  # noqa: E402  (scrolld.aio.connect)
 
 __all__ = [
     "Client", "Subscription", "Observer", "State", "Observation", "ScrolldError",
