@@ -2,6 +2,7 @@
 its own, fed by a replay log the test writes. Waits have generous deadlines that only catch a
 hang; no test judges time."""
 import os
+import signal
 import sys
 
 import pytest
@@ -26,3 +27,18 @@ def daemon(tmp_path, quiet_log):
     d.start()
     yield d
     d.stop()
+
+
+#: A test still running after this long is stuck: it fails with a traceback of where.
+HANG = 120
+
+
+@pytest.fixture(autouse=True)
+def hang_guard():
+    def stuck(signum, frame):
+        raise TimeoutError(f"test still running after {HANG} s: stuck (this catches hangs only)")
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(HANG)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
