@@ -44,9 +44,9 @@ test: deps
 
 # The Python client (clients/python), its windowed demo under Xvfb and the widget recipes,
 # against the daemon built above ($(BIN), or SCROLLD_BIN). What they need is installed when
-# missing: Xvfb, xwd and xdotool from apt, pytest and pygame from PyPI (docs/clients.md).
+# missing: Xvfb, xwd, xdotool and jq from apt, pytest and pygame from PyPI (docs/clients.md).
 PYTHON ?= python3
-PYTHON_TEST_APT := xvfb xauth x11-apps xdotool
+PYTHON_TEST_APT := xvfb xauth x11-apps xdotool jq
 PYTHON_TEST_MODULES := pytest pygame
 test-python: test-python-deps
 	$(PYTHON) -m pytest clients/python/tests -q
