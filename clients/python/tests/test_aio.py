@@ -28,6 +28,8 @@ def test_requests_as_coroutines(daemon):
             await client.pause("list")
             assert (await client.get("list")).paused
             await client.resume("list")
+            while not (await client.devices())["devices"]:  # the replay adds it as it starts
+                await asyncio.sleep(0.02)
             assert [d["name"] for d in (await client.devices())["devices"]] == ["Test Wheel"]
             with pytest.raises(scrolld.ScrolldError) as error:
                 await client.get("nope")

@@ -6,7 +6,7 @@ import os
 import pytest
 
 import scrolld
-from daemon import DEADLINE
+from daemon import DEADLINE, wait_for
 
 # A list as in docs/protocol.md's session: 400x300, header 50..120, 40 rows of 44 px whose
 # first row starts under the expanded header (rows' top defaults to the header's maxHeight).
@@ -170,8 +170,9 @@ def test_pause_and_resume_show_in_the_state(client):
 
 
 def test_devices_lists_the_replayed_device(client):
-    devices = client.devices()
-    assert [d["name"] for d in devices["devices"]] == ["Test Wheel"]
+    # The replay adds its device as the daemon starts serving: wait for it, it never goes.
+    devices = wait_for(lambda: client.devices()["devices"], "the replayed device")
+    assert [d["name"] for d in devices] == ["Test Wheel"]
 
 
 def test_focus_follows_the_daemons_features(client):
