@@ -248,10 +248,6 @@ class Client:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    def __del__(self) -> None:
-        if getattr(self, "_sock", None) is not None and not self._closing.is_set():
-            self.close()
-
     # --- the connection -------------------------------------------------------------------
 
     def _call(self, request: Dict[str, Any], stream: Optional[Stream] = None) -> dict:

@@ -1,7 +1,10 @@
 """A daemon that is not running, one that goes away, and one that comes back: reconnection
 restores configure calls, subscriptions and observations, whose iterators go on."""
 import asyncio
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -146,3 +149,20 @@ def test_asyncio_without_reconnect_ends_with_disconnected(daemon):
         assert error.value.code == "disconnected"
         await client.close()
     asyncio.run(asyncio.wait_for(main(), DEADLINE))
+
+
+def test_python_m_scrolld_observe_prints_changes_and_exit_statuses(daemon, tmp_path):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=package)
+    command = [sys.executable, "-m", "scrolld", "observe", "main", "phase", "--socket", daemon.socket]
+    first = subprocess.run(command + ["--count", "1"], env=env, stdout=subprocess.PIPE, timeout=DEADLINE)
+    assert (first.returncode, first.stdout) == (0, b"idle\n")
+    line = subprocess.run(command + ["--json", "--count", "1"], env=env, stdout=subprocess.PIPE, timeout=DEADLINE)
+    message = json.loads(line.stdout)
+    assert (message["type"], message["of"], message["old"], message["new"]) == ("observation", "phase", None, "idle")
+    bad = subprocess.run(command[:4] + ["nope", "phase", "--socket", daemon.socket], env=env,
+                         stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert bad.returncode == 1 and b"unknown_container" in bad.stderr
+    gone = subprocess.run(command[:6] + ["--socket", str(tmp_path / "nobody.sock")], env=env,
+                          stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert gone.returncode == 69 and b"not_running" in gone.stderr
