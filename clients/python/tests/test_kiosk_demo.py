@@ -23,6 +23,7 @@ from screenshot import grab, run_length
 DEMO = os.path.join(REPO, "examples", "kiosk_demo.py")
 WIDTH, HEIGHT, HEADER_MIN, HEADER_MAX, ROW, ROWS = 480, 640, 60, 160, 56, 500
 HEADER_BLUE = (32, 96, 200)
+THUMB, SCROLLBAR = (120, 120, 130), 8
 STRIPE_X = 4
 CONFIG = """[containers.kiosk]
 containerSize = "480x640"
@@ -138,6 +139,21 @@ def check_screenshot(image, state):
     return header, row, bottom
 
 
+def check_scrollbar(image, state):
+    """The thumb's top and length, from the state: it runs along the area under the header."""
+    x = WIDTH - SCROLLBAR // 2
+    column = [image.pixel(x, y) == THUMB for y in range(HEIGHT)]
+    assert any(column), "no scrollbar thumb"
+    top = column.index(True)
+    length = sum(column)
+    track = HEIGHT - state.header.height
+    thumb = max(24, track * state.container_size.height / state.content_size.height)
+    fraction = state.content_offset.y / (state.content_size.height - state.container_size.height)
+    # Within 2 px: the thumb's rounded corners take a pixel or two off its ends.
+    assert abs(top - (state.header.height + (track - thumb) * fraction)) <= 2
+    assert abs(length - thumb) <= 2
+
+
 def keep(image, name):
     """SCROLLD_SCREENSHOTS=DIR keeps the screenshots as PNG (docs/images has two)."""
     directory = os.environ.get("SCROLLD_SCREENSHOTS")
@@ -170,7 +186,8 @@ def test_kiosk_demo_draws_the_published_states(tmp_path, display):
             image = grab(display)
             header, row, bottom = check_screenshot(image, state)
             assert (header, row) == (60, 4)  # row 4 is partly under the collapsed header
-            keep(image, "kiosk-demo.png")
+            check_scrollbar(image, state)
+            keep(image, "kiosk-demo-scrolled.png")
 
             # Down: the next row to the top of the usable area, DESIGN §12 with anchor top:
             # y* = r_N - m = HEADER_MAX + ROW N - HEADER_MIN, exactly, when the spring settles.
@@ -192,7 +209,16 @@ def test_kiosk_demo_draws_the_published_states(tmp_path, display):
             last = image.pixel(STRIPE_X, HEIGHT - 1)
             assert last[0] + 256 * last[1] == int((HEIGHT - 1 + state.content_offset.y - HEADER_MAX) // ROW)
             assert last[0] + 256 * last[1] >= ROWS - 1
-            keep(image, "kiosk-demo-more.png")
+            check_scrollbar(image, state)
+
+            # Back to the top: the header expanded again, row 0 right under it.
+            client.scroll_to("kiosk", edge="top", animation="none")
+            state = settled(client, lambda s: s.content_offset.y == 0, "the top")
+            demo.drew(state.seq)
+            image = grab(display)
+            assert check_screenshot(image, state) == (HEADER_MAX, 0, HEADER_MAX + ROW)
+            check_scrollbar(image, state)
+            keep(image, "kiosk-demo.png")
     finally:
         demo.stop()
         daemon.stop()
