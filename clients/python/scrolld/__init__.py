@@ -7,6 +7,6 @@ from . import aio  # noqa: E402  (scrolld.aio.connect)
 
 __all__ = [
     "Client", "Subscription", "Observer", "State", "Observation", "ScrolldError",
-    "Point", "Size", "Insets", "Header", "VisibleRows", "default_socket", "spring",
+    "Point", "Size", "Insets", "Header", "VisibleRows", "default_socket", "spring", "aio",
 ]
 __version__ = "0.1.0"

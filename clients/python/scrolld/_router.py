@@ -238,7 +238,3 @@ def check_welcome(message: dict) -> dict:
         raise ScrolldError("bad_reply", f"expected a welcome, got {message.get('type')!r}")
     return message
 
-
-def welcome_features(welcome: dict) -> List[str]:
-    return list(welcome.get("features", []))
-

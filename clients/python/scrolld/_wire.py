@@ -3,7 +3,7 @@ arguments become request objects. No I/O here, so the sync and asyncio clients s
 import json
 import os
 import re
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 from ._types import ScrolldError
 

@@ -7,7 +7,7 @@ import time
 from typing import Any, Deque, Dict, List, Optional
 
 from ._router import Router, Stream, check_welcome
-from ._types import Observation, ScrolldError, State
+from ._types import ScrolldError, State
 from ._wire import (configure_request, decode, default_socket, observe_request,
                     scroll_by_request, scroll_to_request)
 
