@@ -216,3 +216,36 @@ def test_poll_returns_the_newest_state(client):
     client.ping()
     assert states.poll().content_offset.y == 30
     assert states.poll() is None
+
+
+def test_threads_share_one_client(client):
+    import threading
+    client.configure("list", **LIST)
+    failures = []
+
+    def work(n):
+        try:
+            for k in range(30):
+                assert client.get("list").container == "list"
+                assert client.ping() >= 0
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(DEADLINE)
+    assert failures == []
+
+
+def test_two_iterators_on_one_container(client):
+    client.configure("list", **LIST)
+    first, second = client.subscribe("list"), client.subscribe("list")
+    assert next(first).seq == next(second).seq
+    client.scroll_to("list", y=44, animation="none")
+    assert next(first).content_offset.y == next(second).content_offset.y == 44
+    first.close()  # the other goes on
+    client.scroll_to("list", y=88, animation="none")
+    assert next(second).content_offset.y == 88
+    assert next(first, None) is None
