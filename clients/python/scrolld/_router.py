@@ -159,8 +159,14 @@ class Router:
         self.configures.append(replay)
 
     def _removed(self, container: Any) -> None:
+        """A removed container ends its subscriptions (the daemon says so) and its observations
+        (which the daemon drops without a word)."""
         for stream in self.subscriptions.pop(container, []):
             stream.end()
+        for observation_id, stream in list(self.observations.items()):
+            if stream.container == container:
+                del self.observations[observation_id]
+                stream.end()
         self._forget(container)
 
     def _forget(self, container: Any) -> None:

@@ -191,9 +191,12 @@ def test_focus_follows_the_daemons_features(client):
 def test_removing_a_container_ends_its_subscription(client):
     client.configure("temp", container_size=(100, 100), content_size=(100, 500))
     states = client.subscribe("temp")
+    phases = client.observe("temp", "phase")
     assert next(states).container == "temp"
+    assert next(phases).new == "idle"
     client.remove("temp")
     assert list(states) == []
+    assert list(phases) == []
     with pytest.raises(scrolld.ScrolldError) as error:
         client.get("temp")
     assert error.value.code == "unknown_container"
