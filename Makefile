@@ -26,7 +26,7 @@ build: deps
 # serves the bundled demo session in a loop. Watch it with `.build/debug/scrollctl watch`.
 run: build
 	@echo "clients: .build/debug/scrollctl watch; the Python library (pip install ./clients/python,"
-	@echo "docs/clients.md); a windowed demo: python3 examples/kiosk_demo.py --container main"
+	@echo "docs/clients.md); a windowed demo: python3 examples/kiosk_demo.py (pip install pygame)"
 	$(BIN) run --fallback-replay examples/demo.scrolllog
 
 # Every test judges behaviour, never time: a check waits for its condition, with a deadline that
