@@ -81,11 +81,14 @@ class Demo:
 
     def drew(self, seq):
         """Waits until the demo reports it drew the state `seq`."""
+        seen = []
         while True:
             try:
                 report = self.reports.get(timeout=DEADLINE)
             except queue.Empty:
-                raise AssertionError(f"the demo did not draw state {seq} within {DEADLINE} s")
+                raise AssertionError(f"the demo did not draw state {seq} within {DEADLINE} s; "
+                                     f"it drew, at rest: {seen}")
+            seen.append(report)
             if report is None:
                 with open(self.stderr_path) as f:
                     raise AssertionError(f"the demo exited ({self.process.poll()}): {f.read()}")
