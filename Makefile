@@ -6,7 +6,7 @@ APT_PACKAGES := libinput-dev libudev-dev pkg-config python3 util-linux systemd l
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
-.PHONY: all deps build run test check-warnings bench bench-overload docs fuzz clean
+.PHONY: all deps build run test test-python test-python-deps check-warnings bench bench-overload docs fuzz clean
 
 all: build
 
@@ -25,6 +25,8 @@ build: deps
 # The main job: the daemon, on real devices when any are readable; otherwise it says why and
 # serves the bundled demo session in a loop. Watch it with `.build/debug/scrollctl watch`.
 run: build
+	@echo "clients: .build/debug/scrollctl watch; the Python library (pip install ./clients/python,"
+	@echo "docs/clients.md); a windowed demo: python3 examples/kiosk_demo.py (pip install pygame)"
 	$(BIN) run --fallback-replay examples/demo.scrolllog
 
 # Every test judges behaviour, never time: a check waits for its condition, with a deadline that
@@ -38,6 +40,28 @@ test: deps
 	@# slow them down, and its figures are clearer without theirs.
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip OverloadTests
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter OverloadTests
+	$(MAKE) --no-print-directory test-python
+
+# The Python client (clients/python), its windowed demo under Xvfb and the widget recipes,
+# against the daemon built above ($(BIN), or SCROLLD_BIN). What they need is installed when
+# missing: Xvfb, xwd, xdotool and jq from apt, pytest and pygame from PyPI (docs/clients.md).
+PYTHON ?= python3
+PYTHON_TEST_APT := xvfb xauth x11-apps xdotool jq
+PYTHON_TEST_MODULES := pytest pygame
+test-python: test-python-deps
+	$(PYTHON) -m pytest clients/python/tests -q
+
+# pip installs into the interpreter that runs the tests; where that is Debian's own python3
+# (PEP 668, "externally managed"), the second attempt says so with --break-system-packages.
+test-python-deps:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(PYTHON_TEST_APT)"
+	@$(PYTHON) -m pip --version >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=python3-pip
+	@for module in $(PYTHON_TEST_MODULES); do \
+	  $(PYTHON) -c "import $$module" >/dev/null 2>&1 && continue; \
+	  echo "installing $$module with pip"; \
+	  $(PYTHON) -m pip install --quiet $$module 2>/dev/null || \
+	    $(PYTHON) -m pip install --quiet --break-system-packages $$module || exit 1; \
+	done
 
 # No compiler warning in the project's own code (Sources, Tests, Benchmarks, Fuzz/Sources): every
 # one is listed as FILE:LINE:COLUMN and the target fails. Builds in .build-warnings (and
@@ -113,7 +137,7 @@ BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
 # README.md at the top of DOCDIR and docs/ beside it, as in the tree, so their relative links
 # (README -> docs/config.md, docs -> ../examples/…, the plot image) work where installed.
 DOCS := $(wildcard docs/*.md)
-DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg
+DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg docs/images/kiosk-demo.png docs/images/kiosk-demo-scrolled.png
 EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/feed.py examples/client.sh examples/demo.scrolllog
 UNITS := scrolld.service scrolld.socket
 

@@ -1,0 +1,80 @@
+"""`python3 -m scrolld observe CONTAINER KEY [--json]`: scrollctl's `observe` in Python, for
+widgets on machines that have the Python client but not scrollctl; same options, same lines.
+
+    python3 -m scrolld observe main header.progress --step 0.1
+    python3 -m scrolld observe main phase --json      (the daemon's observation lines)
+"""
+import argparse
+import json
+import sys
+
+from . import Client, ScrolldError, VisibleRows
+
+# Exit statuses as scrollctl's: 1 an error reply, 69 not running or went away, 75 a timeout.
+EXIT = {"not_running": 69, "disconnected": 69, "timeout": 75}
+
+
+def _wire(value):
+    if isinstance(value, VisibleRows):
+        return {"first": value.first, "last": value.last}
+    return value
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, VisibleRows):
+        return f"{value.first}-{value.last}" if value.first is not None else "none"
+    return str(value)
+
+
+def observe(args) -> int:
+    options = {k: v for k, v in (("step", args.step), ("row", args.row), ("threshold", args.threshold),
+                                 ("distance", args.distance), ("axis", args.axis), ("edge", args.edge))
+               if v is not None}
+    printed = 0
+    with Client(args.socket, timeout=args.timeout) as client:
+        for change in client.observe(args.container, args.key, **options):
+            if args.json:
+                line = json.dumps({"type": "observation", "id": 1, "container": change.container,
+                                   "of": change.of, "seq": change.seq, "t": change.t,
+                                   "old": _wire(change.old), "new": _wire(change.new)}, separators=(",", ":"))
+            else:
+                line = _text(change.new)
+            print(line, flush=True)
+            printed += 1
+            if args.count is not None and printed >= args.count:
+                return 0
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m scrolld", description="scrolld's Python client")
+    commands = parser.add_subparsers(dest="command", required=True)
+    sub = commands.add_parser("observe", help="print a value of a container's state each time it changes")
+    sub.add_argument("container")
+    sub.add_argument("key", help="phase, contentOffset.y, header.progress, visibleRows, nearEnd, …")
+    sub.add_argument("--step", type=float)
+    sub.add_argument("--row", type=int)
+    sub.add_argument("--threshold", type=float)
+    sub.add_argument("--distance", type=float)
+    sub.add_argument("--axis")
+    sub.add_argument("--edge")
+    sub.add_argument("--json", action="store_true", help="print the daemon's observation lines")
+    sub.add_argument("--count", type=int, help="exit after this many lines")
+    sub.add_argument("--socket", help="the daemon's socket (default: where scrollctl looks)")
+    sub.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for a reply")
+    args = parser.parse_args(argv)
+    try:
+        return observe(args)
+    except ScrolldError as error:
+        print(f"scrolld: {error.code}: {error.message}", file=sys.stderr)
+        return EXIT.get(error.code, 1)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

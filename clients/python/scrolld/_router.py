@@ -1,0 +1,246 @@
+"""What a connection knows, without doing I/O: which request waits for which reply, which
+stream a state or an observation goes to, and what to send again after a reconnection.
+
+The sync client drives it from its reader thread (under a lock), the asyncio client from its
+reader task; both hand it the messages they read and write the bytes it returns."""
+import itertools
+from typing import Any, Callable, Dict, List, Optional
+
+from ._types import Observation, ScrolldError, State
+from ._wire import encode, error_from
+
+
+class Stream:
+    """A subscription or an observation as the router sees it. The I/O layer's subclasses
+    implement `_put` (hand an item to the consumer) and `_finish` (end it: None for a normal
+    end, a ScrolldError to raise)."""
+
+    def __init__(self, kind: str, request: Dict[str, Any]):
+        self.kind = kind  # "subscribe" or "observe"
+        self.request = request  # sent again, unchanged, after a reconnection
+        self.resuming = False
+        self.last_value: Any = None
+        self.ended = False
+
+    @property
+    def container(self) -> str:
+        return self.request["container"]
+
+    def deliver(self, message: dict) -> None:
+        if self.ended:
+            return
+        if self.kind == "subscribe":
+            item: Any = State.from_message(message, resumed=self.resuming)
+        else:
+            item = Observation.from_message(message, old=self.last_value, resumed=self.resuming)
+            self.last_value = item.new
+        self.resuming = False
+        self._put(item)
+
+    def end(self, error: Optional[ScrolldError] = None) -> None:
+        if not self.ended:
+            self.ended = True
+            self._finish(error)
+
+    def _put(self, item: Any) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _finish(self, error: Optional[ScrolldError]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class Pending:
+    """A request waiting for its reply. `done(reply, error)` is the I/O layer's callback."""
+
+    def __init__(self, op: str, done: Callable[[Optional[dict], Optional[ScrolldError]], None],
+                 stream: Optional[Stream] = None, request: Optional[Dict[str, Any]] = None):
+        self.op = op
+        self.done = done
+        self.stream = stream
+        self.request = request
+
+
+def _ignore(reply: Optional[dict], error: Optional[ScrolldError]) -> None:
+    pass
+
+
+class Router:
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self.pending: Dict[Any, Pending] = {}
+        self.subscriptions: Dict[str, List[Stream]] = {}
+        self.observations: Dict[Any, Stream] = {}
+        # The configure calls that succeeded, in order, and what else a reconnection restores.
+        self.configures: List[Dict[str, Any]] = []
+        self.owned: set = set()
+        self.paused: set = set()
+        self.instance: Optional[str] = None
+        self.last_id = 0
+
+    # --- requests -------------------------------------------------------------------------
+
+    def request(self, request: Dict[str, Any], done, stream: Optional[Stream] = None,
+                op: Optional[str] = None) -> bytes:
+        """Registers `request` (giving it an id) and returns the line to send. `op` overrides
+        what the reply is taken for ("restore": a configure sent again, not recorded again)."""
+        request = dict(request)
+        request["id"] = self.last_id = next(self._ids)
+        if stream is not None and stream.kind == "subscribe":
+            self.subscriptions.setdefault(stream.container, []).append(stream)
+        if stream is not None and stream.kind == "observe":
+            # The observation is named by its request's id (DESIGN §13).
+            stream.request = request
+            self.observations[request["id"]] = stream
+        self.pending[request["id"]] = Pending(op or request["op"], done, stream, request)
+        return encode(request)
+
+    def unsubscribe(self, stream: Stream, done) -> Optional[bytes]:
+        streams = self.subscriptions.get(stream.container, [])
+        if stream in streams:
+            streams.remove(stream)
+        stream.end()
+        if streams:
+            return None  # another iterator still follows this container on this connection
+        self.subscriptions.pop(stream.container, None)
+        return self.request({"op": "unsubscribe", "container": stream.container}, done)
+
+    def unobserve(self, stream: Stream, done) -> bytes:
+        observation_id = stream.request["id"]
+        self.observations.pop(observation_id, None)
+        stream.end()
+        self.pending[observation_id] = Pending("unobserve", done)
+        return encode({"op": "unobserve", "id": observation_id})
+
+    # --- messages -------------------------------------------------------------------------
+
+    def dispatch(self, message: dict) -> None:
+        kind, message_id = message["type"], message.get("id")
+        if kind == "observation":
+            pending = self.pending.get(message_id)
+            if pending is not None and pending.op == "observe":
+                del self.pending[message_id]
+                pending.done(message, None)
+            stream = self.observations.get(message_id)
+            if stream is not None:
+                stream.deliver(message)
+            return
+        if kind == "state" and message_id is None:
+            for stream in list(self.subscriptions.get(message.get("container"), ())):
+                stream.deliver(message)
+            return
+        if kind == "removed":
+            self._removed(message.get("container"))
+            return
+        pending = self.pending.pop(message_id, None) if message_id is not None else None
+        if pending is None:
+            return  # an unsolicited message this client has no use for
+        if kind == "error":
+            error = error_from(message)
+            if pending.stream is not None:
+                self._drop(pending.stream)
+                pending.stream.end(error if pending.done is _ignore else None)
+            pending.done(None, error)
+            return
+        if pending.op == "subscribe" and kind == "state" and pending.stream is not None:
+            pending.stream.deliver(message)
+        elif pending.op == "configure":
+            self._record_configure(pending.request)
+        elif pending.op in ("pause", "resume"):
+            container = pending.request["container"]
+            (self.paused.add if pending.op == "pause" else self.paused.discard)(container)
+        elif pending.op == "remove":
+            self._forget(pending.request["container"])
+        pending.done(message, None)
+
+    def _record_configure(self, request: Dict[str, Any]) -> None:
+        replay = {k: v for k, v in request.items() if k not in ("id", "animation")}
+        if replay.get("owned"):
+            self.owned.add(replay["container"])
+        self.configures.append(replay)
+
+    def _removed(self, container: Any) -> None:
+        """A removed container ends its subscriptions (the daemon says so) and its observations
+        (which the daemon drops without a word)."""
+        for stream in self.subscriptions.pop(container, []):
+            stream.end()
+        for observation_id, stream in list(self.observations.items()):
+            if stream.container == container:
+                del self.observations[observation_id]
+                stream.end()
+        self._forget(container)
+
+    def _forget(self, container: Any) -> None:
+        """A removed container is not created again by a reconnection."""
+        self.configures = [c for c in self.configures if c["container"] != container]
+        self.owned.discard(container)
+        self.paused.discard(container)
+
+    def _drop(self, stream: Stream) -> None:
+        if stream.kind == "subscribe":
+            streams = self.subscriptions.get(stream.container, [])
+            if stream in streams:
+                streams.remove(stream)
+            if not streams:
+                self.subscriptions.pop(stream.container, None)
+        else:
+            self.observations.pop(stream.request.get("id"), None)
+
+    # --- the connection's life ------------------------------------------------------------
+
+    def disconnected(self, reconnecting: bool, error: Optional[ScrolldError]) -> None:
+        """Every waiting request fails; streams end with `error`, or wait for the new
+        connection when reconnecting."""
+        pending, self.pending = self.pending, {}
+        failure = error or ScrolldError("disconnected", "the connection to scrolld ended")
+        for entry in pending.values():
+            entry.done(None, failure)
+        streams = [s for group in self.subscriptions.values() for s in group] + list(self.observations.values())
+        if reconnecting:
+            for stream in streams:
+                stream.resuming = True
+            return
+        self.subscriptions.clear()
+        self.observations.clear()
+        for stream in streams:
+            stream.end(error)
+
+    def restore(self, welcome: dict) -> List[bytes]:
+        """The lines that bring a new connection where the old one was: the configure calls
+        (all of them when this is a new daemon, else those of owned containers, which went
+        with the old connection), the pauses (undone when a connection closes), then the
+        subscriptions and observations, whose first replies are marked resumed."""
+        instance = welcome.get("instance")
+        new_daemon = instance is None or instance != self.instance
+        self.instance = instance
+        lines: List[bytes] = []
+        for configure in self.configures:
+            if new_daemon or configure["container"] in self.owned:
+                lines.append(self.request(configure, _ignore, op="restore"))
+        for container in sorted(self.paused):
+            lines.append(self.request({"op": "pause", "container": container}, _ignore))
+        for streams in self.subscriptions.values():
+            for stream in streams:
+                stream.request = {k: v for k, v in stream.request.items() if k != "id"}
+        subscriptions = [s for group in self.subscriptions.values() for s in group]
+        self.subscriptions = {}
+        for stream in subscriptions:
+            lines.append(self.request(stream.request, _ignore, stream))
+        observations, self.observations = list(self.observations.values()), {}
+        for stream in observations:
+            observation_id = stream.request["id"]
+            self.observations[observation_id] = stream
+            self.pending[observation_id] = Pending("observe", _ignore, stream, stream.request)
+            lines.append(encode(stream.request))
+        return lines
+
+    def welcomed(self, welcome: dict) -> None:
+        self.instance = welcome.get("instance")
+
+
+def check_welcome(message: dict) -> dict:
+    if message.get("type") == "error":
+        raise error_from(message)
+    if message.get("type") != "welcome":
+        raise ScrolldError("bad_reply", f"expected a welcome, got {message.get('type')!r}")
+    return message
+

@@ -1,0 +1,123 @@
+"""The values a client hands out: states, observations and errors (DESIGN §4, §13)."""
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Optional
+
+
+class Point(NamedTuple):
+    x: float
+    y: float
+
+
+class Size(NamedTuple):
+    width: float
+    height: float
+
+
+class Insets(NamedTuple):
+    top: float
+    leading: float
+    bottom: float
+    trailing: float
+
+
+class Header(NamedTuple):
+    height: float
+    progress: float
+
+
+class VisibleRows(NamedTuple):
+    """`first`/`last` are None when no row is visible."""
+
+    first: Optional[int]
+    last: Optional[int]
+
+
+class ScrolldError(Exception):
+    """An error reply of the daemon (`code` as on the wire: `unknown_container`,
+    `invalid_value`, …) or of the client itself: `not_running` (no daemon at the socket),
+    `disconnected` (the connection ended), `timeout` (no reply in time), `bad_reply`."""
+
+    def __init__(self, code: str, message: str = ""):
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message or code
+
+
+@dataclass(frozen=True)
+class State:
+    """One published state of a container, the schema of DESIGN §4 in Python's spelling.
+
+    `resumed` is True on the first state a reconnecting client yields from a new connection:
+    whatever happened in between was not seen, and `seq` may have started over."""
+
+    container: str
+    seq: int
+    t: int
+    phase: str
+    content_offset: Point
+    velocity: Point
+    content_size: Size
+    container_size: Size
+    content_insets: Insets
+    header: Optional[Header] = None
+    visible_rows: Optional[VisibleRows] = None
+    paused: bool = False
+    resumed: bool = False
+
+    @classmethod
+    def from_message(cls, message: dict, resumed: bool = False) -> "State":
+        offset, velocity = message["contentOffset"], message["velocity"]
+        content, container = message["contentSize"], message["containerSize"]
+        insets = message["contentInsets"]
+        header, rows = message.get("header"), message.get("visibleRows")
+        return cls(
+            container=message["container"],
+            seq=message["seq"],
+            t=message["t"],
+            phase=message["phase"],
+            content_offset=Point(offset["x"], offset["y"]),
+            velocity=Point(velocity["x"], velocity["y"]),
+            content_size=Size(content["width"], content["height"]),
+            container_size=Size(container["width"], container["height"]),
+            content_insets=Insets(insets["top"], insets["leading"], insets["bottom"], insets["trailing"]),
+            header=Header(header["height"], header["progress"]) if header is not None else None,
+            visible_rows=VisibleRows(rows["first"], rows["last"]) if rows is not None else None,
+            paused=bool(message.get("paused", False)),
+            resumed=resumed,
+        )
+
+
+def observed_value(value: Any) -> Any:
+    """`visibleRows` values become `VisibleRows`; numbers, strings and booleans stay."""
+    if isinstance(value, dict) and set(value) == {"first", "last"}:
+        return VisibleRows(value["first"], value["last"])
+    return value
+
+
+@dataclass(frozen=True)
+class Observation:
+    """A change of an observed value (DESIGN §13): `old` is the value last received (None at
+    first), `new` the current one; `seq` and `t` are those of the state that changed it.
+
+    After a reconnection the first observation is marked `resumed` and always yielded, its
+    `old` being the last value this iterator had."""
+
+    old: Any
+    new: Any
+    seq: int
+    t: int
+    container: str = ""
+    of: str = ""
+    resumed: bool = False
+
+    @classmethod
+    def from_message(cls, message: dict, old: Any = None, resumed: bool = False) -> "Observation":
+        return cls(
+            old=observed_value(message.get("old")) if not resumed else old,
+            new=observed_value(message.get("new")),
+            seq=message["seq"],
+            t=message["t"],
+            container=message.get("container", ""),
+            of=message.get("of", ""),
+            resumed=resumed,
+        )

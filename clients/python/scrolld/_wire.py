@@ -1,0 +1,117 @@
+"""The protocol's spelling (DESIGN §7, docs/protocol.md): where the socket is, and how Python
+arguments become request objects. No I/O here, so the sync and asyncio clients share it."""
+import json
+import os
+import re
+from typing import Any, Dict
+
+from ._types import ScrolldError
+
+
+def default_socket() -> str:
+    """The socket scrollctl looks for: `$XDG_RUNTIME_DIR/scrolld/scrolld.sock`, else
+    `/tmp/scrolld-UID/scrolld.sock` (the daemon's own default)."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        return os.path.join(runtime, "scrolld", "scrolld.sock")
+    return f"/tmp/scrolld-{os.getuid()}/scrolld.sock"
+
+
+def encode(request: Dict[str, Any]) -> bytes:
+    return json.dumps(request, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict:
+    try:
+        message = json.loads(line)
+    except ValueError as error:
+        raise ScrolldError("bad_reply", f"not JSON: {line[:200]!r} ({error})") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ScrolldError("bad_reply", f"not a message: {line[:200]!r}")
+    return message
+
+
+_SNAKE = re.compile(r"_([a-z0-9])")
+
+
+def camel(key: str) -> str:
+    """`container_size` -> `containerSize`; camelCase keys pass unchanged."""
+    return _SNAKE.sub(lambda m: m.group(1).upper(), key)
+
+
+def _size(value: Any) -> Any:
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return {"width": value[0], "height": value[1]}
+    return value
+
+
+def _insets(value: Any) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return {"top": value, "leading": value, "bottom": value, "trailing": value}
+    if isinstance(value, (tuple, list)) and len(value) == 4:
+        return dict(zip(("top", "leading", "bottom", "trailing"), value))
+    return value
+
+
+def _header(value: Any) -> Any:
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return {"minHeight": value[0], "maxHeight": value[1]}
+    return _camel_keys(value)
+
+
+def _camel_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {camel(k) if isinstance(k, str) else k: _camel_keys(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_camel_keys(v) for v in value]
+    return value
+
+
+# Values with a shorthand: a (width, height) pair, (top, leading, bottom, trailing) or one
+# number for insets, (min, max) for a header. Everything else goes as given, keys camelCased
+# (the daemon names an unknown key or a bad value in its `invalid_value` error).
+_SHORTHANDS = {
+    "containerSize": _size,
+    "contentSize": _size,
+    "contentInsets": _insets,
+    "insets": _insets,
+    "header": _header,
+}
+
+
+def configure_request(container: str, settings: Dict[str, Any]) -> Dict[str, Any]:
+    request: Dict[str, Any] = {"op": "configure", "container": container}
+    for key, value in settings.items():
+        key = camel(key)
+        if key == "insets":
+            key = "contentInsets"
+        request[key] = _SHORTHANDS.get(key, _camel_keys)(value)
+    return request
+
+
+def without_none(**fields: Any) -> Dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
+
+
+def scroll_to_request(container: str, x=None, y=None, row=None, anchor=None, edge=None, animation=None):
+    return dict(op="scrollTo", container=container,
+                **without_none(x=x, y=y, row=row, anchor=anchor, edge=edge, animation=animation))
+
+
+def scroll_by_request(container: str, dx=None, dy=None, animation=None):
+    return dict(op="scrollBy", container=container, **without_none(dx=dx, dy=dy, animation=animation))
+
+
+def observe_request(container: str, of: str, options: Dict[str, Any]) -> Dict[str, Any]:
+    request = {"op": "observe", "container": container, "of": of}
+    request.update({camel(k): v for k, v in options.items()})
+    return request
+
+
+def spring(duration: float, bounce: float = 0.0) -> Dict[str, Any]:
+    """An `animation` value: a SwiftUI spring of this perceptual duration and bounce."""
+    return {"spring": {"duration": duration, "bounce": bounce}}
+
+
+def error_from(message: dict) -> ScrolldError:
+    return ScrolldError(str(message.get("code", "error")), str(message.get("message", "")))

@@ -1,0 +1,345 @@
+"""The blocking client: requests are methods that return the reply, subscriptions and
+observations are iterators. One reader thread per connection sorts what the daemon sends."""
+import collections
+import socket as _socket
+import threading
+import time
+from typing import Any, Deque, Dict, List, Optional
+
+from ._router import Router, Stream, check_welcome
+from ._types import ScrolldError, State
+from ._wire import (configure_request, decode, default_socket, observe_request,
+                    scroll_by_request, scroll_to_request)
+
+#: States a subscription keeps for a consumer that falls behind; older ones are dropped, the
+#: daemon's own latest-wins rule (a gap in `seq` shows it).
+BACKLOG = 1024
+#: Reconnection backoff: the first retry after 50 ms, doubling up to 2 s.
+FIRST_RETRY, LAST_RETRY = 0.05, 2.0
+
+
+def open_connection(path: str, timeout: float):
+    """Connects and reads the welcome: (socket, its reading file, the welcome)."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        sock.connect(path)
+        reader = sock.makefile("rb")
+        line = reader.readline()
+        if not line:
+            raise ScrolldError("disconnected", f"scrolld at {path} closed the connection before its welcome")
+        welcome = check_welcome(decode(line))
+        sock.settimeout(None)
+        return sock, reader, welcome
+    except (FileNotFoundError, ConnectionRefusedError) as error:
+        sock.close()
+        raise ScrolldError("not_running", f"scrolld is not running (no daemon at {path}: {error.strerror})") from None
+    except _socket.timeout:
+        sock.close()
+        raise ScrolldError("timeout", f"no welcome from {path} within {timeout} s") from None
+    except OSError as error:
+        sock.close()
+        raise ScrolldError("not_running", f"cannot connect to {path}: {error}") from None
+    except ScrolldError:
+        sock.close()
+        raise
+
+
+class _Reply:
+    """One request's reply, waited for by the calling thread."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reply: Optional[dict] = None
+        self.error: Optional[ScrolldError] = None
+
+    def __call__(self, reply: Optional[dict], error: Optional[ScrolldError]) -> None:
+        self.reply, self.error = reply, error
+        self._event.set()
+
+    def wait(self, timeout: float) -> Optional[dict]:
+        if not self._event.wait(timeout):
+            raise ScrolldError("timeout", f"no reply within {timeout} s")
+        if self.error is not None:
+            raise self.error
+        return self.reply
+
+
+class _Iterator(Stream):
+    """A subscription's states or an observation's changes, in order, as an iterator."""
+
+    def __init__(self, client: "Client", kind: str, request: Dict[str, Any]):
+        super().__init__(kind, request)
+        self._client = client
+        self._items: Deque[Any] = collections.deque(maxlen=BACKLOG if kind == "subscribe" else None)
+        self._ready = threading.Condition()
+        self._error: Optional[ScrolldError] = None
+
+    def _put(self, item: Any) -> None:
+        with self._ready:
+            self._items.append(item)
+            self._ready.notify_all()
+
+    def _finish(self, error: Optional[ScrolldError]) -> None:
+        with self._ready:
+            self._error = error
+            self._ready.notify_all()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        item = self.next(timeout=None)
+        if item is None:
+            raise StopIteration
+        return item
+
+    def next(self, timeout: Optional[float] = None):
+        """The next item; None when the stream ended or after `timeout` seconds."""
+        with self._ready:
+            self._ready.wait_for(lambda: self._items or self.ended, timeout)
+            if self._items:
+                return self._items.popleft()
+            if self.ended and self._error is not None:
+                raise self._error
+            return None
+
+    def poll(self):
+        """The newest item waiting, the others dropped (a UI drawing at its own frame rate
+        wants only the latest state); None when nothing is waiting. Raises like iteration
+        when the stream ended with an error."""
+        with self._ready:
+            if self._items:
+                item = self._items[-1]
+                self._items.clear()
+                return item
+            if self.ended and self._error is not None:
+                raise self._error
+            return None
+
+    def close(self) -> None:
+        """Unsubscribes (or unobserves); iteration then stops."""
+        if not self.ended:
+            self._client._close_stream(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+class Subscription(_Iterator):
+    """Iterates over a container's `State`s: the current one first, then every change."""
+
+
+class Observer(_Iterator):
+    """Iterates over an observed value's `Observation`s: the current value first (`old` None),
+    then every change."""
+
+
+class Client:
+    """A connection to scrolld.
+
+    `socket`: the socket's path (default: where scrollctl looks). `reconnect`: when the daemon
+    goes away, connect again with backoff and restore this client's configure calls, pauses,
+    subscriptions and observations; without it iterators end with ScrolldError("disconnected").
+    `timeout`: how long a request waits for its reply (and, reconnecting, for a connection)."""
+
+    def __init__(self, socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0):
+        self.socket_path = socket or default_socket()
+        self.reconnect = reconnect
+        self.timeout = timeout
+        self._router = Router()
+        self._lock = threading.Condition(threading.RLock())
+        self._write_lock = threading.Lock()
+        self._closing = threading.Event()
+        self._sock, reader, self.welcome = open_connection(self.socket_path, timeout)
+        self._router.welcomed(self.welcome)
+        self._thread = threading.Thread(target=self._run, args=(reader,), name="scrolld-reader", daemon=True)
+        self._thread.start()
+
+    @property
+    def features(self) -> List[str]:
+        return list(self.welcome.get("features", []))
+
+    @property
+    def connected(self) -> bool:
+        return self._sock is not None
+
+    # --- requests ---------------------------------------------------------------------------
+
+    def configure(self, container: str, **settings: Any) -> None:
+        """Creates `container` or changes the given settings, snake_case keys with shorthands:
+        `container_size=(400, 300)`, `content_insets=(top, leading, bottom, trailing)`,
+        `header=(min, max)` or a dict, `rows={"count": 40, "height": 44}` or an edit
+        (`rows={"insert": {"at": 40, "count": 20}}`), `owned=True`, `animation=...`."""
+        self._call(configure_request(container, settings))
+
+    def scroll_to(self, container: str, *, x=None, y=None, row=None, anchor=None, edge=None, animation=None) -> None:
+        self._call(scroll_to_request(container, x, y, row, anchor, edge, animation))
+
+    def scroll_by(self, container: str, *, dx=None, dy=None, animation=None) -> None:
+        self._call(scroll_by_request(container, dx, dy, animation))
+
+    def pause(self, container: str) -> None:
+        self._call({"op": "pause", "container": container})
+
+    def resume(self, container: str) -> None:
+        self._call({"op": "resume", "container": container})
+
+    def focus(self, container: Optional[str]) -> None:
+        """Sends input to `container` only (None: to every container again), DESIGN §14."""
+        self._call({"op": "focus", "container": container})
+
+    def remove(self, container: str) -> None:
+        self._call({"op": "remove", "container": container})
+
+    def get(self, container: str) -> State:
+        return State.from_message(self._call({"op": "get", "container": container}))
+
+    def devices(self) -> Dict[str, Any]:
+        """The `devices` reply without `type` and `id`: `devices` (a list) and, with routing,
+        `focus`."""
+        reply = self._call({"op": "devices"})
+        return {k: v for k, v in reply.items() if k not in ("type", "id")}
+
+    def reload(self) -> Dict[str, Any]:
+        reply = self._call({"op": "reload"})
+        return {k: v for k, v in reply.items() if k not in ("type", "id")}
+
+    def ping(self) -> float:
+        """The round trip in seconds."""
+        start = time.monotonic()
+        self._call({"op": "ping"})
+        return time.monotonic() - start
+
+    def subscribe(self, container: str, rate: Optional[float] = None) -> Subscription:
+        request = {"op": "subscribe", "container": container}
+        if rate is not None:
+            request["rate"] = rate
+        subscription = Subscription(self, "subscribe", request)
+        self._call(request, subscription)
+        return subscription
+
+    def observe(self, container: str, of: str, **options: Any) -> Observer:
+        """Observes a value (`phase`, `contentOffset.y`, `nearEnd` with `distance=`, …)."""
+        request = observe_request(container, of, options)
+        observer = Observer(self, "observe", request)
+        self._call(request, observer)
+        return observer
+
+    def close(self) -> None:
+        """Closes the connection; iterators stop."""
+        self._closing.set()
+        with self._lock:
+            sock = self._sock
+        if sock is not None:
+            try:
+                sock.shutdown(_socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._thread is not threading.current_thread():
+            self._thread.join(self.timeout)
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    # --- the connection -------------------------------------------------------------------
+
+    def _call(self, request: Dict[str, Any], stream: Optional[Stream] = None) -> dict:
+        reply = _Reply()
+        with self._lock:
+            if self.reconnect:
+                self._lock.wait_for(lambda: self._sock is not None or self._closing.is_set(), self.timeout)
+            sock = self._sock
+            if sock is None:
+                raise ScrolldError("disconnected", f"not connected to scrolld at {self.socket_path}")
+            line = self._router.request(request, reply, stream)
+            request_id = self._router.last_id
+        self._send(sock, line)
+        try:
+            return reply.wait(self.timeout)
+        except ScrolldError as error:
+            if error.code == "timeout":
+                with self._lock:
+                    self._router.pending.pop(request_id, None)
+            raise
+
+    def _send(self, sock, line: bytes) -> None:
+        try:
+            with self._write_lock:
+                sock.sendall(line)
+        except OSError:
+            pass  # the reader sees the connection end and fails the waiting requests
+
+    def _close_stream(self, stream: Stream) -> None:
+        with self._lock:
+            sock = self._sock
+            if stream.kind == "subscribe":
+                line = self._router.unsubscribe(stream, lambda reply, error: None)
+            else:
+                line = self._router.unobserve(stream, lambda reply, error: None)
+        if sock is not None and line is not None:
+            self._send(sock, line)
+
+    def _run(self, reader) -> None:
+        while True:
+            self._read(reader)
+            reader.close()
+            with self._lock:
+                sock, self._sock = self._sock, None
+                reconnecting = self.reconnect and not self._closing.is_set()
+                error = None if self._closing.is_set() else ScrolldError(
+                    "disconnected", f"scrolld at {self.socket_path} went away")
+                self._router.disconnected(reconnecting, error)
+                self._lock.notify_all()
+            if sock is not None:
+                sock.close()
+            if not reconnecting:
+                return
+            reader = self._reconnect()
+            if reader is None:
+                with self._lock:
+                    self._router.disconnected(False, None)
+                return
+
+    def _read(self, reader) -> None:
+        try:
+            for line in reader:
+                if not line.strip():
+                    continue
+                try:
+                    message = decode(line)
+                except ScrolldError:
+                    continue  # a line this client cannot read is skipped, the rest still count
+                with self._lock:
+                    self._router.dispatch(message)
+        except (OSError, ValueError):
+            pass
+
+    def _reconnect(self):
+        delay = FIRST_RETRY
+        while not self._closing.wait(delay):
+            delay = min(delay * 2, LAST_RETRY)
+            try:
+                sock, reader, welcome = open_connection(self.socket_path, self.timeout)
+            except ScrolldError:
+                continue
+            with self._lock:
+                lines = self._router.restore(welcome)
+                self.welcome = welcome
+            try:
+                with self._write_lock:
+                    sock.sendall(b"".join(lines))
+            except OSError:
+                sock.close()
+                continue
+            with self._lock:
+                self._sock = sock
+                self._lock.notify_all()
+            return reader
+        return None

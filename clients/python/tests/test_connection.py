@@ -1,0 +1,168 @@
+"""A daemon that is not running, one that goes away, and one that comes back: reconnection
+restores configure calls, subscriptions and observations, whose iterators go on."""
+import asyncio
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import scrolld
+import scrolld.aio
+from daemon import DEADLINE, wait_for
+from test_client import LIST
+
+
+def test_a_daemon_that_is_not_running(tmp_path):
+    path = os.path.join(str(tmp_path), "nobody.sock")
+    with pytest.raises(scrolld.ScrolldError) as error:
+        scrolld.Client(path)
+    assert error.value.code == "not_running"
+    assert path in error.value.message
+    with pytest.raises(scrolld.ScrolldError) as error:
+        scrolld.Client(path, reconnect=True)
+    assert error.value.code == "not_running"
+
+    async def main():
+        with pytest.raises(scrolld.ScrolldError) as error:
+            await scrolld.aio.connect(path)
+        assert error.value.code == "not_running"
+    asyncio.run(main())
+
+
+def test_a_stale_socket_file_is_not_running(daemon):
+    daemon.kill()  # the socket file stays behind, nobody listens
+    assert os.path.exists(daemon.socket)
+    with pytest.raises(scrolld.ScrolldError) as error:
+        scrolld.Client(daemon.socket)
+    assert error.value.code == "not_running"
+
+
+def test_without_reconnect_iterators_end_with_disconnected(daemon):
+    client = scrolld.Client(daemon.socket, timeout=DEADLINE)
+    states = client.subscribe("main")
+    changes = client.observe("main", "phase")
+    next(states)
+    next(changes)
+    daemon.kill()
+    with pytest.raises(scrolld.ScrolldError) as error:
+        next(states)
+    assert error.value.code == "disconnected"
+    with pytest.raises(scrolld.ScrolldError) as error:
+        next(changes)
+    assert error.value.code == "disconnected"
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.ping()
+    assert error.value.code == "disconnected"
+    client.close()
+
+
+def test_reconnects_across_a_daemon_restart(daemon):
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    first_instance = client.welcome.get("instance")
+    client.configure("list", **LIST)
+    client.configure("list", rows={"insert": {"at": 40, "count": 10}})
+    client.scroll_to("list", y=100, animation="none")
+    states = client.subscribe("list")
+    changes = client.observe("list", "nearEnd", distance=100)
+    assert next(states).content_offset.y == 100
+    assert next(changes).new is False
+
+    daemon.kill()
+    daemon.start()  # a new daemon on the same socket
+
+    resumed = next(states)
+    assert resumed.resumed is True
+    # The configure calls were applied again, in order: 50 rows, the insert included.
+    assert resumed.container_size == (400, 300)
+    assert resumed.content_size.height == 120 + 50 * 44
+    assert resumed.header == (120, 0)
+    # Scroll positions are the daemon's: a new daemon starts at the top.
+    assert resumed.content_offset.y == 0
+    change = next(changes)
+    assert change.resumed is True and change.old is False and change.new is False
+    if first_instance is not None:
+        assert client.welcome["instance"] != first_instance
+
+    # The iterators go on with the new daemon's states.
+    client.scroll_to("list", edge="bottom", animation="none")
+    moved = next(states)
+    assert moved.resumed is False
+    assert moved.content_offset.y == resumed.content_size.height - 300
+    change = next(changes)
+    assert (change.old, change.new, change.resumed) == (False, True, False)
+    client.close()
+    assert next(states, None) is None
+
+
+def test_requests_wait_for_the_new_connection(daemon):
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    client.configure("list", **LIST)
+    daemon.kill()
+    wait_for(lambda: not client.connected, "the client to notice")
+    daemon.start()
+    # Sent while the client may still be reconnecting: it waits, then the restored container answers.
+    assert client.get("list").container_size == (400, 300)
+    client.close()
+
+
+def test_an_owned_container_comes_back_with_a_reconnection(daemon):
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    client.configure("mine", container_size=(100, 100), content_size=(100, 500), owned=True)
+    states = client.subscribe("mine")
+    next(states)
+    daemon.kill()
+    daemon.start()
+    assert next(states).resumed
+    assert client.get("mine").content_size == (100, 500)
+    client.close()
+
+
+def test_asyncio_reconnects_across_a_daemon_restart(daemon):
+    async def main():
+        async with scrolld.aio.connect(daemon.socket, reconnect=True, timeout=DEADLINE) as client:
+            await client.configure("list", **LIST)
+            states = await client.subscribe("list")
+            changes = await client.observe("list", "phase")
+            assert (await states.__anext__()).resumed is False
+            assert (await changes.__anext__()).new == "idle"
+            daemon.kill()
+            daemon.start()
+            resumed = await states.__anext__()
+            assert resumed.resumed and resumed.container_size == (400, 300)
+            change = await changes.__anext__()
+            assert change.resumed and (change.old, change.new) == ("idle", "idle")
+            await client.scroll_to("list", y=10, animation="none")
+            assert (await states.__anext__()).content_offset.y == 10
+    asyncio.run(asyncio.wait_for(main(), DEADLINE))
+
+
+def test_asyncio_without_reconnect_ends_with_disconnected(daemon):
+    async def main():
+        client = await scrolld.aio.connect(daemon.socket)
+        states = await client.subscribe("main")
+        await states.__anext__()
+        daemon.kill()
+        with pytest.raises(scrolld.ScrolldError) as error:
+            await states.__anext__()
+        assert error.value.code == "disconnected"
+        await client.close()
+    asyncio.run(asyncio.wait_for(main(), DEADLINE))
+
+
+def test_python_m_scrolld_observe_prints_changes_and_exit_statuses(daemon, tmp_path):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=package)
+    command = [sys.executable, "-m", "scrolld", "observe", "main", "phase", "--socket", daemon.socket]
+    first = subprocess.run(command + ["--count", "1"], env=env, stdout=subprocess.PIPE, timeout=DEADLINE)
+    assert (first.returncode, first.stdout) == (0, b"idle\n")
+    line = subprocess.run(command + ["--json", "--count", "1"], env=env, stdout=subprocess.PIPE, timeout=DEADLINE)
+    message = json.loads(line.stdout)
+    assert (message["type"], message["of"], message["old"], message["new"]) == ("observation", "phase", None, "idle")
+    bad = subprocess.run(command[:4] + ["nope", "phase", "--socket", daemon.socket], env=env,
+                         stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert bad.returncode == 1 and b"unknown_container" in bad.stderr
+    gone = subprocess.run(command[:6] + ["--socket", str(tmp_path / "nobody.sock")], env=env,
+                          stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert gone.returncode == 69 and b"not_running" in gone.stderr
