@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "ScrollJSONTests", dependencies: ["ScrollJSON"]),
         .testTarget(name: "ScrollLogTests", dependencies: ["ScrollLog", "ScrollJSON", "ScrollModel"]),
         .testTarget(name: "ScrollTranscriptTests", dependencies: ["ScrollTranscript", "ScrollLog", "ScrollJSON", "ScrollModel"]),
-        .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollJSON"]),
+        .testTarget(name: "ScrollProtocolTests", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollJSON", "ScrollLog"]),
         .testTarget(name: "ScrollInputTests", dependencies: ["ScrollInput", "ScrollModel"]),
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),

@@ -80,13 +80,14 @@ public struct ScrollEngine: Sendable {
         /// and retains) to read the state from, on every event: callgrind, wheel 1079 → 1090
         /// instructions per event.
         @inline(never)
-        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double, index: Int, _ emit: (Update) -> Void) {
+        mutating func apply(_ event: ScrollEvent, shaping: InputShaping, devices: [Int: String], rate: Double, index: Int, _ emit: (Update) -> Void) {
             guard !isPaused else { return }
             let bound = container.configuration.devices
             if !bound.isEmpty {
                 guard let name = devices[event.device], bound.contains(name) else { return }
             }
-            container.handle(event)
+            container.noteSource(of: event, devices: devices)
+            container.handle(event, shaping: shaping)
             syncFrames(at: event.time, rate: rate)
             emit(Update(container: index, state: container.state, cause: .input))
         }
@@ -105,6 +106,10 @@ public struct ScrollEngine: Sendable {
     public internal(set) var slots: [Slot] = []
     /// Device names by id, from `deviceAdded`, for containers bound to devices.
     public internal(set) var devices: [Int: String] = [:]
+    /// The `[input]` shaping rules (DESIGN §18); set them with ``setShapingRules(_:)``.
+    public internal(set) var shapingRules = InputShapingRules()
+    /// Each device's shaping and wheel history, by id (from `deviceAdded`, or its first event).
+    public internal(set) var shapers: [Int: DeviceShaper] = [:]
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
@@ -207,16 +212,26 @@ public struct ScrollEngine: Sendable {
         switch event.kind {
         case let .deviceAdded(name, _):
             devices[event.device] = name
+            shapers[event.device] = DeviceShaper(shaping: shapingRules.shaping(forDevice: name))
             return
         case .deviceRemoved:
-            for index in slots.indices where slots[index].container.handle(event) {
+            let shaping = shapers[event.device]?.shaping ?? .identity
+            for index in slots.indices where slots[index].container.handle(event, shaping: shaping) {
                 slots[index].syncFrames(at: event.time, rate: frameRate)
                 emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
+            shapers[event.device] = nil
         default:
+            // Shaped once here (DESIGN §18), so every container sees the same event.
+            guard let shaped = shape(event) else {
+                for index in slots.indices {
+                    slots[index].apply(event, shaping: .identity, devices: devices, rate: frameRate, index: index, emit)
+                }
+                return
+            }
             for index in slots.indices {
-                slots[index].apply(event, devices: devices, rate: frameRate, index: index, emit)
+                slots[index].apply(shaped.event, shaping: shaped.shaping, devices: devices, rate: frameRate, index: index, emit)
             }
         }
     }
@@ -233,8 +248,9 @@ extension ScrollEngine {
         // needs through a pointer: `slots[index]` (even through the buffer's subscript) copies
         // the whole slot — a kilobyte, and a retain and release of everything it holds — which
         // cost ~110 ns per observation per state, 90 % of it.
-        guard case .rowVisible = observation else {
-            return observation.value(in: state, rows: nil, header: nil, listAxis: .vertical)
+        switch observation {
+        case .rowVisible, .source: break
+        default: return observation.value(in: state, rows: nil, header: nil, listAxis: .vertical)
         }
         precondition(index >= 0 && index < slots.count, "no container \(index)")
         return slots.withUnsafeBufferPointer { buffer in
@@ -243,7 +259,8 @@ extension ScrollEngine {
                 in: state,
                 rows: slot.pointee.container.rowLayout,
                 header: slot.pointee.container.configuration.header,
-                listAxis: slot.pointee.container.configuration.listAxis
+                listAxis: slot.pointee.container.configuration.listAxis,
+                source: slot.pointee.container.source
             )
         }
     }
