@@ -5,6 +5,8 @@
 /// container then sees the same shaped event, and a detent step is counted once however many
 /// containers the event reaches.
 public struct DeviceShaper: Sendable {
+    /// The device (the events' `device`).
+    public let device: Int
     /// The device's settings, resolved from the rules for its name.
     public internal(set) var shaping: InputShaping
     /// The last wheel event along each axis: when, and its direction (±1).
@@ -16,7 +18,8 @@ public struct DeviceShaper: Sendable {
     var detentY = 0.0
 
     /// A device with no wheel history.
-    public init(shaping: InputShaping) {
+    public init(device: Int, shaping: InputShaping) {
+        self.device = device
         self.shaping = shaping
     }
 
@@ -30,24 +33,23 @@ public struct DeviceShaper: Sendable {
         shaping = new
     }
 
-    /// Shapes `event` in place (DESIGN §18): wheel v120 times the axis' speed and the
-    /// acceleration factor, then quantised to whole detents when `detent` is on (fractions
-    /// become 0, which moves nothing); finger and continuous deltas times the axis' speed.
-    mutating func shape(_ event: inout ScrollEvent) {
+    /// `event` shaped (DESIGN §18): wheel v120 times the axis' speed and the acceleration
+    /// factor, then quantised to whole detents when `detent` is on (fractions become 0, which
+    /// moves nothing); finger and continuous deltas times the axis' speed. Built anew rather
+    /// than copied and changed: copying an event goes through its enum's outlined copy.
+    mutating func shaped(_ event: ScrollEvent) -> ScrollEvent {
         switch event.kind {
         case let .wheel(v120, degrees):
             var shaped = v120
-            for axis in Axis.allCases {
-                guard let value = v120[axis], value != 0 else { continue }
-                shaped[axis] = wheel(value, axis, at: event.time)
-            }
-            event.kind = .wheel(v120: shaped, degrees: degrees)
+            if let y = v120.y, y != 0 { shaped.y = wheel(y, .vertical, at: event.time) }
+            if let x = v120.x, x != 0 { shaped.x = wheel(x, .horizontal, at: event.time) }
+            return ScrollEvent(time: event.time, device: event.device, kind: .wheel(v120: shaped, degrees: degrees))
         case let .finger(delta):
-            event.kind = .finger(scaled(delta))
+            return ScrollEvent(time: event.time, device: event.device, kind: .finger(scaled(delta)))
         case let .continuous(delta):
-            event.kind = .continuous(scaled(delta))
+            return ScrollEvent(time: event.time, device: event.device, kind: .continuous(scaled(delta)))
         default:
-            break
+            return event
         }
     }
 

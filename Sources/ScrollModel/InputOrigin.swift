@@ -3,7 +3,12 @@
 public struct InputOrigin: Hashable, Sendable {
     /// The kind of input event, as the event log names it.
     public enum Kind: String, Hashable, Sendable {
-        case wheel, finger, continuous
+        /// A wheel event (`wheel`).
+        case wheel
+        /// Two-finger or edge scrolling (`finger`).
+        case finger
+        /// Continuous scrolling, e.g. trackpoint button scrolling (`continuous`).
+        case continuous
     }
 
     /// The device id (the log's `dev`).

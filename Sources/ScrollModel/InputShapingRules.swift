@@ -7,12 +7,19 @@ public struct InputShapingRules: Hashable, Sendable {
         /// A substring of the device name; nil matches every device (the `[input]` defaults),
         /// an empty string too.
         public var match: String?
+        /// `speed`: both axes, unless `speed_x`/`speed_y` say otherwise.
         public var speed: Double?
+        /// `speed_x`.
         public var speedX: Double?
+        /// `speed_y`.
         public var speedY: Double?
+        /// `wheel_acceleration` (≥ 1).
         public var wheelAcceleration: Double?
+        /// `wheel_acceleration_window_ms`, ms.
         public var wheelAccelerationWindow: Double?
+        /// `momentum`.
         public var momentum: Bool?
+        /// `detent`.
         public var detent: Bool?
 
         /// A rule setting the keys given.

@@ -3,35 +3,39 @@ extension ScrollEngine {
     /// resolved again from its name and applies from its next event; its wheel history stays.
     public mutating func setShapingRules(_ rules: InputShapingRules) {
         shapingRules = rules
-        for id in shapers.keys {
-            shapers[id]!.update(rules.shaping(forDevice: devices[id]))
+        isShaping = !rules.isEmpty
+        for index in shapers.indices {
+            shapers[index].update(rules.shaping(forDevice: devices[shapers[index].device]))
         }
     }
 
-    /// The shaping of `device`: its shaper's, else what the rules give a device never
-    /// announced.
+    /// The shaping of `device`: its shaper's, else what the rules give a device of its name
+    /// (nil: never announced).
     public func shaping(forDevice device: Int) -> InputShaping {
-        shapers[device]?.shaping ?? shapingRules.shaping(forDevice: devices[device])
+        if let shaper = shapers.first(where: { $0.device == device }) { return shaper.shaping }
+        return isShaping ? shapingRules.shaping(forDevice: devices[device]) : .identity
     }
 
-    /// `event` shaped by its device (DESIGN §18) with the shaping that applies to it; nil when
-    /// its device's shaping changes nothing, so that the common case copies no event.
-    ///
-    /// A device that was never announced gets a shaper on its first event (once), from the
-    /// rules without a `match`.
-    mutating func shape(_ event: ScrollEvent) -> (event: ScrollEvent, shaping: InputShaping)? {
-        if shapers.isEmpty && shapingRules.isEmpty { return nil }
-        var index = shapers.index(forKey: event.device)
-        if index == nil {
-            let shaping = shapingRules.shaping(forDevice: nil)
-            guard !shaping.isIdentity else { return nil }
-            shapers[event.device] = DeviceShaper(shaping: shaping)
-            index = shapers.index(forKey: event.device)
+    /// A device was announced: its shaping from the rules for its name (a device id seen again
+    /// starts afresh).
+    mutating func deviceAppeared(_ device: Int, name: String) {
+        shapers.removeAll { $0.device == device }
+        shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: name)))
+    }
+
+    /// The index of the shaper of `device` when its shaping changes anything; nil otherwise,
+    /// so that the common case (no rules, or none for this device) looks no further and
+    /// copies no event. A device that was never announced gets a shaper on its first event
+    /// (once), from the rules that match every device.
+    @inline(__always)
+    mutating func activeShaper(for device: Int) -> Int? {
+        guard isShaping else { return nil }
+        var index = 0
+        while index < shapers.count, shapers[index].device != device { index += 1 }
+        if index == shapers.count {
+            shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: devices[device])))
         }
-        guard !shapers.values[index!].shaping.isIdentity else { return nil }
-        var shaped = event
-        shapers.values[index!].shape(&shaped)
-        return (shaped, shapers.values[index!].shaping)
+        return shapers[index].shaping.isIdentity ? nil : index
     }
 }
 

@@ -108,8 +108,11 @@ public struct ScrollEngine: Sendable {
     public internal(set) var devices: [Int: String] = [:]
     /// The `[input]` shaping rules (DESIGN §18); set them with ``setShapingRules(_:)``.
     public internal(set) var shapingRules = InputShapingRules()
-    /// Each device's shaping and wheel history, by id (from `deviceAdded`, or its first event).
-    public internal(set) var shapers: [Int: DeviceShaper] = [:]
+    /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
+    /// devices, searched in order: cheaper per event than hashing an id.
+    public internal(set) var shapers: [DeviceShaper] = []
+    /// Whether any rule shapes anything: without rules no event is looked at twice.
+    var isShaping = false
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
@@ -212,26 +215,28 @@ public struct ScrollEngine: Sendable {
         switch event.kind {
         case let .deviceAdded(name, _):
             devices[event.device] = name
-            shapers[event.device] = DeviceShaper(shaping: shapingRules.shaping(forDevice: name))
+            deviceAppeared(event.device, name: name)
             return
         case .deviceRemoved:
-            let shaping = shapers[event.device]?.shaping ?? .identity
+            let shaping = shaping(forDevice: event.device)
             for index in slots.indices where slots[index].container.handle(event, shaping: shaping) {
                 slots[index].syncFrames(at: event.time, rate: frameRate)
                 emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
-            shapers[event.device] = nil
+            shapers.removeAll { $0.device == event.device }
         default:
             // Shaped once here (DESIGN §18), so every container sees the same event.
-            guard let shaped = shape(event) else {
+            if let shaper = activeShaper(for: event.device) {
+                let shaped = shapers[shaper].shaped(event)
+                let shaping = shapers[shaper].shaping
+                for index in slots.indices {
+                    slots[index].apply(shaped, shaping: shaping, devices: devices, rate: frameRate, index: index, emit)
+                }
+            } else {
                 for index in slots.indices {
                     slots[index].apply(event, shaping: .identity, devices: devices, rate: frameRate, index: index, emit)
                 }
-                return
-            }
-            for index in slots.indices {
-                slots[index].apply(shaped.event, shaping: shaped.shaping, devices: devices, rate: frameRate, index: index, emit)
             }
         }
     }

@@ -85,7 +85,7 @@ struct InputShapingTests {
         for i in 0..<4 { h.send(.wheel(3_000_000 + Timestamp(i) * 10_000, y: -30, dev: 4)) }
         // (The wheel's idle timer publishes once between the two runs.)
         #expect(h.published.map(\.state.contentOffset.y) == [132, 132, 132, 132, 132, 132, 132, 88])
-        #expect(h.engine.shapers[4]?.detentY == 0)
+        #expect(h.engine.shapers.first { $0.device == 4 }?.detentY == 0)
     }
 
     @Test func detentWithTwoContainersStepsEachOnce() {

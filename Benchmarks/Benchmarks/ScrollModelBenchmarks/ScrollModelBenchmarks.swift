@@ -19,13 +19,21 @@ let benchmarks: @Sendable () -> Void = {
     workload("frame ticks (fling and bounce, 120 Hz)", .plain) { $0.frames(count: $1) }
     workload("wheel events, 10 000 rows and a collapsing header", .list) { $0.wheel(count: $1) }
     workload("finger events, 10 000 rows and a collapsing header", .list) { $0.finger(count: $1) }
+    // DESIGN §18: the same input shaped per device (speed, acceleration, no momentum; a detent
+    // knob stepping rows), for the cost of shaping per event.
+    workload("wheel events, shaped (speed 1.5, acceleration 2)", .plain, shaping: .shaped) { $0.wheel(count: $1) }
+    workload("finger events, shaped (speed_y 0.8, no momentum)", .plain, shaping: .shaped) { $0.finger(count: $1) }
+    workload("wheel events, detent knob on 10 000 rows", .list, shaping: .detent) { $0.wheel(count: $1) }
 }
 
 /// One benchmark: 5 000 events of warm-up (velocity ring, frame grid, buffers), then
 /// `scaledIterations` events measured, on one long-lived engine.
-func workload(_ name: String, _ layout: EngineDriver.Layout, _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void) {
+func workload(
+    _ name: String, _ layout: EngineDriver.Layout, shaping: EngineDriver.Shaping = .none,
+    _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void
+) {
     Benchmark(name) { benchmark in
-        var driver = EngineDriver(layout)
+        var driver = EngineDriver(layout, shaping: shaping)
         feed(&driver, 5_000)
         benchmark.startMeasurement()
         feed(&driver, benchmark.scaledIterations.count)

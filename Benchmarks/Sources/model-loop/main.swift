@@ -21,13 +21,14 @@ if workload == "sizes" {
     print("ScrollPhysics", MemoryLayout<ScrollPhysics>.size)
     exit(0)
 }
-var driver = EngineDriver(workload.hasPrefix("list") ? .list : .plain)
+let shaping: EngineDriver.Shaping = workload.hasPrefix("shaped") ? .shaped : workload.hasPrefix("detent") ? .detent : .none
+var driver = EngineDriver(workload.hasPrefix("list") || workload.hasPrefix("detent") ? .list : .plain, shaping: shaping)
 switch workload {
-case "wheel", "list-wheel": driver.wheel(count: count)
-case "finger", "list-finger": driver.finger(count: count)
+case "wheel", "list-wheel", "shaped-wheel", "detent-wheel": driver.wheel(count: count)
+case "finger", "list-finger", "shaped-finger": driver.finger(count: count)
 case "frames": driver.frames(count: count)
 default:
-    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|sizes [count]")
+    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|shaped-wheel|shaped-finger|detent-wheel|sizes [count]")
     exit(64)
 }
 print(driver.checksum)
