@@ -136,4 +136,22 @@ struct InputShapingTests {
         #expect(h.container.value(of: source, in: h.state) == .source(InputOrigin(device: 9, name: nil, kind: .finger)))
         #expect(throws: ObservationError.self) { try ScrollObservation(of: "source", options: [("step", .integer(1))]) }
     }
+
+    /// Only input that reaches the container counts: a paused container, or one bound to other
+    /// devices, keeps the source it had.
+    @Test func sourceIsTheInputThatReachedTheContainer() throws {
+        var h = harness()
+        var bound = ContainerConfiguration()
+        bound.devices = ["SynPS/2 Synaptics TouchPad"]
+        h.engine.add(ScrollContainer(name: "pad", configuration: bound))
+        let source = try ScrollObservation(of: "source", options: [])
+        h.send(.wheel(1_000_000, y: 120))
+        #expect(h.engine.value(of: source, container: 1, in: h.engine[1].state) == .null)
+        h.send(.finger(2_000_000, y: 5))
+        let pad = ObservationValue.source(InputOrigin(device: 2, name: "SynPS/2 Synaptics TouchPad", kind: .finger))
+        #expect(h.engine.value(of: source, container: 1, in: h.engine[1].state) == pad)
+        h.engine.setPaused(true, container: 0)
+        h.send(.wheel(3_000_000, y: 120))
+        #expect(h.engine.value(of: source, container: 0, in: h.state) == pad)
+    }
 }
