@@ -2,7 +2,7 @@ import ScrollModel
 
 extension Configuration {
     /// Everything of this configuration that decides what the engine computes — the frame rate,
-    /// the physics and every container's settings — as dotted-key assignments which, `set` in
+    /// the physics, the input shaping rules and every container's settings — as dotted-key assignments which, `set` in
     /// order on the built-in defaults, give a configuration that resolves every container the
     /// same. A recording (DESIGN §17) carries them so that a replay runs the daemon's
     /// containers as the daemon ran them, whatever configuration file the replay finds.
@@ -12,6 +12,7 @@ extension Configuration {
     public var engineAssignments: [(key: String, value: ConfigValue)] {
         var result: [(key: String, value: ConfigValue)] = [("daemon.frame_rate", .double(daemon.frameRate))]
         for (key, value) in physics { result.append(("physics.\(key)", value)) }
+        result += input.shapingAssignments
         for container in containers {
             for (key, value) in container.assignments { result.append(("containers.\(container.name).\(key)", value)) }
         }
@@ -61,5 +62,31 @@ extension ContainerSettings {
 extension ConfigValue {
     static func size(_ size: Size) -> ConfigValue {
         .table([("width", .double(size.width)), ("height", .double(size.height))])
+    }
+}
+
+extension InputSettings {
+    /// The shaping keys of `[input]` and of each rule (with its `match`), in order, as `set`
+    /// takes them: what decides the engine's shaping of each device (DESIGN §18).
+    var shapingAssignments: [(key: String, value: ConfigValue)] {
+        var result = Self.assignments(of: defaults.shaping, prefix: "input.")
+        for rule in rules where !rule.settings.shaping.isEmpty {
+            let prefix = "input.devices.\(rule.name)."
+            if let match = rule.match { result.append((prefix + "match", .string(match))) }
+            result += Self.assignments(of: rule.settings.shaping, prefix: prefix)
+        }
+        return result
+    }
+
+    private static func assignments(of shaping: InputShapingRules.Rule, prefix: String) -> [(key: String, value: ConfigValue)] {
+        var result: [(key: String, value: ConfigValue)] = []
+        if let v = shaping.speed { result.append((prefix + "speed", .double(v))) }
+        if let v = shaping.speedX { result.append((prefix + "speed_x", .double(v))) }
+        if let v = shaping.speedY { result.append((prefix + "speed_y", .double(v))) }
+        if let v = shaping.wheelAcceleration { result.append((prefix + "wheel_acceleration", .double(v))) }
+        if let v = shaping.wheelAccelerationWindow { result.append((prefix + "wheel_acceleration_window_ms", .double(v))) }
+        if let v = shaping.momentum { result.append((prefix + "momentum", .bool(v))) }
+        if let v = shaping.detent { result.append((prefix + "detent", .bool(v))) }
+        return result
     }
 }

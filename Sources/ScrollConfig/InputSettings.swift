@@ -1,8 +1,11 @@
-/// `[input]`: the libinput device settings a desktop would otherwise set. A daemon's own
-/// libinput context does not inherit the desktop's choices (natural scrolling, the scroll
-/// method, the button that scrolls a trackpoint), so they are configured here: defaults for
-/// every device, then named rules (`[input.devices.NAME]`) for the devices whose name contains
-/// the rule's `match`, applied in file order.
+import ScrollModel
+
+/// `[input]`: the libinput device settings a desktop would otherwise set, and scrolld's own
+/// shaping of each device's input (DESIGN §18). A daemon's own libinput context does not
+/// inherit the desktop's choices (natural scrolling, the scroll method, the button that scrolls
+/// a trackpoint), so they are configured here: defaults for every device, then named rules
+/// (`[input.devices.NAME]`) for the devices whose name contains the rule's `match`, applied in
+/// file order, later rules overriding earlier ones key by key.
 public struct InputSettings: Hashable, Sendable {
     public enum ScrollMethod: String, Hashable, Sendable, CaseIterable {
         case twoFinger = "two-finger"
@@ -11,26 +14,36 @@ public struct InputSettings: Hashable, Sendable {
         case none
     }
 
-    /// One set of settings; nil leaves libinput's default for the device.
+    /// One set of settings; nil leaves the value from before (the defaults: libinput's for the
+    /// libinput keys, no shaping for the others).
     public struct Device: Hashable, Sendable {
         public var naturalScrolling: Bool?
         public var scrollMethod: ScrollMethod?
         /// An evdev button code (BTN_MIDDLE is 274) for `scroll_method = "button"`.
         public var scrollButton: UInt32?
+        /// libinput's scroll button lock: a click of the scroll button toggles button scrolling.
+        public var scrollButtonLock: Bool?
+        /// The shaping keys (`speed`, `speed_x`, `speed_y`, `wheel_acceleration`,
+        /// `wheel_acceleration_window_ms`, `momentum`, `detent`); its `match` is unused here.
+        public var shaping = InputShapingRules.Rule()
 
-        public init(naturalScrolling: Bool? = nil, scrollMethod: ScrollMethod? = nil, scrollButton: UInt32? = nil) {
+        public init(naturalScrolling: Bool? = nil, scrollMethod: ScrollMethod? = nil, scrollButton: UInt32? = nil, scrollButtonLock: Bool? = nil) {
             self.naturalScrolling = naturalScrolling
             self.scrollMethod = scrollMethod
             self.scrollButton = scrollButton
+            self.scrollButtonLock = scrollButtonLock
         }
 
         /// `other`'s settings where it has them, ours elsewhere.
         func overlaid(by other: Device) -> Device {
-            Device(
+            var result = Device(
                 naturalScrolling: other.naturalScrolling ?? naturalScrolling,
                 scrollMethod: other.scrollMethod ?? scrollMethod,
-                scrollButton: other.scrollButton ?? scrollButton
+                scrollButton: other.scrollButton ?? scrollButton,
+                scrollButtonLock: other.scrollButtonLock ?? scrollButtonLock
             )
+            result.shaping = shaping.overlaid(by: other.shaping)
+            return result
         }
     }
 
@@ -46,7 +59,13 @@ public struct InputSettings: Hashable, Sendable {
 
     public init() {}
 
-    public static let keys = ["natural_scrolling", "scroll_method", "scroll_button"]
+    /// The libinput keys.
+    public static let libinputKeys = ["natural_scrolling", "scroll_method", "scroll_button", "scroll_button_lock"]
+    /// The shaping keys (DESIGN §18), applied by the engine.
+    public static let shapingKeys = [
+        "speed", "speed_x", "speed_y", "wheel_acceleration", "wheel_acceleration_window_ms", "momentum", "detent",
+    ]
+    public static let keys = libinputKeys + shapingKeys
 
     /// The settings for a device: the defaults, then every matching rule in order.
     public func settings(forDevice name: String) -> Device {
@@ -54,6 +73,24 @@ public struct InputSettings: Hashable, Sendable {
             guard let match = rule.match, name.contains(match) else { return settings }
             return settings.overlaid(by: rule.settings)
         }
+    }
+
+    /// The names of the rules that match a device, in order (`scrolld devices` shows them).
+    public func ruleNames(forDevice name: String) -> [String] {
+        rules.filter { rule in rule.match.map { name.contains($0) } ?? false }.map(\.name)
+    }
+
+    /// The shaping keys as the engine resolves them per device: the `[input]` defaults (a rule
+    /// matching every device), then each rule with a `match`, in file order.
+    public var shapingRules: InputShapingRules {
+        var result = [defaults.shaping]
+        for rule in rules {
+            guard let match = rule.match else { continue }
+            var shaping = rule.settings.shaping
+            shaping.match = match
+            result.append(shaping)
+        }
+        return InputShapingRules(result.filter { !$0.isEmpty })
     }
 
     mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
@@ -83,6 +120,19 @@ public struct InputSettings: Hashable, Sendable {
                 throw ConfigurationError(key: key, message: "expected an evdev button code (e.g. 274 for BTN_MIDDLE), got \(value.description)")
             }
             settings.scrollButton = UInt32(code)
+        case "scroll_button_lock": settings.scrollButtonLock = try value.bool(key)
+        case "speed": settings.shaping.speed = try value.positive(key)
+        case "speed_x": settings.shaping.speedX = try value.positive(key)
+        case "speed_y": settings.shaping.speedY = try value.positive(key)
+        case "wheel_acceleration":
+            let factor = try value.number(key)
+            guard factor >= 1 else {
+                throw ConfigurationError(key: key, message: "must be at least 1 (1 turns acceleration off), got \(value.description)")
+            }
+            settings.shaping.wheelAcceleration = factor
+        case "wheel_acceleration_window_ms": settings.shaping.wheelAccelerationWindow = try value.positive(key)
+        case "momentum": settings.shaping.momentum = try value.bool(key)
+        case "detent": settings.shaping.detent = try value.bool(key)
         default:
             throw ConfigurationError(key: key, message: "unknown input key (\(keys.joined(separator: ", ")), devices.NAME.match)")
         }

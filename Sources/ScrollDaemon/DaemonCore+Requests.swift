@@ -108,6 +108,7 @@ extension DaemonCore {
                 device.containers = session.engine.slots.filter {
                     $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
                 }.map(\.container.name)
+                device.rules = session.configuration.input.ruleNames(forDevice: device.name)
                 return device
             }
             return line { ReplyEncoder.devices(list, focus: .some(session.focus), id: id, into: &$0) }

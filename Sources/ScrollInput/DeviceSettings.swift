@@ -1,7 +1,7 @@
 import CLibinput
 
 /// libinput settings to apply to one device when it appears (natural scrolling, scroll method,
-/// scroll button); nil leaves libinput's default. Settings a device does not support are
+/// scroll button, scroll button lock); nil leaves libinput's default. Settings a device does not support are
 /// skipped and reported.
 public struct DeviceSettings: Hashable, Sendable {
     public enum ScrollMethod: Hashable, Sendable {
@@ -11,11 +11,15 @@ public struct DeviceSettings: Hashable, Sendable {
     public var naturalScrolling: Bool?
     public var scrollMethod: ScrollMethod?
     public var scrollButton: UInt32?
+    /// libinput's scroll button lock (`libinput_device_config_scroll_set_button_lock`): the
+    /// scroll button toggles button scrolling instead of being held down.
+    public var scrollButtonLock: Bool?
 
-    public init(naturalScrolling: Bool? = nil, scrollMethod: ScrollMethod? = nil, scrollButton: UInt32? = nil) {
+    public init(naturalScrolling: Bool? = nil, scrollMethod: ScrollMethod? = nil, scrollButton: UInt32? = nil, scrollButtonLock: Bool? = nil) {
         self.naturalScrolling = naturalScrolling
         self.scrollMethod = scrollMethod
         self.scrollButton = scrollButton
+        self.scrollButtonLock = scrollButtonLock
     }
 
     /// Applies the settings; returns what the device could not take.
@@ -48,6 +52,17 @@ public struct DeviceSettings: Hashable, Sendable {
                 libinput_device_config_scroll_set_button(device, button)
             } else {
                 problems.append("scroll_button needs button scrolling, which it does not support")
+            }
+        }
+        if let lock = scrollButtonLock {
+            // Button scrolling is what the lock is for; a device without it cannot take it.
+            if libinput_device_config_scroll_get_methods(device) & LIBINPUT_CONFIG_SCROLL_ON_BUTTON_DOWN.rawValue != 0 {
+                let state = lock ? LIBINPUT_CONFIG_SCROLL_BUTTON_LOCK_ENABLED : LIBINPUT_CONFIG_SCROLL_BUTTON_LOCK_DISABLED
+                if libinput_device_config_scroll_set_button_lock(device, state) != LIBINPUT_CONFIG_STATUS_SUCCESS {
+                    problems.append("scroll_button_lock was refused by it")
+                }
+            } else {
+                problems.append("scroll_button_lock needs button scrolling, which it does not support")
             }
         }
         return problems

@@ -10,18 +10,24 @@ public enum ObservationValue: Hashable, Sendable {
     /// `visibleRows`.
     case visibleRows(VisibleRows)
     /// A key whose part of the state the container lacks: `header.*` without a header,
-    /// `visibleRows` without rows (JSON `null`, as `old` before the first value).
+    /// `visibleRows` without rows (JSON `null`, as `old` before the first value); `source`
+    /// before any input.
     case null
+    /// `source`: `{"device":ID,"name":NAME,"kind":KIND}`.
+    case source(InputOrigin)
 }
 
 extension ScrollObservation {
     /// The value in `state`, a state published by a container whose rows are laid out as `rows`
     /// and whose header is `header`, along `listAxis` (the container's
     /// ``ContainerConfiguration/listAxis``). Pure: the same state gives the same value. Only
-    /// `rowVisible` reads `rows`, `header` and `listAxis`; every other key is the state's alone.
-    public func value(in state: ScrollState, rows: RowLayout?, header: HeaderConfiguration?, listAxis: Axis) -> ObservationValue {
+    /// `rowVisible` reads `rows`, `header` and `listAxis`, and `source` the container's
+    /// ``ScrollContainer/source`` (`source`); every other key is the state's alone.
+    public func value(in state: ScrollState, rows: RowLayout?, header: HeaderConfiguration?, listAxis: Axis, source: InputOrigin? = nil) -> ObservationValue {
         let geometry = state.geometry
         switch self {
+        case .source:
+            return source.map(ObservationValue.source) ?? .null
         case .phase:
             return .phase(state.phase)
         case let .contentOffset(axis, step):
@@ -71,6 +77,6 @@ extension ScrollContainer {
     /// hands over the three fields it needs instead of being copied whole first.
     @inline(__always)
     public func value(of observation: ScrollObservation, in state: ScrollState) -> ObservationValue {
-        observation.value(in: state, rows: rowLayout, header: configuration.header, listAxis: configuration.listAxis)
+        observation.value(in: state, rows: rowLayout, header: configuration.header, listAxis: configuration.listAxis, source: source)
     }
 }

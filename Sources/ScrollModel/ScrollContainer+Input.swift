@@ -1,8 +1,9 @@
 extension ScrollContainer {
-    /// Applies one input event at its own time. Returns whether it concerned this container
-    /// (device events that end no gesture do not).
+    /// Applies one input event at its own time, as its device's `shaping` says (DESIGN §18: the
+    /// event's values are already shaped; `momentum` and `detent` act here). Returns whether it
+    /// concerned this container (device events that end no gesture do not).
     @discardableResult
-    public mutating func handle(_ event: ScrollEvent) -> Bool {
+    public mutating func handle(_ event: ScrollEvent, shaping: InputShaping = .identity) -> Bool {
         advance(to: event.time)
         defer { layout() }
         switch event.kind {
@@ -11,7 +12,7 @@ extension ScrollContainer {
         case .deviceRemoved:
             // A device that vanishes mid-gesture ends that gesture as a scroll stop.
             if drag?.device == event.device {
-                release(at: event.time)
+                release(at: event.time, momentum: shaping.momentum)
                 return true
             }
             if holdDevice == event.device {
@@ -20,9 +21,9 @@ extension ScrollContainer {
             }
             return false
         case let .wheel(v120, _):
-            wheel(v120, at: event.time)
+            wheel(v120, detent: shaping.detent, at: event.time)
         case let .finger(delta), let .continuous(delta):
-            scroll(delta, device: event.device, at: event.time)
+            scroll(delta, device: event.device, momentum: shaping.momentum, at: event.time)
         case .holdBegin:
             beginHold(device: event.device, at: event.time)
         case .holdEnd:
@@ -33,8 +34,11 @@ extension ScrollContainer {
 
     // MARK: Wheel
 
+    /// Wheel clicks: `v120 / 120 × wheel_step` along each axis; with `detent` (whole steps of
+    /// 120 already counted by the device's shaper) a step goes to the next or previous row top
+    /// in a container with rows along that axis.
     @usableFromInline
-    mutating func wheel(_ v120: AxisValues, at time: Timestamp) {
+    mutating func wheel(_ v120: AxisValues, detent: Bool = false, at time: Timestamp) {
         var moved = false
         for axis in Axis.allCases where scrolls(axis) {
             guard let clicks = v120[axis], clicks != 0 else { continue }
@@ -45,16 +49,19 @@ extension ScrollContainer {
                 moved = true
             }
             let range = self.range(axis)
-            let delta = clicks / 120 * wheelStep(axis)
+            let byRows = detent && axis == configuration.listAxis && rowLayout != nil
+            let delta = byRows ? 0 : clicks / 120 * wheelStep(axis)
             switch configuration.physics.wheelAnimation {
             case .none:
-                position[axis] = Math.clamp(position[axis] + delta, range)
+                let goal = byRows ? detentTarget(from: position[axis], steps: clicks / 120, axis) : position[axis] + delta
+                position[axis] = Math.clamp(goal, range)
                 velocity[axis] = 0
                 self[motion: axis] = nil
             case .smooth:
                 // A wheel spring still running retargets from its own target, read in place.
                 let running = axis == .horizontal ? motionX?.wheelTarget : motionY?.wheelTarget
-                let target = Math.clamp((running ?? position[axis]) + delta, range)
+                let base = running ?? position[axis]
+                let target = Math.clamp(byRows ? detentTarget(from: base, steps: clicks / 120, axis) : base + delta, range)
                 let omega = 2 * Double.pi / configuration.physics.wheelDuration
                 let spring = Spring.criticallyDamped(stiffness: omega * omega)
                 let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: spring)
@@ -83,7 +90,7 @@ extension ScrollContainer {
     // MARK: Finger and continuous
 
     @usableFromInline
-    mutating func scroll(_ delta: AxisValues, device: Int, at time: Timestamp) {
+    mutating func scroll(_ delta: AxisValues, device: Int, momentum: Bool = true, at time: Timestamp) {
         let scale = configuration.physics.fingerScale
         var step = Point.zero
         var moving = false
@@ -104,7 +111,7 @@ extension ScrollContainer {
             velocity = scaledVelocity()
         } else if isStop(delta) && drag != nil {
             tracker.add(.zero, at: time)
-            release(at: time)
+            release(at: time, momentum: momentum)
         }
     }
 
@@ -160,8 +167,10 @@ extension ScrollContainer {
     }
 
     /// DESIGN §5 "Release": bounce back if overscrolled, else fling if fast enough, else rest.
+    /// Without `momentum` (DESIGN §18, the releasing device's shaping) it never flings: it
+    /// rests, bounces back, or aims at a scroll target from where it was released.
     @usableFromInline
-    mutating func release(at time: Timestamp) {
+    mutating func release(at time: Timestamp, momentum: Bool = true) {
         guard let gesture = drag else { return }
         let v = scaledVelocity()
         drag = nil
@@ -175,7 +184,7 @@ extension ScrollContainer {
                 let edge = Math.clamp(y, range)
                 let curve = SpringCurve(from: y, velocity: 0, target: edge, spring: .criticallyDamped(stiffness: physics.bounceStiffness))
                 self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)
-            } else if physics.momentum && abs(v[axis]) >= physics.minFlingVelocity {
+            } else if momentum && physics.momentum && abs(v[axis]) >= physics.minFlingVelocity {
                 let deceleration: Deceleration
                 let ending: DecelerationPath.Ending
                 switch physics.profile {

@@ -56,6 +56,9 @@ public struct ScrollContainer: Sendable {
     var snapArmed = false
     /// A bottom-anchored container at rest at `hi` follows `hi` while its geometry animates.
     var pinnedToEnd = false
+    /// The device and kind of the last scroll event that reached the container (the `source`
+    /// observation); nil before any.
+    public internal(set) var source: InputOrigin?
     /// The time of the last thing that happened to the container, µs; it never goes backwards.
     public internal(set) var time: Timestamp
 

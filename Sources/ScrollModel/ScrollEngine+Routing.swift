@@ -17,25 +17,30 @@ extension ScrollEngine {
 
     /// Hands an input event to the containers the router picks, each the part of it routed
     /// there, and publishes their states.
-    mutating func route(_ event: ScrollEvent, _ emit: (Update) -> Void) {
+    mutating func route(_ event: ScrollEvent, shaping: InputShaping, _ emit: (Update) -> Void) {
         slots.withUnsafeBufferPointer { slots in
             router.route(event, devices: devices, slots: slots)
         }
         for index in slots.indices where !router.routed[index].isEmpty {
-            slots[index].receive(event, axes: router.routed[index], rate: frameRate, index: index, emit)
+            slots[index].receive(event, axes: router.routed[index], shaping: shaping, devices: devices, rate: frameRate, index: index, emit)
         }
     }
 }
 
 extension ScrollEngine.Slot {
-    /// Applies the part of an input event along `axes` (a hold whole) and publishes the state.
-    /// Never inlined, for the reason ``apply(_:devices:rate:index:_:)`` gives.
+    /// Applies the part of an input event along `axes` (a hold whole), shaped for its device,
+    /// and publishes the state. Never inlined, for the reason
+    /// ``apply(_:shaping:devices:rate:index:_:)`` gives.
     @inline(never)
-    mutating func receive(_ event: ScrollEvent, axes: Axis.Set, rate: Double, index: Int, _ emit: (ScrollEngine.Update) -> Void) {
+    mutating func receive(
+        _ event: ScrollEvent, axes: Axis.Set, shaping: InputShaping, devices: [Int: String], rate: Double, index: Int,
+        _ emit: (ScrollEngine.Update) -> Void
+    ) {
+        container.noteSource(of: event, devices: devices)
         if let part = event.restricted(to: axes) {
-            container.handle(part)
+            container.handle(part, shaping: shaping)
         } else {
-            container.handle(event)
+            container.handle(event, shaping: shaping)
         }
         syncFrames(at: event.time, rate: rate)
         emit(ScrollEngine.Update(container: index, state: container.state, cause: .input))

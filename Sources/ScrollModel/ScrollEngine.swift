@@ -80,13 +80,14 @@ public struct ScrollEngine: Sendable {
         /// and retains) to read the state from, on every event: callgrind, wheel 1079 → 1090
         /// instructions per event.
         @inline(never)
-        mutating func apply(_ event: ScrollEvent, devices: [Int: String], rate: Double, index: Int, _ emit: (Update) -> Void) {
+        mutating func apply(_ event: ScrollEvent, shaping: InputShaping, devices: [Int: String], rate: Double, index: Int, _ emit: (Update) -> Void) {
             guard !isPaused else { return }
             let bound = container.configuration.devices
             if !bound.isEmpty {
                 guard let name = devices[event.device], bound.contains(name) else { return }
             }
-            container.handle(event)
+            container.noteSource(of: event, devices: devices)
+            container.handle(event, shaping: shaping)
             syncFrames(at: event.time, rate: rate)
             emit(Update(container: index, state: container.state, cause: .input))
         }
@@ -105,6 +106,13 @@ public struct ScrollEngine: Sendable {
     public internal(set) var slots: [Slot] = []
     /// Device names by id, from `deviceAdded`, for containers bound to devices.
     public internal(set) var devices: [Int: String] = [:]
+    /// The `[input]` shaping rules (DESIGN §18); set them with ``setShapingRules(_:)``.
+    public internal(set) var shapingRules = InputShapingRules()
+    /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
+    /// devices, searched in order: cheaper per event than hashing an id.
+    public internal(set) var shapers: [DeviceShaper] = []
+    /// Whether any rule shapes anything: without rules no event is looked at twice.
+    var isShaping = false
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
@@ -214,20 +222,36 @@ public struct ScrollEngine: Sendable {
         switch event.kind {
         case let .deviceAdded(name, _):
             devices[event.device] = name
+            deviceAppeared(event.device, name: name)
             return
         case .deviceRemoved:
-            for index in slots.indices where slots[index].container.handle(event) {
+            let shaping = shaping(forDevice: event.device)
+            for index in slots.indices where slots[index].container.handle(event, shaping: shaping) {
                 slots[index].syncFrames(at: event.time, rate: frameRate)
                 emit(Update(container: index, state: slots[index].container.state, cause: .input))
             }
             devices[event.device] = nil
             router.deviceRemoved(event.device)
+            shapers.removeAll { $0.device == event.device }
         default:
-            // A focus or nested containers: each axis to the container the router picks.
-            guard !router.isActive else { return route(event, emit) }
-            for index in slots.indices {
-                slots[index].apply(event, devices: devices, rate: frameRate, index: index, emit)
+            // Shaped once here (DESIGN §18), so every container sees the same event; the copy
+            // a shaped event costs is made only for a device that rules shape.
+            if let shaper = activeShaper(for: event.device) {
+                let shaped = shapers[shaper].shaped(event)
+                deliver(shaped, shaping: shapers[shaper].shaping, emit)
+            } else {
+                deliver(event, shaping: .identity, emit)
             }
+        }
+    }
+
+    /// Hands an input event to its containers: with a focus or nested containers, each axis to
+    /// the container the router picks (DESIGN §14); otherwise to every container.
+    @inline(__always)
+    mutating func deliver(_ event: ScrollEvent, shaping: InputShaping, _ emit: (Update) -> Void) {
+        guard !router.isActive else { return route(event, shaping: shaping, emit) }
+        for index in slots.indices {
+            slots[index].apply(event, shaping: shaping, devices: devices, rate: frameRate, index: index, emit)
         }
     }
 
@@ -243,8 +267,9 @@ extension ScrollEngine {
         // needs through a pointer: `slots[index]` (even through the buffer's subscript) copies
         // the whole slot — a kilobyte, and a retain and release of everything it holds — which
         // cost ~110 ns per observation per state, 90 % of it.
-        guard case .rowVisible = observation else {
-            return observation.value(in: state, rows: nil, header: nil, listAxis: .vertical)
+        switch observation {
+        case .rowVisible, .source: break
+        default: return observation.value(in: state, rows: nil, header: nil, listAxis: .vertical)
         }
         precondition(index >= 0 && index < slots.count, "no container \(index)")
         return slots.withUnsafeBufferPointer { buffer in
@@ -253,7 +278,8 @@ extension ScrollEngine {
                 in: state,
                 rows: slot.pointee.container.rowLayout,
                 header: slot.pointee.container.configuration.header,
-                listAxis: slot.pointee.container.configuration.listAxis
+                listAxis: slot.pointee.container.configuration.listAxis,
+                source: slot.pointee.container.source
             )
         }
     }

@@ -7,8 +7,8 @@
 /// container's and engine's conveniences), which allocates nothing.
 ///
 /// §18's `source` (the device, name and kind of the last input event that reached the
-/// container) is not a value of the state: it will be one more case here and in
-/// ``ObservationValue``, evaluated from what the engine records of the input it routes.
+/// container) is not a value of the state: it is read from what the container records of the
+/// input routed to it (``ScrollContainer/source``), at the moment the state is published.
 public enum ScrollObservation: Hashable, Sendable {
     /// `phase`: the phase.
     case phase
@@ -30,11 +30,14 @@ public enum ScrollObservation: Hashable, Sendable {
     case nearEnd(distance: Double, axis: Axis)
     /// `atEdge`: whether the offset is within 0.5 px of `edge` or beyond it.
     case atEdge(Edge)
+    /// `source`: the device, name and kind of the last scroll event that reached the container
+    /// (DESIGN §18); null before any.
+    case source
 
     /// The keys `of` accepts, in DESIGN §13's order.
     public static let keys = [
         "phase", "contentOffset.x", "contentOffset.y", "velocity.x", "velocity.y", "header.height",
-        "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge",
+        "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source",
     ]
 
     /// The key as a request names it (`of`).
@@ -49,6 +52,7 @@ public enum ScrollObservation: Hashable, Sendable {
         case .rowVisible: "rowVisible"
         case .nearEnd: "nearEnd"
         case .atEdge: "atEdge"
+        case .source: "source"
         }
     }
 
@@ -82,6 +86,7 @@ public enum ScrollObservation: Hashable, Sendable {
         case "rowVisible": self = .rowVisible(row: try reader.row(), threshold: try reader.threshold())
         case "nearEnd": self = .nearEnd(distance: try reader.distance(), axis: try reader.axis())
         case "atEdge": self = .atEdge(try reader.edge())
+        case "source": self = .source
         default:
             throw ObservationError(option: "of", message: "unknown key \"\(key)\" (one of \(Self.keys.joined(separator: ", ")))")
         }

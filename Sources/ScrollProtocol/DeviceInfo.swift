@@ -10,12 +10,16 @@ public struct DeviceInfo: Hashable, Sendable {
     public var path: String?
     /// The containers the device is bound to; nil when it feeds every container.
     public var containers: [String]?
+    /// The names of the `[input.devices.NAME]` rules whose `match` the device's name contains,
+    /// in file order; nil when not told.
+    public var rules: [String]?
 
-    public init(id: Int, name: String, capabilities: DeviceCapabilities, path: String? = nil, containers: [String]? = nil) {
+    public init(id: Int, name: String, capabilities: DeviceCapabilities, path: String? = nil, containers: [String]? = nil, rules: [String]? = nil) {
         self.id = id
         self.name = name
         self.capabilities = capabilities
         self.path = path
         self.containers = containers
+        self.rules = rules
     }
 }

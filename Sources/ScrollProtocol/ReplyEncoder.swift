@@ -108,13 +108,21 @@ public enum ReplyEncoder {
             if let last = rows.last { JSONOutput.int(last, &buffer) } else { JSONOutput.raw("null", &buffer) }
             buffer.append(UInt8(ascii: "}"))
         case .null: JSONOutput.raw("null", &buffer)
+        case .source(let origin):
+            JSONOutput.raw("{\"device\":", &buffer)
+            JSONOutput.int(origin.device, &buffer)
+            JSONOutput.raw(",\"name\":", &buffer)
+            if let name = origin.name { JSONOutput.string(name, &buffer) } else { JSONOutput.raw("null", &buffer) }
+            JSONOutput.raw(",\"kind\":", &buffer)
+            JSONOutput.string(origin.kind.rawValue, &buffer)
+            buffer.append(UInt8(ascii: "}"))
         }
     }
 
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
-    /// "path":"/dev/input/event5","containers":["main"]}]}`; `path` and `containers` appear only
-    /// when known.
-    /// `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"` or
+    /// "path":"/dev/input/event5","containers":["main"],"rules":["mouse"]}]}`; `path`,
+    /// `containers` and `rules` (the `[input.devices.NAME]` rules that match it) appear only when
+    /// known. `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"` or
     /// `,"focus":null`.
     public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
@@ -135,6 +143,10 @@ public enum ReplyEncoder {
             if let containers = device.containers {
                 JSONOutput.raw(",\"containers\":", &buffer)
                 JSONOutput.strings(containers, &buffer)
+            }
+            if let rules = device.rules {
+                JSONOutput.raw(",\"rules\":", &buffer)
+                JSONOutput.strings(rules, &buffer)
             }
             buffer.append(UInt8(ascii: "}"))
         }

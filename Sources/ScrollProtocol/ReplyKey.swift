@@ -50,8 +50,8 @@ enum VisibleRowsKey: Int, ObjectSchema {
 
 /// One device of a `devices` reply.
 enum DeviceKey: Int, ObjectSchema {
-    case id, name, caps, path, containers
+    case id, name, caps, path, containers, rules
     static let spellings: [(StaticString, DeviceKey)] = [
-        ("id", .id), ("name", .name), ("caps", .caps), ("path", .path), ("containers", .containers),
+        ("id", .id), ("name", .name), ("caps", .caps), ("path", .path), ("containers", .containers), ("rules", .rules),
     ]
 }

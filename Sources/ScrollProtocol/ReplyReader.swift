@@ -107,6 +107,10 @@ struct ReplyReader {
         if let range = reader.present(fields[.containers]) {
             containers = try reader.strings(at: range, key: "devices[].containers")
         }
-        return DeviceInfo(id: id, name: name, capabilities: capabilities, path: path, containers: containers)
+        var rules: [String]?
+        if let range = reader.present(fields[.rules]) {
+            rules = try reader.strings(at: range, key: "devices[].rules")
+        }
+        return DeviceInfo(id: id, name: name, capabilities: capabilities, path: path, containers: containers, rules: rules)
     }
 }

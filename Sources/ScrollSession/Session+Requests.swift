@@ -142,6 +142,8 @@ extension Session {
         fileContainers = Set(new.containers.map(\.name))
         configuration = new
         engine.frameRate = new.daemon.frameRate
+        // New shaping applies from each device's next event (DESIGN §18).
+        engine.setShapingRules(new.input.shapingRules)
         for (name, container) in resolved {
             if let index = index(of: name) {
                 var changed = false

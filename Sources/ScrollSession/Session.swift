@@ -35,6 +35,7 @@ public struct Session: Sendable {
         self.configuration = configuration
         fileContainers = Set(configuration.containers.map(\.name))
         engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
+        engine.setShapingRules(configuration.input.shapingRules)
         for settings in configuration.containers where only?.contains(settings.name) ?? true {
             let resolved = try configuration.resolve(container: settings.name)
             add(ScrollContainer(name: settings.name, configuration: resolved, at: time))

@@ -301,12 +301,13 @@ struct Devices: ParsableCommand {
 
     static func table(_ devices: [DeviceInfo]) -> String {
         guard !devices.isEmpty else { return "No input devices.\n" }
-        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS"]]
+        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS", "RULES"]]
         for device in devices {
             let caps = DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1)
             rows.append([
                 String(device.id), device.name, caps.isEmpty ? "-" : caps.joined(separator: ","),
                 device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
+                device.rules.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-",
             ])
         }
         var widths = Array(repeating: 0, count: rows[0].count)

@@ -35,7 +35,8 @@ struct Devices: ParsableCommand {
         print(used.isEmpty ? "No usable scroll devices." : "Used:")
         for device in used {
             let caps = DeviceCapabilitiesText.names(device.capabilities)
-            print("  \(device.path)\t\(device.name)\t[\(caps)]")
+            let rules = input.ruleNames(forDevice: device.name)
+            print("  \(device.path)\t\(device.name)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
         }
         let skipped = context.refusals.sorted { $0.key < $1.key }
         if !skipped.isEmpty {

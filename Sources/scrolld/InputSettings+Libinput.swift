@@ -15,7 +15,10 @@ extension InputSettings {
             case .none: return .none
             }
         }
-        return DeviceSettings(naturalScrolling: settings.naturalScrolling, scrollMethod: method, scrollButton: settings.scrollButton)
+        return DeviceSettings(
+            naturalScrolling: settings.naturalScrolling, scrollMethod: method, scrollButton: settings.scrollButton,
+            scrollButtonLock: settings.scrollButtonLock
+        )
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollDaemon
 import ScrollConfig
 import ScrollLog
 import ScrollTranscript
@@ -28,6 +29,9 @@ struct Replay: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The event log (.scrolllog); - reads standard input.", valueName: "LOG"))
     var log: String
+
+    @Option(help: ArgumentHelp("Replay under this configuration file (its containers, physics and [input] rules) instead of the built-in defaults; the container options override it.", valueName: "FILE"))
+    var config: String?
 
     @OptionGroup(title: "Container")
     var model: ModelOptions
@@ -68,6 +72,9 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         var configuration = Configuration.defaults
+        if let config {
+            configuration = try ConfigurationFileSource.loadForDevices(config: config, environment: [:])
+        }
         try model.apply(to: &configuration)
         // A container the options do not define may be one a recorded session creates.
         var container: ContainerConfiguration?

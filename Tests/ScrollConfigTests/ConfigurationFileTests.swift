@@ -413,7 +413,7 @@ struct ConfigurationFileTests {
         let container = ["containerSize", "contentSize", "insets", "axes", "scroll_target", "anchor", "devices"]
         let header = ["min_height", "max_height", "stretch", "snap"]
         let rows = ["count", "height", "heights", "top", "threshold", "visible_in"]
-        for key in daemon + ScrollPhysics.keys + container + header + rows {
+        for key in daemon + ScrollPhysics.keys + container + header + rows + InputSettings.keys {
             #expect(written.contains(key), "config/scrolld.toml does not document \(key)")
         }
     }

@@ -9,6 +9,7 @@ struct ConfigRecipeTests {
         ("carousel.toml", "main, carousel"),
         ("knob.toml", "main, dial"),
         ("list-of-carousels.toml", "main, home, movies, series, trailers"),
+        ("touchpad-flings.toml", "main"),
     ]
 
     @Test(arguments: recipes.map(\.file))
@@ -103,5 +104,36 @@ struct ConfigRecipeTests {
         #expect(check.status != 0)
         #expect(check.stderr.contains("containers.home.parent"), "\(check.stderr)")
         #expect(check.stderr.contains("cycle"), "\(check.stderr)")
+    }
+
+    /// "Touchpad flings, trackball never": the recipe, replayed with a trackball and a touchpad
+    /// making the same drag in one container — the trackball's release rests where it is
+    /// (momentum false, speed 1.5), the touchpad's flings (speed_y 0.8).
+    @Test func touchpadFlingsTrackballNever() throws {
+        let lines = [
+            #"{"format":"scrolld-events","version":1,"created":"2026-11-25T12:00:00Z","source":"test"}"#,
+            #"{"t":1,"dev":1,"type":"device_added","name":"Kensington Slimblade Trackball","caps":["continuous"]}"#,
+            #"{"t":1,"dev":2,"type":"device_added","name":"ELAN0676:00 04F3:3195 Touchpad","caps":["finger","hold"]}"#,
+            #"{"t":1000000,"dev":1,"type":"continuous","delta":{"y":10}}"#,
+            #"{"t":1010000,"dev":1,"type":"continuous","delta":{"y":10}}"#,
+            #"{"t":1020000,"dev":1,"type":"continuous","delta":{"y":10}}"#,
+            #"{"t":1030000,"dev":1,"type":"continuous","delta":{"y":0}}"#,
+            #"{"t":2000000,"dev":2,"type":"finger","delta":{"y":10}}"#,
+            #"{"t":2010000,"dev":2,"type":"finger","delta":{"y":10}}"#,
+            #"{"t":2020000,"dev":2,"type":"finger","delta":{"y":10}}"#,
+            #"{"t":2030000,"dev":2,"type":"finger","delta":{"y":0}}"#,
+        ]
+        let log = try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        let result = try Scrolld.run(["replay", log, "--config", Scrolld.example("touchpad-flings.toml")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let states = result.states
+        #expect(states.prefix(4).map(\.y) == [15, 30, 45, 45])
+        #expect(states.prefix(4).map(\.phase) == ["interacting", "interacting", "interacting", "idle"])
+        #expect(states[4].t == 2_000_000)
+        let touchpad: [Double] = [53, 61, 69, 69]  // 45 + 10 × 0.8 per delta
+        #expect(states[4...7].map(\.y) == touchpad)
+        #expect(states[7].phase == "decelerating")
+        #expect(states.last?.phase == "idle")
+        #expect((states.last?.y ?? 0) > 45 + 24 + 100)
     }
 }

@@ -21,6 +21,11 @@ let benchmarks: @Sendable () -> Void = {
     workload("finger events, 10 000 rows and a collapsing header", .list) { $0.finger(count: $1) }
     workload("wheel events routed up a 3-level chain (focus, nesting)", .nested) { $0.wheel(count: $1) }
     workload("finger events routed up a 3-level chain (focus, nesting)", .nested) { $0.finger(count: $1) }
+    // DESIGN §18: the same input shaped per device (speed, acceleration, no momentum; a detent
+    // knob stepping rows), for the cost of shaping per event.
+    workload("wheel events, shaped (speed 1.5, acceleration 2)", .plain, shaping: .shaped) { $0.wheel(count: $1) }
+    workload("finger events, shaped (speed_y 0.8, no momentum)", .plain, shaping: .shaped) { $0.finger(count: $1) }
+    workload("wheel events, detent knob on 10 000 rows", .list, shaping: .detent) { $0.wheel(count: $1) }
     // DESIGN §13: the same wheel input with eight observations evaluated on every state (the
     // difference to the case without is their cost), and §12's row edits on 100 000 rows.
     workload("wheel events, 10 000 rows, a header and 8 observations", .list, observing: ObservationSet.eight) { $0.wheel(count: $1) }
@@ -45,11 +50,12 @@ enum ObservationSet {
 /// One benchmark: 5 000 events of warm-up (velocity ring, frame grid, buffers), then
 /// `scaledIterations` events measured, on one long-lived engine.
 func workload(
-    _ name: String, _ layout: EngineDriver.Layout, observing observations: [ScrollObservation] = [],
+    _ name: String, _ layout: EngineDriver.Layout, shaping: EngineDriver.Shaping = .none,
+    observing observations: [ScrollObservation] = [],
     _ feed: @escaping @Sendable (inout EngineDriver, Int) -> Void
 ) {
     Benchmark(name) { benchmark in
-        var driver = EngineDriver(layout, observing: observations)
+        var driver = EngineDriver(layout, shaping: shaping, observing: observations)
         feed(&driver, 5_000)
         benchmark.startMeasurement()
         feed(&driver, benchmark.scaledIterations.count)

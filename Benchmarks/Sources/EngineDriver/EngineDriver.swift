@@ -13,6 +13,17 @@ public struct EngineDriver {
         case nested
     }
 
+    /// The devices' input shaping (DESIGN §18).
+    public enum Shaping: Sendable {
+        /// No rules: events pass as they are.
+        case none
+        /// The mouse at speed 1.5 with wheel acceleration 2, the touchpad at speed_y 0.8
+        /// without momentum: every event shaped.
+        case shaped
+        /// The mouse a detent knob (whole rows on the list layout).
+        case detent
+    }
+
     var engine = ScrollEngine(frameRate: 120)
     var time: Timestamp = 1_000_000
     var step = 0
@@ -28,7 +39,7 @@ public struct EngineDriver {
     public private(set) var changes = 0
     let layout: Layout
 
-    public init(_ layout: Layout, observing observations: [ScrollObservation] = []) {
+    public init(_ layout: Layout, shaping: Shaping = .none, observing observations: [ScrollObservation] = []) {
         self.layout = layout
         self.observations = observations
         sent = Array(repeating: nil, count: observations.count)
@@ -49,6 +60,16 @@ public struct EngineDriver {
             engine.setFocus(2)
         } else {
             engine.add(ScrollContainer(name: "main", configuration: configuration, at: time))
+        }
+        switch shaping {
+        case .none: break
+        case .shaped:
+            engine.setShapingRules(InputShapingRules([
+                .init(match: "mouse", speed: 1.5, wheelAcceleration: 2),
+                .init(match: "touchpad", speedY: 0.8, momentum: false),
+            ]))
+        case .detent:
+            engine.setShapingRules(InputShapingRules([.init(match: "mouse", detent: true)]))
         }
         feed(ScrollEvent(time: time, device: 1, kind: .deviceAdded(name: "mouse", capabilities: .wheel)))
         feed(ScrollEvent(time: time, device: 2, kind: .deviceAdded(name: "touchpad", capabilities: [.finger, .hold])))

@@ -21,13 +21,15 @@ if workload == "sizes" {
     print("ScrollPhysics", MemoryLayout<ScrollPhysics>.size)
     exit(0)
 }
-var driver = EngineDriver(workload.hasPrefix("list") ? .list : workload.hasPrefix("nested") ? .nested : .plain)
+let shaping: EngineDriver.Shaping = workload.hasPrefix("shaped") ? .shaped : workload.hasPrefix("detent") ? .detent : .none
+let layout: EngineDriver.Layout = workload.hasPrefix("list") || workload.hasPrefix("detent") ? .list : workload.hasPrefix("nested") ? .nested : .plain
+var driver = EngineDriver(layout, shaping: shaping)
 switch workload {
-case "wheel", "list-wheel", "nested-wheel": driver.wheel(count: count)
-case "finger", "list-finger", "nested-finger": driver.finger(count: count)
+case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel": driver.wheel(count: count)
+case "finger", "list-finger", "nested-finger", "shaped-finger": driver.finger(count: count)
 case "frames": driver.frames(count: count)
 default:
-    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|sizes [count]")
+    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|shaped-wheel|shaped-finger|detent-wheel|sizes [count]")
     exit(64)
 }
 print(driver.checksum)
