@@ -65,12 +65,21 @@ extension ScrollClient {
         return start.duration(to: clock.now)
     }
 
-    private func expectOK(_ operation: Operation) async throws {
+    func expectOK(_ operation: Operation) async throws {
         let reply = try await request(operation)
         guard case .ok = reply else { throw Self.unexpected(reply, for: operation.name) }
     }
 
     static func unexpected(_ reply: Reply, for operation: String) -> ScrollClientError {
         .protocolViolation("unexpected reply to \(operation): \(reply)")
+    }
+}
+
+extension ScrollClient {
+    /// Gives the focus to `container` (DESIGN §14): input not bound to a container by device
+    /// goes to it and along its chain only; nil restores the default. The last focus wins, and it
+    /// is undone when this connection closes.
+    public func focus(_ container: String?) async throws {
+        try await expectOK(.focus(container: container))
     }
 }
