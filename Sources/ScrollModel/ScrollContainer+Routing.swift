@@ -27,6 +27,15 @@ extension ScrollEvent {
     /// The event with only the values along `axes` (the part routed to one container), or nil
     /// when it keeps all it has: holds and events whose present axes all lie in `axes`.
     func restricted(to axes: Axis.Set) -> ScrollEvent? {
+        // Most parts are whole (one container takes every axis present): decided without
+        // copying the event, which costs a retain and a large copy.
+        let present: AxisValues
+        switch kind {
+        case .wheel(let v120, _): present = v120
+        case .finger(let delta), .continuous(let delta): present = delta
+        case .deviceAdded, .deviceRemoved, .holdBegin, .holdEnd: return nil
+        }
+        if (present.x == nil || axes.contains(.horizontal)) && (present.y == nil || axes.contains(.vertical)) { return nil }
         func keep(_ values: AxisValues) -> AxisValues? {
             let x = axes.contains(.horizontal) ? values.x : nil
             let y = axes.contains(.vertical) ? values.y : nil
