@@ -39,13 +39,6 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-enum ObservationSet {
-    /// One of each kind a client can ask for.
-    static let eight: [ScrollObservation] = [
-        .phase, .contentOffset(.vertical, step: 10), .velocity(.vertical, step: nil), .headerProgress(step: 0.1),
-        .visibleRows, .rowVisible(row: 5_000, threshold: 0.5), .nearEnd(distance: 1_000, axis: .vertical), .atEdge(.top),
-    ]
-}
 
 /// One benchmark: 5 000 events of warm-up (velocity ring, frame grid, buffers), then
 /// `scaledIterations` events measured, on one long-lived engine.

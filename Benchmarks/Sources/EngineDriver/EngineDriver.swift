@@ -188,3 +188,11 @@ public struct RowEditDriver {
         }
     }
 }
+
+/// Observations a client can ask for (DESIGN §13), one of each kind, for the benchmarks.
+public enum ObservationSet {
+    public static let eight: [ScrollObservation] = [
+        .phase, .contentOffset(.vertical, step: 10), .velocity(.vertical, step: nil), .headerProgress(step: 0.1),
+        .visibleRows, .rowVisible(row: 5_000, threshold: 0.5), .nearEnd(distance: 1_000, axis: .vertical), .atEdge(.top),
+    ]
+}

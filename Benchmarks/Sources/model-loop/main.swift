@@ -21,15 +21,24 @@ if workload == "sizes" {
     print("ScrollPhysics", MemoryLayout<ScrollPhysics>.size)
     exit(0)
 }
+if workload == "row-edits" {
+    // DESIGN §12: one row inserted in the middle of 100 000, then removed, `count` edits.
+    var edits = RowEditDriver(rows: 100_000)
+    edits.edit(count: count)
+    print(edits.checksum)
+    exit(0)
+}
 let shaping: EngineDriver.Shaping = workload.hasPrefix("shaped") ? .shaped : workload.hasPrefix("detent") ? .detent : .none
-let layout: EngineDriver.Layout = workload.hasPrefix("list") || workload.hasPrefix("detent") ? .list : workload.hasPrefix("nested") ? .nested : .plain
-var driver = EngineDriver(layout, shaping: shaping)
+let observed = workload.hasPrefix("observed")
+let layout: EngineDriver.Layout = workload.hasPrefix("list") || workload.hasPrefix("detent") || observed ? .list : workload.hasPrefix("nested") ? .nested : .plain
+// observed-wheel: list-wheel with DESIGN §13's eight kinds of observation on every state.
+var driver = EngineDriver(layout, shaping: shaping, observing: observed ? ObservationSet.eight : [])
 switch workload {
-case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel": driver.wheel(count: count)
+case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel", "observed-wheel": driver.wheel(count: count)
 case "finger", "list-finger", "nested-finger", "shaped-finger": driver.finger(count: count)
 case "frames": driver.frames(count: count)
 default:
-    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|shaped-wheel|shaped-finger|detent-wheel|sizes [count]")
+    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|shaped-wheel|shaped-finger|detent-wheel|observed-wheel|row-edits|sizes [count]")
     exit(64)
 }
-print(driver.checksum)
+print(driver.checksum, driver.changes)
