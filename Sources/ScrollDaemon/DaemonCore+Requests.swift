@@ -24,7 +24,7 @@ extension DaemonCore {
     }
 
     /// DESIGN part two's sections this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "record-requests"]
+    static let features = ["positions", "observe", "record-requests", "session"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, into: &$0) }
@@ -110,7 +110,7 @@ extension DaemonCore {
                 }.map(\.container.name)
                 return device
             }
-            return line { ReplyEncoder.devices(list, id: id, into: &$0) }
+            return line { ReplyEncoder.devices(list, input: inputState, id: id, into: &$0) }
         case .reload:
             let result = reload()
             if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }

@@ -109,9 +109,9 @@ public enum ReplyEncoder {
     }
 
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
-    /// "path":"/dev/input/event5","containers":["main"]}]}`; `path` and `containers` appear only
-    /// when known.
-    public static func devices(_ devices: [DeviceInfo], id: RequestID?, into buffer: inout [UInt8]) {
+    /// "path":"/dev/input/event5","containers":["main"]}],"input":{"state":"active","reason":null}}`;
+    /// `path` and `containers` appear only when known.
+    public static func devices(_ devices: [DeviceInfo], input: InputState = .active, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
         JSONOutput.id(id, &buffer)
         JSONOutput.raw(",\"devices\":[", &buffer)
@@ -133,7 +133,11 @@ public enum ReplyEncoder {
             }
             buffer.append(UInt8(ascii: "}"))
         }
-        JSONOutput.raw("]}", &buffer)
+        JSONOutput.raw("],\"input\":{\"state\":", &buffer)
+        JSONOutput.string(input.stateName, &buffer)
+        JSONOutput.raw(",\"reason\":", &buffer)
+        if let reason = input.reason { JSONOutput.string(reason.rawValue, &buffer) } else { JSONOutput.raw("null", &buffer) }
+        JSONOutput.raw("}}", &buffer)
     }
 
     /// `{"type":"reloaded","id":7,"ok":true,"file":"/path"|null,"message":"…"}`.
@@ -166,8 +170,8 @@ public enum ReplyEncoder {
             error(code: code, message: message, id: id, into: &buffer)
         case .state(let line):
             state(line.state, container: line.container, seq: line.seq, id: line.id, into: &buffer)
-        case let .devices(id, list):
-            devices(list, id: id, into: &buffer)
+        case let .devices(id, list, input):
+            devices(list, input: input ?? .active, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):
