@@ -94,6 +94,52 @@ def threads_of(c, key):
     return [tuple(t.rsplit(":", 2)) for t in (c.facts.get(key + ".threads") or "").split()]
 
 
+def check_sessions(c):
+    """DESIGN §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
+    f = c.fact
+    active = '"input":{"state":"active","reason":null}'
+    c.check("two users' logind sessions on seat0 (tty2, tty3); chvt 2 makes the test user's the active one",
+            f("vt.session.a.rc") == "0" and f("vt.session.b.rc") == "0" and f("vt.a.active") == "0",
+            c.text("vt-sessions.out") + c.text("vt-seat0.out"))
+    c.check("user active: the devices are open and the devices reply says active",
+            f("session.active.listed") == "0" and int(f("session.active.fds") or 0) > 0 and f("session.active.input") == active,
+            "listed %s, fds %s, %s" % (f("session.active.listed"), f("session.active.fds"), f("session.active.input")))
+    c.check("user active: uinput wheel clicks and a two-finger scroll reach the user's subscriber",
+            f("session.active.wheel") == "0" and f("session.active.fingers") == "0",
+            "wheel %s, fingers %s" % (f("session.active.wheel"), f("session.active.fingers")))
+    c.check("chvt to the other user's VT: the daemon holds no /dev/input descriptor (from /proc)",
+            f("session.away.closed") == "0" and f("session.away.fds") == "0" and f("session.away.active_user") == "scrolld-e2e-b",
+            "closed %s, fds %s, active user %s" % (f("session.away.closed"), f("session.away.fds"), f("session.away.active_user")))
+    c.info("devices closed %s ms after chvt (the issue asks for 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
+    phases = (f("session.away.phases") or "").split()
+    c.check("a two-finger scroll in progress at the switch ends as a scroll stop does: a fling, then rest",
+            f("session.away.settled") == "0" and '"phase":"decelerating"' in phases and phases[-1:] == ['"phase":"idle"'],
+            "phases after the switch: %s" % phases)
+    c.check("away: the devices reply says paused, session_inactive",
+            f("session.away.input") == '"input":{"state":"paused","reason":"session_inactive"}', f("session.away.input"))
+    c.check("away: injected wheel clicks reach no subscriber", f("session.away.lines_after_input") == "0",
+            "lines after input: %s" % f("session.away.lines_after_input"))
+    c.check("back on the user's VT: devices reopened, the mouse plugged in while away is listed and its wheel reaches the subscriber",
+            f("session.back.opened") == "0" and f("session.back.listed") == "0" and f("session.back.input") == active
+            and f("session.back.hotplugged_wheel") == "0",
+            "opened %s, listed %s, %s, wheel %s" % (f("session.back.opened"), f("session.back.listed"), f("session.back.input"), f("session.back.hotplugged_wheel")))
+    c.info("devices reopened %s ms after chvt" % f("session.back.opened_ms"))
+    c.check("one log line per transition: followed seat0 once, paused once, resumed once",
+            f("session.log.following") == "1" and f("session.log.paused") == "1" and f("session.log.resumed") == "1",
+            c.text("session-journal.out"))
+    c.check("idle with sd-bus attached: no thread of the daemon woke up in 10 s", f("session.idle.wakeups") == "0",
+            "context switches in 10 s: %s" % f("session.idle.wakeups"))
+    sleep_log = c.text("sleep-journal.out")
+    paused = [l for l in sleep_log.splitlines() if "input paused: sleep" in l]
+    resumed = [l for l in sleep_log.splitlines() if "input resumed: the system woke up" in l]
+    c.check("systemctl suspend: logind's PrepareForSleep pauses input (the inhibitor held until the devices are closed) and its end resumes it, devices found anew",
+            f("sleep.woke") == "0" and len(paused) == 1 and len(resumed) == 1 and int(f("sleep.fds_after") or 0) > 0
+            and f("sleep.listed_after") == "0" and "scrolld" in (f("sleep.inhibitors") or ""),
+            "woke %s, fds after %s, listed %s, inhibitors %r\n%s" % (f("sleep.woke"), f("sleep.fds_after"), f("sleep.listed_after"), f("sleep.inhibitors"), sleep_log))
+    c.info("sleep: /sys/power/state %r, mem_sleep %r, CanSuspend %r, kernel suspends %s, systemd-suspend.service %s" % (
+        f("sleep.power_state"), f("sleep.mem_sleep"), f("sleep.can_suspend"), f("sleep.kernel_suspended"), f("sleep.suspend_result")))
+
+
 def check_realtime(c, key, where, daemon_lines):
     """The daemon (pid `key`.pid) asked for and got SCHED_RR at daemon.realtime_priority's default
     (10) for its event loop and input thread, under the unit's LimitRTTIME=100ms:200ms.
@@ -322,6 +368,8 @@ def main():
             f("bad-config-start.rc") not in (None, "0") and any(config_error in l for l in daemon_lines),
             "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
 
+    check_sessions(c)
+
     # Root's manager: the same units, and a device policy that is enforced there.
     paths, reply = device_paths(c.text("root-devices.out"))
     c.check("under root's manager (user@0) socket activation works and both mice are listed",
@@ -338,6 +386,11 @@ def main():
         "root-stop.rc": "0", "root-stopped.Result": "success", "root-stopped.ExecMainCode": "1",
         "root-stopped.ExecMainStatus": "0", "root-stop-socket.rc": "0", "root-socket-after-stop": "absent",
     })
+
+    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (DESIGN §15)",
+            f("root.vt.other_active") == "0" and int(f("root.follow.fds") or 0) > 0
+            and f("root.follow.input") == '"input":{"state":"active","reason":null}',
+            "other active %s, fds %s, %s" % (f("root.vt.other_active"), f("root.follow.fds"), f("root.follow.input")))
 
     # Nothing in the sandbox was quietly dropped or refused on the way.
     degraded = [l for l in journal.splitlines()
