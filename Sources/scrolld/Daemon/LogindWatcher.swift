@@ -19,8 +19,12 @@ final class LogindWatcher {
     private var slots: [OpaquePointer] = []
     /// The seat's object path (Manager.GetSeat).
     private let seatPath: String
-    /// The active session's object path, to tell its signals from other sessions'.
-    private var sessionPath: String?
+    /// The active session's object path; only its signals are subscribed to (other sessions'
+    /// changes, an idle hint say, never wake the input thread).
+    private var sessionPath: String? {
+        didSet { if sessionPath != oldValue { watchSession() } }
+    }
+    private var sessionSlot: OpaquePointer?
     /// The delay inhibitor's fd while held (-1: none): logind waits for it before sleeping.
     private var inhibitor: Int32 = -1
     private(set) var gate: InputGate
@@ -58,19 +62,11 @@ final class LogindWatcher {
         // Subscribed before the first read, so no change falls between the two.
         let signals = [
             "type='signal',sender='\(Self.service)',path='\(seatPath)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='org.freedesktop.login1.Seat'",
-            "type='signal',sender='\(Self.service)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='org.freedesktop.login1.Session'",
             "type='signal',sender='\(Self.service)',path='\(Self.managerPath)',interface='org.freedesktop.login1.Manager',member='PrepareForSleep'",
         ]
-        let userData = Unmanaged.passUnretained(self).toOpaque()
         for match in signals {
-            var slot: OpaquePointer?
-            let added = sd_bus_add_match(bus, &slot, match, { message, userData, _ in
-                guard let message, let userData else { return 0 }
-                Unmanaged<LogindWatcher>.fromOpaque(userData).takeUnretainedValue().received(message)
-                return 0
-            }, userData)
             // (deinit closes what is open so far.)
-            guard added >= 0, let slot else { throw Unavailable(description: "cannot watch logind's signals (\(String(cString: strerror(-added))))") }
+            guard let slot = subscribe(match) else { throw Unavailable(description: "cannot watch logind's signals") }
             slots.append(slot)
         }
         atStart = gate.setActiveSession(readActiveSession())
@@ -79,6 +75,7 @@ final class LogindWatcher {
 
     deinit {
         releaseInhibitor()
+        if let sessionSlot { sd_bus_slot_unref(sessionSlot) }
         for slot in slots { sd_bus_slot_unref(slot) }
         sd_bus_flush_close_unref(bus)
     }
@@ -141,6 +138,25 @@ final class LogindWatcher {
         if transition.to.isActive { takeInhibitor() }
         report(transition)
         if !transition.to.isActive { releaseInhibitor() }
+    }
+
+    /// Adds a match whose signals go to `received`; nil when the bus refused it.
+    private func subscribe(_ match: String) -> OpaquePointer? {
+        var slot: OpaquePointer?
+        let added = sd_bus_add_match(bus, &slot, match, { message, userData, _ in
+            guard let message, let userData else { return 0 }
+            Unmanaged<LogindWatcher>.fromOpaque(userData).takeUnretainedValue().received(message)
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        return added >= 0 ? slot : nil
+    }
+
+    /// Follows the `PropertiesChanged` of the seat's active session (`Active` changes there).
+    private func watchSession() {
+        if let sessionSlot { sd_bus_slot_unref(sessionSlot) }
+        sessionSlot = sessionPath.flatMap {
+            subscribe("type='signal',sender='\(Self.service)',path='\($0)',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',arg0='org.freedesktop.login1.Session'")
+        }
     }
 
     /// Hands a transition to the input thread (which closes or reopens the devices) before the
