@@ -276,12 +276,8 @@ sandbox_facts sandbox-after-crash "$(main_pid)"
 
 # --- 5b. the user leaves the seat and comes back (DESIGN §15) -------------------------------
 PID2=$(main_pid)
-input_fds() {  # the /dev/input descriptors the daemon holds, from /proc
-  local n=0 f
-  for f in /proc/"$PID2"/fd/*; do
-    case $(readlink "$f" 2>/dev/null) in /dev/input/*) n=$((n + 1)) ;; esac
-  done
-  echo "$n"
+input_fds() {  # the /dev/input descriptors the daemon holds, from /proc (two forks: each costs under TCG)
+  ls -l /proc/"$PID2"/fd 2>/dev/null | grep -c ' /dev/input/'
 }
 no_input_fds() { [ "$(input_fds)" = 0 ]; }
 some_input_fds() { [ "$(input_fds)" -gt 0 ]; }
@@ -310,11 +306,10 @@ wait_until 30 last_phase_idle
 # Fingers down and moving when the VT changes: the gesture ends as a scroll stop does.
 e2e_dev touchpad-scroll --dy -20 --frames 20 --no-lift >/dev/null
 n=$(watch_lines)
-start=$(date +%s%N)
 chvt 3
+read -r chvt_away _ </proc/uptime  # VT_WAITACTIVE has returned: the switch is done
 wait_until 30 no_input_fds
 fact session.away.closed $?
-fact session.away.closed_ms $((($(date +%s%N) - start) / 1000000))
 fact session.away.active_user "$(active_user)"
 wait_until 30 last_phase_idle
 fact session.away.settled $?
@@ -327,15 +322,15 @@ e2e_dev wheel 3 >/dev/null
 e2e_dev remove tp >/dev/null
 # A mouse plugged in while away, used once the user is back.
 e2e_dev add mouse --id mouse3 >/dev/null || e2e_fail "hotplug a third mouse"
+fact mouse3.node "$DEV_MOUSE3_NODE"
 ctl ping >/dev/null 2>&1
 fact session.away.lines_after_input $(($(watch_lines) - n))
 fact session.away.fds "$(input_fds)"
 # Back on the user's VT.
-start=$(date +%s%N)
 chvt 2
+read -r chvt_back _ </proc/uptime
 wait_until 30 some_input_fds
 fact session.back.opened $?
-fact session.back.opened_ms $((($(date +%s%N) - start) / 1000000))
 wait_until 30 lists session-devices-back.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
 fact session.back.listed $?
 fact session.back.input "$(grep -o '"input":{[^}]*}' "$W/session-devices-back.out")"
@@ -347,37 +342,76 @@ fact session.back.hotplugged_wheel $?
 wait_until 30 last_phase_idle
 kill "$WATCH" 2>/dev/null
 wait "$WATCH" 2>/dev/null
-# Idle with sd-bus attached: no thread of the daemon wakes up in 10 s.
-ctx_switches() { cat /proc/"$PID2"/task/*/status | awk '/^voluntary_ctxt_switches/ { s += $2 } /^nonvoluntary_ctxt_switches/ { s += $2 } END { print s }'; }
-sleep 1
-before=$(ctx_switches)
-sleep 10
-fact session.idle.wakeups $(($(ctx_switches) - before))
 journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service _PID="$PID2" >"$W/session-journal.out" 2>&1
 fact session.log.paused "$(grep -c '^input paused: session_inactive' "$W/session-journal.out")"
 fact session.log.resumed "$(grep -c '^input resumed: ' "$W/session-journal.out")"
 fact session.log.following "$(grep -c '^following logind sessions of seat0' "$W/session-journal.out")"
+# How long after the switch the devices were closed (reopened): the daemon's log line comes
+# right after libinput_suspend (libinput_resume), and journald stamps it on arrival.
+logged_at() { journalctl -b --no-pager -o short-monotonic _PID="$PID2" | grep -m1 "$1" | sed 's/^\[ *\([0-9.]*\)\].*/\1/'; }
+fact session.away.closed_ms "$(awk -v a="$chvt_away" -v b="$(logged_at 'input paused: session_inactive')" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+fact session.back.opened_ms "$(awk -v a="$chvt_back" -v b="$(logged_at 'input resumed: this user')" 'BEGIN { printf "%d", (b - a) * 1000 }')"
 
 # --- 5c. sleep: logind's PrepareForSleep --------------------------------------------------------
+# The guest cannot really sleep and wake: its default suspend is S3 ("deep" in
+# /sys/power/mem_sleep), and a guest that entered it with an RTC alarm set (rtcwake -m no -s 5)
+# never woke under TCG (the run timed out: nothing tells qemu to wake it). So the kernel's part
+# is left out, and everything else is logind's own: `systemctl suspend` goes through logind,
+# which sends PrepareForSleep(true), waits for the delay inhibitors, runs suspend.target with
+# systemd-suspend.service (here a no-op drop-in instead of writing /sys/power/state) and sends
+# PrepareForSleep(false) when that job is done.
 fact sleep.power_state "$(cat /sys/power/state 2>&1)"
 fact sleep.mem_sleep "$(cat /sys/power/mem_sleep 2>&1)"
 fact sleep.can_suspend "$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager CanSuspend 2>&1)"
 fact sleep.inhibitors "$(systemd-inhibit --list --no-pager --no-legend 2>&1 | grep scrolld | tr -s ' ')"
-success_before=$(cat /sys/power/suspend_stats/success 2>/dev/null || echo none)
-# Wake up again in 5 s: the RTC alarm (the guest's CMOS clock).
-rtcwake -m no -s 5 >"$W/sleep-rtcwake.out" 2>&1
-fact sleep.rtcwake.rc $?
+mkdir -p /etc/systemd/system/systemd-suspend.service.d
+printf '[Service]\nExecStart=\nExecStart=/bin/true\n' >/etc/systemd/system/systemd-suspend.service.d/e2e-no-kernel-sleep.conf
+systemctl daemon-reload
 run sleep-suspend systemctl suspend
 woke() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^input resumed: the system woke up'; }
 wait_until 60 woke
 fact sleep.woke $?
-fact sleep.kernel_suspended "$success_before -> $(cat /sys/power/suspend_stats/success 2>/dev/null || echo none)"
 fact sleep.suspend_result "$(systemctl show systemd-suspend.service -p Result,ExecMainStatus --value 2>&1 | tr '\n' ' ')"
-journalctl -b --no-pager -o short-monotonic | grep -E 'input paused: sleep|input resumed: the system woke up|PM: suspend|Starting .*System Suspend|systemd-sleep|Reached target .*Sleep' >"$W/sleep-journal.out" 2>&1
+journalctl -b --no-pager -o short-monotonic | grep -E 'input paused: sleep|input resumed: the system woke up|System Suspend|Reached target .*Sleep|suspend.target|Finished systemd-suspend' >"$W/sleep-journal.out" 2>&1
 wait_until 30 some_input_fds
 fact sleep.fds_after "$(input_fds)"
 wait_until 30 lists sleep-devices-after.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
 fact sleep.listed_after $?
+
+# --- 5d. idle with sd-bus attached ------------------------------------------------------------
+# Per thread, context switches and CPU ticks over 10 s (a thread spinning in poll would show
+# ticks without switches). Measured in a daemon started with realtime_priority = 0: under TCG
+# the real-time threads pass RLIMIT_RTTIME's 100 ms, and the retry 10 s after each SIGXCPU
+# (docs/systemd.md) would be counted as wake-ups that have nothing to do with logind.
+CONFIG_DIR=/home/$TEST_USER/.config/scrolld
+mkdir -p "$CONFIG_DIR"
+printf '[daemon]\nrealtime_priority = 0\n' >"$CONFIG_DIR/scrolld.toml"
+chown -R "$TEST_USER:$TEST_USER" "/home/$TEST_USER/.config"
+run idle-restart as_manager_user systemctl --user restart scrolld.service
+PID2=$(main_pid)
+following() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^following logind sessions of seat0'; }
+wait_until 30 following
+fact session.idle.following $?
+thread_counts() {  # "comm:switches:ticks" per thread
+  local task stat w line switches
+  for task in /proc/"$PID2"/task/*; do
+    switches=0
+    while IFS= read -r line; do
+      case $line in *voluntary_ctxt_switches:*) switches=$((switches + ${line##*[[:space:]]})) ;; esac
+    done <"$task/status"
+    stat=$(<"$task/stat")
+    read -r -a w <<<"${stat##*) }"
+    printf '%s:%s:%s\n' "$(<"$task/comm")" "$switches" "$((w[11] + w[12]))"
+  done
+}
+settled() { local now; now=$(thread_counts); [ "$now" = "$idle_before" ] && return 0; idle_before=$now; return 1; }
+idle_before=$(thread_counts)
+wait_until 30 settled
+sleep 10
+fact session.idle.before "$(echo "$idle_before" | tr '\n' ' ')"
+fact session.idle.after "$(thread_counts | tr '\n' ' ')"
+fact session.idle.fds "$(input_fds)"
+rm -f "$CONFIG_DIR/scrolld.toml"
 
 # Only the daemon's own uid may connect (SO_PEERCRED, DESIGN §7): root is refused; inside the
 # daemon's user namespace it is not even root but the overflow uid.
@@ -415,7 +449,7 @@ wait_until 30 is_active_user "$OTHER_USER"
 fact root.vt.other_active $?
 run root-manager systemctl start user@0.service
 run root-socket-start as_manager_user systemctl --user start scrolld.socket
-wait_until 60 lists root-devices.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE"
+wait_until 60 lists root-devices.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE" "$DEV_MOUSE3_NODE"
 fact root-devices.listed $?
 show root scrolld.service ActiveState,SubState,MainPID,NRestarts
 PID2=$(main_pid)
