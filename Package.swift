@@ -26,6 +26,13 @@ let package = Package(
             pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
+        // libsystemd, from Debian's -dev package: sd-bus (logind: sessions, seats and sleep,
+        // DESIGN §15) and sd-daemon (readiness, the watchdog, socket activation).
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         // The pure, deterministic model: geometry, coordinate spaces, preferences, containers,
         // physics and the engine's virtual clock. No I/O, no wall clock, no Foundation.
         .target(
@@ -110,6 +117,7 @@ let package = Package(
                 "ScrollConfig",
                 "ScrollInput",
                 "CLibinput",
+                "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -42,11 +42,12 @@ extension ScrollClient {
         try await expectOK(.remove(container: container))
     }
 
-    /// The input devices the daemon reads.
-    public func devices() async throws -> [DeviceInfo] {
+    /// The input devices the daemon reads, and whether it reads them now (DESIGN §15: paused
+    /// while its user is not at the seat, or while the system sleeps).
+    public func devices() async throws -> (devices: [DeviceInfo], input: InputState?) {
         let reply = try await request(.devices)
-        guard case .devices(_, let devices) = reply else { throw Self.unexpected(reply, for: "devices") }
-        return devices
+        guard case .devices(_, let devices, let input) = reply else { throw Self.unexpected(reply, for: "devices") }
+        return (devices, input)
     }
 
     /// Has the daemon read its configuration again; a refused file is a result, not an error.

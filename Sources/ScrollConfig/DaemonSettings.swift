@@ -17,6 +17,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// A file to record the live session into (DESIGN §17), as `run --record`; nil: none.
     /// Read at start only.
     public var record: String?
+    /// Whether input follows the user's logind session and the system's sleep (DESIGN §15):
+    /// devices closed while the user is not at the seat. Read at start only.
+    public var followSession = true
 
     public init() {}
 
@@ -31,6 +34,7 @@ public struct DaemonSettings: Hashable, Sendable {
         if ignore != old.ignore { changed.append("daemon.ignore") }
         if realtimePriority != old.realtimePriority { changed.append("daemon.realtime_priority") }
         if record != old.record { changed.append("daemon.record") }
+        if followSession != old.followSession { changed.append("daemon.follow_session") }
         return changed
     }
 
@@ -60,8 +64,9 @@ public struct DaemonSettings: Hashable, Sendable {
                 throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.description)")
             }
             realtimePriority = priority
+        case "follow_session": followSession = try value.bool(key)
         default:
-            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record)")
+            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, follow_session)")
         }
     }
 }

@@ -24,7 +24,7 @@ extension DaemonCore {
     }
 
     /// DESIGN part two's sections this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }
@@ -111,7 +111,7 @@ extension DaemonCore {
                 device.rules = session.configuration.input.ruleNames(forDevice: device.name)
                 return device
             }
-            return line { ReplyEncoder.devices(list, focus: .some(session.focus), id: id, into: &$0) }
+            return line { ReplyEncoder.devices(list, focus: .some(session.focus), input: inputState, id: id, into: &$0) }
         case .reload:
             let result = reload()
             if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }

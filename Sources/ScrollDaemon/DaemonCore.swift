@@ -83,6 +83,9 @@ package final class DaemonCore {
     /// The input devices in use.
     package var devices: [DeviceInfo] { input?.devices ?? [] }
 
+    /// Whether the input devices are read now (DESIGN §15).
+    package var inputState: InputState { input?.inputState ?? .active }
+
     /// Tells the status observer the current counts.
     package func statusChanged() {
         statusObserver?.statusChanged(devices: devices.count, clients: clients.count)

@@ -18,6 +18,13 @@ package protocol InputSource: AnyObject {
     /// Calls `passed` on the loop once every event read up to the time it is given has been
     /// handed to the loop.
     func barrier(_ passed: @escaping @Sendable (Timestamp) -> Void)
+    /// Whether the devices are read now, or paused and why (DESIGN §15).
+    var inputState: InputState { get }
+}
+
+extension InputSource {
+    /// A source that follows no session (a replay) is always active.
+    package var inputState: InputState { .active }
 }
 
 /// Who hears that the daemon's device or client count changed (systemd's STATUS=).

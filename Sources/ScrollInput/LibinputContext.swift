@@ -92,6 +92,20 @@ public final class LibinputContext {
         libinput_dispatch(libinput)
     }
 
+    /// Closes every device (DESIGN §15: the user left the seat, or the system sleeps). Their
+    /// removal events follow from `nextEvent()`, so gestures in progress end as scroll stops.
+    public func suspend() {
+        libinput_suspend(libinput)
+    }
+
+    /// Finds the devices anew (the seat's, or the paths given) after `suspend()`: each comes
+    /// back as a new device, so one plugged in meanwhile is used and one unplugged is gone.
+    /// Returns false when libinput could not.
+    @discardableResult
+    public func resume() -> Bool {
+        libinput_resume(libinput) == 0
+    }
+
     /// The next scroll-relevant event, mapped; other events are consumed and skipped.
     public func nextEvent() -> ScrollEvent? {
         while let event = libinput_get_event(libinput) {

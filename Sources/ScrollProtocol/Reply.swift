@@ -7,7 +7,8 @@ public enum Reply: Hashable, Sendable {
     case error(code: String, message: String, id: RequestID?)
     /// A `get` reply (with the request's id) or a broadcast to a subscriber (without).
     case state(StateLine)
-    case devices(id: RequestID?, devices: [DeviceInfo])
+    /// `input` is nil when the daemon did not say (one older than DESIGN §15).
+    case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?)
     case reloaded(id: RequestID?, result: ReloadResult)
     /// DESIGN §13: an observed value changed (or its first value).
     case observation(ObservationMessage)
@@ -19,7 +20,7 @@ public enum Reply: Hashable, Sendable {
     /// The id of the request this answers, if any.
     public var id: RequestID? {
         switch self {
-        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _), .reloaded(let id, _): id
+        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _, _), .reloaded(let id, _): id
         case .state(let line): line.id
         case .observation(let message): message.id
         case .welcome, .removed, .unknown: nil

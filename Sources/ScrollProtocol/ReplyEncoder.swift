@@ -120,11 +120,11 @@ public enum ReplyEncoder {
     }
 
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
-    /// "path":"/dev/input/event5","containers":["main"],"rules":["mouse"]}]}`; `path`,
-    /// `containers` and `rules` (the `[input.devices.NAME]` rules that match it) appear only when
-    /// known. `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"` or
-    /// `,"focus":null`.
-    public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, id: RequestID?, into buffer: inout [UInt8]) {
+    /// "path":"/dev/input/event5","containers":["main"],"rules":["mouse"]}],"input":{"state":"active","reason":null}}`;
+    /// `path`, `containers` and `rules` (the `[input.devices.NAME]` rules that match it) appear
+    /// only when known. `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"`
+    /// or `,"focus":null`; `input` says whether input is read (DESIGN §15).
+    public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, input: InputState = .active, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
         JSONOutput.id(id, &buffer)
         JSONOutput.raw(",\"devices\":[", &buffer)
@@ -152,7 +152,11 @@ public enum ReplyEncoder {
         }
         buffer.append(UInt8(ascii: "]"))
         if let focus { self.focus(focus, &buffer) }
-        buffer.append(UInt8(ascii: "}"))
+        JSONOutput.raw(",\"input\":{\"state\":", &buffer)
+        JSONOutput.string(input.stateName, &buffer)
+        JSONOutput.raw(",\"reason\":", &buffer)
+        if let reason = input.reason { JSONOutput.string(reason.rawValue, &buffer) } else { JSONOutput.raw("null", &buffer) }
+        JSONOutput.raw("}}", &buffer)
     }
 
     /// `,"focus":"NAME"` or `,"focus":null`.
@@ -191,8 +195,8 @@ public enum ReplyEncoder {
             error(code: code, message: message, id: id, into: &buffer)
         case .state(let line):
             state(line.state, container: line.container, seq: line.seq, id: line.id, into: &buffer)
-        case let .devices(id, list):
-            devices(list, id: id, into: &buffer)
+        case let .devices(id, list, input):
+            devices(list, input: input ?? .active, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):

@@ -4,6 +4,7 @@ enum ReplyKey: Int, ObjectSchema {
     case container, seq, t, phase, contentOffset, velocity, contentSize, containerSize, contentInsets, header, visibleRows
     case devices, ok, file
     case of, old, new, features, instance
+    case input
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -12,7 +13,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("contentOffset", .contentOffset), ("velocity", .velocity), ("contentSize", .contentSize),
         ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
-        ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance),
+        ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input),
     ]
 }
 
@@ -54,4 +55,10 @@ enum DeviceKey: Int, ObjectSchema {
     static let spellings: [(StaticString, DeviceKey)] = [
         ("id", .id), ("name", .name), ("caps", .caps), ("path", .path), ("containers", .containers), ("rules", .rules),
     ]
+}
+
+/// `{"state":…,"reason":…}` of a `devices` reply (DESIGN §15).
+enum InputStateKey: Int, ObjectSchema {
+    case state, reason
+    static let spellings: [(StaticString, InputStateKey)] = [("state", .state), ("reason", .reason)]
 }

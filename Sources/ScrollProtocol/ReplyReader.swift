@@ -22,7 +22,7 @@ struct ReplyReader {
         case "state":
             return .state(try stateLine(id: id))
         case "devices":
-            return .devices(id: id, devices: try devices())
+            return .devices(id: id, devices: try devices(), input: try inputState())
         case "reloaded":
             let ok = try reader.bool(at: require(.ok), key: "ok")
             var file: String?
@@ -84,6 +84,23 @@ struct ReplyReader {
         devices.reserveCapacity(elements.count)
         for element in elements { devices.append(try device(at: element)) }
         return devices
+    }
+
+    /// `input` of a `devices` reply; nil when absent (a daemon older than DESIGN §15).
+    private mutating func inputState() throws(ProtocolError) -> InputState? {
+        guard let range = reader.present(fields[.input]) else { return nil }
+        let fields = try reader.object(InputStateKey.self, at: range, key: "input")
+        guard let stateRange = fields[.state] else { throw .missing("input.state") }
+        let state = try reader.string(at: stateRange, key: "input.state")
+        guard state == "active" || state == "paused" else {
+            throw ProtocolError(.invalidValue, "invalid \"input.state\": expected \"active\" or \"paused\", got \(ProtocolError.quoted(state))")
+        }
+        guard state == "paused" else { return .active }
+        // A reason from a newer daemon still reads as paused, for a reason this client
+        // does not know: the session's, the likeliest.
+        guard let reasonRange = reader.present(fields[.reason]) else { return .paused(.sessionInactive) }
+        let reason = try reader.string(at: reasonRange, key: "input.reason")
+        return .paused(InputState.Reason(rawValue: reason) ?? .sessionInactive)
     }
 
     private mutating func device(at range: Range<Int>) throws(ProtocolError) -> DeviceInfo {

@@ -290,12 +290,21 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         try connection.request(.devices) { message, _ throws(ClientFailure) in
-            guard case .devices(_, let devices) = message.reply else { throw .unexpected(message.reply, for: .devices) }
+            guard case .devices(_, let devices, let input) = message.reply else { throw .unexpected(message.reply, for: .devices) }
             if json {
                 Output.write(message.line + [UInt8(ascii: "\n")])
             } else {
-                Output.write(Self.table(devices))
+                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? ""))
             }
+        }
+    }
+
+    /// The line under the table that says whether the daemon reads its devices (DESIGN §15).
+    static func inputLine(_ input: InputState) -> String {
+        switch input.reason {
+        case nil: "Input: active\n"
+        case .sessionInactive?: "Input: paused (session_inactive: this user's session is not the active one of the seat; devices are closed)\n"
+        case .sleep?: "Input: paused (sleep: the system is suspending or asleep; devices are closed)\n"
         }
     }
 

@@ -16,3 +16,14 @@ extension LibinputContext.Backend {
         }
     }
 }
+
+extension LibinputContext.Backend {
+    /// The logind seat whose sessions input follows (DESIGN §15): the udev seat read, or for
+    /// explicit nodes the user's (`$XDG_SEAT`, else `seat0`): they are at a seat all the same.
+    func followedSeat(environment: [String: String]) -> String {
+        switch self {
+        case .seat(let seat): return seat
+        case .paths: return environment["XDG_SEAT"].flatMap { $0.isEmpty ? nil : $0 } ?? "seat0"
+        }
+    }
+}

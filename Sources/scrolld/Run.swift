@@ -141,11 +141,7 @@ struct Run: ParsableCommand {
             input = .libinput(backend, fallback: fallback)
         }
 
-        var inherited: Int32?
-        if let pid = environment["LISTEN_PID"].flatMap({ Int32($0) }), pid == getpid(),
-           let count = environment["LISTEN_FDS"].flatMap({ Int($0) }), count >= 1 {
-            inherited = 3  // SD_LISTEN_FDS_START
-        }
+        let inherited = SocketActivation.listeningSocket()?.fd
         let chosen = socket ?? configuration.daemon.socket
         let path = chosen ?? SocketLocation.defaultPath(environment: environment)
         let daemon = Daemon(

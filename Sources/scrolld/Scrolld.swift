@@ -33,6 +33,7 @@ struct Scrolld: ParsableCommand {
               XDG_SEAT: the udev seat whose devices are read (default seat0).
               LISTEN_FDS, LISTEN_PID: a listening socket passed by systemd.
               NOTIFY_SOCKET, WATCHDOG_USEC: readiness, status and watchdog for systemd.
+              DBUS_SYSTEM_BUS_ADDRESS: the system bus on which logind's sessions are followed.
               JOURNAL_STREAM: set by systemd; log lines then carry journal priorities.
 
             EXIT STATUS

@@ -360,7 +360,7 @@ struct ConfigurationFileTests {
     @Test func controlCharactersInKeysAndValuesAreEscapedInMessages() {
         let bell = failure("[daemon]\n\"a\\u0007b\" = 1\n")
         #expect(bell?.key == "daemon.a\u{7}b")
-        #expect(bell?.description == #"scrolld.toml:2: daemon."a\u0007b": unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record)"#)
+        #expect(bell?.description == #"scrolld.toml:2: daemon."a\u0007b": unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, follow_session)"#)
 
         let newline = failure("[containers.\"x\\ny\"]\naxes = 1\n")
         #expect(newline?.key == "containers.x\ny.axes")
@@ -409,7 +409,7 @@ struct ConfigurationFileTests {
                 return line[..<equals].trimmingCharacters(in: .whitespaces)
             }
         )
-        let daemon = ["socket", "seat", "devices", "ignore", "frame_rate", "allow_uids", "realtime_priority"]
+        let daemon = ["socket", "seat", "devices", "ignore", "frame_rate", "allow_uids", "realtime_priority", "follow_session"]
         let container = ["containerSize", "contentSize", "insets", "axes", "scroll_target", "anchor", "devices"]
         let header = ["min_height", "max_height", "stretch", "snap"]
         let rows = ["count", "height", "heights", "top", "threshold", "visible_in"]

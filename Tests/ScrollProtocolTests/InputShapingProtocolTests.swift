@@ -38,7 +38,7 @@ import Testing
             DeviceInfo(id: 2, name: "Pad", capabilities: .finger, rules: []),
         ]
         let line = encoded { ReplyEncoder.devices(devices, id: nil, into: &$0) }
-        #expect(line == #"{"type":"devices","devices":[{"id":1,"name":"Logitech USB Mouse","caps":["wheel"],"containers":["main"],"rules":["mouse","usb"]},{"id":2,"name":"Pad","caps":["finger"],"rules":[]}]}"#)
-        #expect(try ReplyDecoder.decode(line) == .devices(id: nil, devices: devices))
+        #expect(line == #"{"type":"devices","devices":[{"id":1,"name":"Logitech USB Mouse","caps":["wheel"],"containers":["main"],"rules":["mouse","usb"]},{"id":2,"name":"Pad","caps":["finger"],"rules":[]}],"input":{"state":"active","reason":null}}"#)
+        #expect(try ReplyDecoder.decode(line) == .devices(id: nil, devices: devices, input: .active))
     }
 }

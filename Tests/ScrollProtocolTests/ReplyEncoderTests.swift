@@ -53,8 +53,18 @@ import Testing
             DeviceInfo(id: 5, name: "Knob", capabilities: [], path: nil, containers: []),
         ]
         #expect(encoded { ReplyEncoder.devices(devices, id: RequestID(9), into: &$0) }
-            == #"{"type":"devices","id":9,"devices":[{"id":3,"name":"Logitech \"MX\"","caps":["wheel","finger"],"path":"/dev/input/event5","containers":["main"]},{"id":4,"name":"Touchpad","caps":["wheel","finger","continuous","hold"]},{"id":5,"name":"Knob","caps":[],"containers":[]}]}"#)
-        #expect(encoded { ReplyEncoder.devices([], id: nil, into: &$0) } == #"{"type":"devices","devices":[]}"#)
+            == #"{"type":"devices","id":9,"devices":[{"id":3,"name":"Logitech \"MX\"","caps":["wheel","finger"],"path":"/dev/input/event5","containers":["main"]},{"id":4,"name":"Touchpad","caps":["wheel","finger","continuous","hold"]},{"id":5,"name":"Knob","caps":[],"containers":[]}],"input":{"state":"active","reason":null}}"#)
+        #expect(encoded { ReplyEncoder.devices([], id: nil, into: &$0) } == #"{"type":"devices","devices":[],"input":{"state":"active","reason":null}}"#)
+    }
+
+    /// DESIGN §15: the `input` object, for each state a daemon can be in.
+    @Test func devicesInputState() {
+        #expect(encoded { ReplyEncoder.devices([], input: .paused(.sessionInactive), id: RequestID(1), into: &$0) }
+            == #"{"type":"devices","id":1,"devices":[],"input":{"state":"paused","reason":"session_inactive"}}"#)
+        #expect(encoded { ReplyEncoder.devices([], input: .paused(.sleep), id: nil, into: &$0) }
+            == #"{"type":"devices","devices":[],"input":{"state":"paused","reason":"sleep"}}"#)
+        #expect(encoded { ReplyEncoder.devices([], input: .active, id: nil, into: &$0) }
+            == #"{"type":"devices","devices":[],"input":{"state":"active","reason":null}}"#)
     }
 
     @Test func reloaded() {

@@ -29,7 +29,9 @@ struct ScrollClientTests {
         #expect(state.container == "list")
         try await client.scroll("list", by: AxisValues(y: -92), animation: .none)
         #expect(try await client.get("list").state.contentOffset.y == 2000)
-        #expect(try await client.devices().isEmpty)
+        let devices = try await client.devices()
+        #expect(devices.devices.isEmpty)
+        #expect(devices.input == .active)
         _ = try await client.ping()
         await #expect(throws: ScrollClientError.daemon(code: "unknown_container", message: "unknown container \"nope\"")) {
             _ = try await client.get("nope")

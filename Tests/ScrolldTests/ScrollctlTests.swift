@@ -183,8 +183,11 @@ struct ScrollctlTests {
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.lines.first?.hasPrefix("ID") == true)
         #expect(table.lines.first?.contains("NAME") == true)
-        #expect(table.lines.count >= 2)
-        #expect(table.lines.dropFirst().allSatisfy { $0.contains("main") || $0.contains("all") })
+        #expect(table.lines.count >= 3)
+        // DESIGN §15: the table ends with whether the daemon reads its devices.
+        #expect(table.lines.last == "Input: active")
+        let rows = table.lines.dropFirst().dropLast()
+        #expect(rows.allSatisfy { $0.contains("main") || $0.contains("all") })
 
         let json = try Scrollctl.run(["devices", "--json"], on: daemon)
         #expect(json.status == 0)
@@ -192,7 +195,10 @@ struct ScrollctlTests {
         let reply = try #require(json.states.first)
         #expect(reply["type"] as? String == "devices")
         let devices = try #require(reply["devices"] as? [[String: Any]])
-        #expect(devices.count == table.lines.count - 1)
+        #expect(devices.count == rows.count)
+        let input = try #require(reply["input"] as? [String: Any])
+        #expect(input["state"] as? String == "active")
+        #expect(input["reason"] is NSNull)
         for device in devices {
             let name = try #require(device["name"] as? String)
             #expect(table.output.contains(name))

@@ -94,6 +94,67 @@ def threads_of(c, key):
     return [tuple(t.rsplit(":", 2)) for t in (c.facts.get(key + ".threads") or "").split()]
 
 
+def check_sessions(c):
+    """DESIGN §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
+    f = c.fact
+    active = '"input":{"state":"active","reason":null}'
+    c.check("two users' logind sessions on seat0 (tty2, tty3); chvt 2 makes the test user's the active one",
+            f("vt.session.a.rc") == "0" and f("vt.session.b.rc") == "0" and f("vt.a.active") == "0",
+            c.text("vt-sessions.out") + c.text("vt-seat0.out"))
+    c.check("user active: the devices are open and the devices reply says active",
+            f("session.active.listed") == "0" and int(f("session.active.fds") or 0) > 0 and f("session.active.input") == active,
+            "listed %s, fds %s, %s" % (f("session.active.listed"), f("session.active.fds"), f("session.active.input")))
+    c.check("user active: uinput wheel clicks and a two-finger scroll reach the user's subscriber",
+            f("session.active.wheel") == "0" and f("session.active.fingers") == "0",
+            "wheel %s, fingers %s" % (f("session.active.wheel"), f("session.active.fingers")))
+    c.check("chvt to the other user's VT: the daemon holds no /dev/input descriptor (from /proc)",
+            f("session.away.closed") == "0" and f("session.away.fds") == "0" and f("session.away.active_user") == "scrolld-e2e-b",
+            "closed %s, fds %s, active user %s" % (f("session.away.closed"), f("session.away.fds"), f("session.away.active_user")))
+    c.info("devices closed %s ms after chvt returned (the issue asks for 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
+    phases = (f("session.away.phases") or "").split()
+    c.check("a two-finger scroll in progress at the switch ends as a scroll stop does: a fling, then rest",
+            f("session.away.settled") == "0" and '"phase":"decelerating"' in phases and phases[-1:] == ['"phase":"idle"'],
+            "phases after the switch: %s" % phases)
+    c.check("away: the devices reply says paused, session_inactive",
+            f("session.away.input") == '"input":{"state":"paused","reason":"session_inactive"}', f("session.away.input"))
+    c.check("away: injected wheel clicks reach no subscriber", f("session.away.lines_after_input") == "0",
+            "lines after input: %s" % f("session.away.lines_after_input"))
+    c.check("back on the user's VT: devices reopened, the mouse plugged in while away is listed and its wheel reaches the subscriber",
+            f("session.back.opened") == "0" and f("session.back.listed") == "0" and f("session.back.input") == active
+            and f("session.back.hotplugged_wheel") == "0",
+            "opened %s, listed %s, %s, wheel %s" % (f("session.back.opened"), f("session.back.listed"), f("session.back.input"), f("session.back.hotplugged_wheel")))
+    c.info("devices reopened %s ms after chvt returned" % f("session.back.opened_ms"))
+    c.check("one log line per transition: followed seat0 once, paused once, resumed once",
+            f("session.log.following") == "1" and f("session.log.paused") == "1" and f("session.log.resumed") == "1",
+            c.text("session-journal.out"))
+    before = dict((t.split(":")[0], t.split(":")[1:]) for t in (f("session.idle.before") or "").split())
+    after = dict((t.split(":")[0], t.split(":")[1:]) for t in (f("session.idle.after") or "").split())
+    deltas = dict((comm, [int(a) - int(b) for a, b in zip(after[comm], before[comm])]) for comm in after if comm in before)
+    # The event loop's one periodic wake-up is systemd's watchdog (WatchdogSec=30: WATCHDOG=1
+    # every 15 s), so a 10 s window may hold one; the input thread, where sd-bus is polled with
+    # libinput, and the main thread must hold none.
+    loop = [d for comm, d in deltas.items() if comm.startswith("NIO-ELT")]
+    c.check("idle with sd-bus attached (logind followed, devices open): in 10 s the input thread and the main thread never woke up or ran, the event loop at most once (the watchdog)",
+            f("session.idle.following") == "0" and int(f("session.idle.fds") or 0) > 0 and len(deltas) == 3
+            and deltas.get("scrolld-input") == [0, 0] and deltas.get("scrolld") == [0, 0] and len(loop) == 1 and loop[0][0] <= 1,
+            "following %s, fds %s, per thread [switches, CPU ticks] in 10 s: %s" % (f("session.idle.following"), f("session.idle.fds"), deltas))
+    c.info("idle, per thread [context switches, CPU ticks] in 10 s: %s" % deltas)
+    sleep_log = c.text("sleep-journal.out")
+    paused = [l for l in sleep_log.splitlines() if "input paused: sleep" in l]
+    resumed = [l for l in sleep_log.splitlines() if "input resumed: the system woke up" in l]
+    def stamp(line):
+        m = re.match(r"\[\s*([0-9.]+)\]", line)
+        return float(m.group(1)) if m else None
+    suspend = [l for l in sleep_log.splitlines() if "System Suspend" in l]
+    ordered = bool(paused and resumed and suspend) and stamp(paused[0]) <= stamp(suspend[0]) <= stamp(resumed[0])
+    c.check("systemctl suspend: logind's PrepareForSleep pauses input before the system suspend (the delay inhibitor held until the devices are closed) and its end resumes it, devices found anew",
+            f("sleep.woke") == "0" and len(paused) == 1 and len(resumed) == 1 and ordered and int(f("sleep.fds_after") or 0) > 0
+            and f("sleep.listed_after") == "0" and "scrolld" in (f("sleep.inhibitors") or ""),
+            "woke %s, fds after %s, listed %s, inhibitors %r\n%s" % (f("sleep.woke"), f("sleep.fds_after"), f("sleep.listed_after"), f("sleep.inhibitors"), sleep_log))
+    c.info("sleep: /sys/power/state %r, mem_sleep %r, CanSuspend %r, systemd-suspend.service (a no-op drop-in: the guest cannot wake from S3) %s" % (
+        f("sleep.power_state"), f("sleep.mem_sleep"), f("sleep.can_suspend"), f("sleep.suspend_result")))
+
+
 def check_realtime(c, key, where, daemon_lines):
     """The daemon (pid `key`.pid) asked for and got SCHED_RR at daemon.realtime_priority's default
     (10) for its event loop and input thread, under the unit's LimitRTTIME=100ms:200ms.
@@ -251,8 +312,8 @@ def main():
             "StatusText=%r" % f("after-ping.StatusText"))
     activations = [l for l in daemon_lines if "listening on the socket systemd passed (fd 3)" in l]
     own_binds = [l for l in daemon_lines if re.search(r"listening on /", l)]
-    c.check("every start served the socket systemd passed, none bound its own (3 starts)",
-            len(activations) == 3 and not own_binds, "\n".join(activations + own_binds))
+    c.check("every start served the socket systemd passed, none bound its own (4 starts: the first, after SIGKILL, the idle restart, root's)",
+            len(activations) == 4 and not own_binds, "\n".join(activations + own_binds))
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
     check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input", daemon_lines)
@@ -322,11 +383,13 @@ def main():
             f("bad-config-start.rc") not in (None, "0") and any(config_error in l for l in daemon_lines),
             "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
 
+    check_sessions(c)
+
     # Root's manager: the same units, and a device policy that is enforced there.
     paths, reply = device_paths(c.text("root-devices.out"))
-    c.check("under root's manager (user@0) socket activation works and both mice are listed",
+    c.check("under root's manager (user@0) socket activation works and the three mice are listed",
             f("root-manager.rc") == "0" and f("root-socket-start.rc") == "0" and f("root-devices.listed") == "0"
-            and paths == [f("mouse.node"), f("mouse2.node")], reply)
+            and paths == [f("mouse.node"), f("mouse2.node"), f("mouse3.node")], reply)
     check_sandbox(c, "root-sandbox", "0", "0", None, proc_options=True)
     c.check("root's manager applies DevicePolicy=closed with char-input rw (and ProtectClock's char-rtc r)",
             f("root.DevicePolicy") == "closed" and sorted((f("root.DeviceAllow") or "").split("\n")) == ["char-input rw", "char-rtc r"],
@@ -339,13 +402,18 @@ def main():
         "root-stopped.ExecMainStatus": "0", "root-stop-socket.rc": "0", "root-socket-after-stop": "absent",
     })
 
+    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (DESIGN §15)",
+            f("root.vt.other_active") == "0" and int(f("root.follow.fds") or 0) > 0
+            and f("root.follow.input") == '"input":{"state":"active","reason":null}',
+            "other active %s, fds %s, %s" % (f("root.vt.other_active"), f("root.follow.fds"), f("root.follow.input")))
+
     # Nothing in the sandbox was quietly dropped or refused on the way.
     degraded = [l for l in journal.splitlines()
                 if re.search(r"scrolld\.service: .*(ignoring|Failed at step|Failed to set up)", l)]
     c.check("systemd set up every sandboxing option (no 'ignoring', no failed step for scrolld.service)",
             not degraded, "\n".join(degraded))
     terms = [l for l in daemon_lines if "SIGTERM: shutting down" in l]
-    c.check("the daemon logged both SIGTERM shutdowns", len(terms) == 2, "\n".join(terms))
+    c.check("the daemon logged its three SIGTERM shutdowns (the idle restart, the stops of the user's and root's)", len(terms) == 3, "\n".join(terms))
 
     documented = documented_exposure("systemd-analyze --user security scrolld.service")
     c.check("the user manager's exposure score (%s) is the one docs/systemd.md records (%s)" % (f("security.live"), documented),

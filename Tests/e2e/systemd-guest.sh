@@ -173,6 +173,39 @@ fact mouse.name "$DEV_MOUSE_NAME"
 fact mouse.node "$DEV_MOUSE_NODE"
 fact mouse.mode "$(stat -c '%a %G' "$DEV_MOUSE_NODE")"
 
+# --- 2b. two users at seat0 (DESIGN §15) -----------------------------------------------------
+# Real logind sessions on two VTs, opened through PAM ("login", with pam_systemd) as a getty's
+# login would open them: the test user's on tty2, another user's on tty3. The daemon follows
+# them: it reads input only while the test user's session is the seat's active one.
+OTHER_USER=scrolld-e2e-b
+useradd --create-home --shell /bin/bash "$OTHER_USER" || e2e_fail "useradd $OTHER_USER"
+vt_session() {  # vt_session USER VT
+  systemd-run --quiet --unit="e2e-vt$2" -p PAMName=login -p User="$1" -p TTYPath="/dev/tty$2" \
+    -E XDG_SEAT=seat0 -E XDG_VTNR="$2" -E XDG_SESSION_TYPE=tty -E XDG_SESSION_CLASS=user /bin/sleep infinity
+}
+# chvt(1), as kbd's does it: VT_ACTIVATE then VT_WAITACTIVE on /dev/tty0 (kbd is not installed).
+chvt() {
+  /usr/bin/python3 -c 'import fcntl, os, sys
+fd = os.open("/dev/tty0", os.O_RDWR); n = int(sys.argv[1])
+fcntl.ioctl(fd, 0x5606, n); fcntl.ioctl(fd, 0x5607, n)' "$1"
+}
+active_user() {  # the user name of seat0's active session (empty: none)
+  local id
+  id=$(loginctl show-seat seat0 -p ActiveSession --value 2>/dev/null)
+  [ -n "$id" ] && loginctl show-session "$id" -p Name --value 2>/dev/null
+}
+is_active_user() { [ "$(active_user)" = "$1" ]; }
+vt_session "$TEST_USER" 2
+fact vt.session.a.rc $?
+vt_session "$OTHER_USER" 3
+fact vt.session.b.rc $?
+chvt 2
+fact vt.chvt2.rc $?
+wait_until 30 is_active_user "$TEST_USER"
+fact vt.a.active $?
+loginctl list-sessions --no-legend >"$W/vt-sessions.out" 2>&1
+loginctl show-seat seat0 >"$W/vt-seat0.out" 2>&1
+
 # --- 3. the user's manager, the socket ------------------------------------------------------
 run user-manager systemctl start "user@$MANAGER_UID.service"  # returns once it is up
 fact user-manager.state "$(systemctl show "user@$MANAGER_UID.service" -p ActiveState --value)"
@@ -241,6 +274,145 @@ show after-crash scrolld.service ActiveState,SubState,MainPID,NRestarts
 run ping-after-crash ctl ping --timeout 60
 sandbox_facts sandbox-after-crash "$(main_pid)"
 
+# --- 5b. the user leaves the seat and comes back (DESIGN §15) -------------------------------
+PID2=$(main_pid)
+input_fds() {  # the /dev/input descriptors the daemon holds, from /proc (two forks: each costs under TCG)
+  ls -l /proc/"$PID2"/fd 2>/dev/null | grep -c ' /dev/input/'
+}
+no_input_fds() { [ "$(input_fds)" = 0 ]; }
+some_input_fds() { [ "$(input_fds)" -gt 0 ]; }
+watch_lines() { wc -l <"$W/session-watch.out"; }
+more_lines_than() { [ "$(watch_lines)" -gt "$1" ]; }
+last_phase_idle() { tail -n 1 "$W/session-watch.out" | grep -q '"phase":"idle"'; }
+e2e_dev add touchpad --id tp >/dev/null || e2e_fail "add a touchpad"
+wait_until 30 lists session-devices-active.out "$DEV_MOUSE_NODE" "$DEV_TP_NODE"
+fact session.active.listed $?
+fact session.active.input "$(grep -o '"input":{[^}]*}' "$W/session-devices-active.out")"
+fact session.active.fds "$(input_fds)"
+# A subscriber of the user's: every state line the daemon sends to it.
+ctl watch main --json >"$W/session-watch.out" 2>&1 &
+WATCH=$!
+wait_until 30 more_lines_than 0
+n=$(watch_lines)
+e2e_dev wheel -2 >/dev/null
+wait_until 30 more_lines_than "$n"
+fact session.active.wheel $?
+wait_until 30 last_phase_idle
+n=$(watch_lines)
+e2e_dev touchpad-scroll --dy -15 >/dev/null
+wait_until 30 more_lines_than "$n"
+fact session.active.fingers $?
+wait_until 30 last_phase_idle
+# Fingers down and moving when the VT changes: the gesture ends as a scroll stop does.
+e2e_dev touchpad-scroll --dy -20 --frames 20 --no-lift >/dev/null
+n=$(watch_lines)
+chvt 3
+read -r chvt_away _ </proc/uptime  # VT_WAITACTIVE has returned: the switch is done
+wait_until 30 no_input_fds
+fact session.away.closed $?
+fact session.away.active_user "$(active_user)"
+wait_until 30 last_phase_idle
+fact session.away.settled $?
+fact session.away.phases "$(tail -n +"$((n + 1))" "$W/session-watch.out" | grep -o '"phase":"[a-z]*"' | uniq | tr '\n' ' ')"
+ctl devices --json >"$W/session-devices-away.out" 2>&1
+fact session.away.input "$(grep -o '"input":{[^}]*}' "$W/session-devices-away.out")"
+# Input while away reaches no subscriber: the devices are closed.
+n=$(watch_lines)
+e2e_dev wheel 3 >/dev/null
+e2e_dev remove tp >/dev/null
+# A mouse plugged in while away, used once the user is back.
+e2e_dev add mouse --id mouse3 >/dev/null || e2e_fail "hotplug a third mouse"
+fact mouse3.node "$DEV_MOUSE3_NODE"
+ctl ping >/dev/null 2>&1
+fact session.away.lines_after_input $(($(watch_lines) - n))
+fact session.away.fds "$(input_fds)"
+# Back on the user's VT.
+chvt 2
+read -r chvt_back _ </proc/uptime
+wait_until 30 some_input_fds
+fact session.back.opened $?
+wait_until 30 lists session-devices-back.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
+fact session.back.listed $?
+fact session.back.input "$(grep -o '"input":{[^}]*}' "$W/session-devices-back.out")"
+wait_until 30 last_phase_idle
+n=$(watch_lines)
+e2e_dev wheel -2 --device mouse3 >/dev/null
+wait_until 30 more_lines_than "$n"
+fact session.back.hotplugged_wheel $?
+wait_until 30 last_phase_idle
+kill "$WATCH" 2>/dev/null
+wait "$WATCH" 2>/dev/null
+journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service _PID="$PID2" >"$W/session-journal.out" 2>&1
+fact session.log.paused "$(grep -c '^input paused: session_inactive' "$W/session-journal.out")"
+fact session.log.resumed "$(grep -c '^input resumed: ' "$W/session-journal.out")"
+fact session.log.following "$(grep -c '^following logind sessions of seat0' "$W/session-journal.out")"
+# How long after the switch the devices were closed (reopened): the daemon's log line comes
+# right after libinput_suspend (libinput_resume), and journald stamps it on arrival.
+logged_at() { journalctl -b --no-pager -o short-monotonic _PID="$PID2" | grep -m1 "$1" | sed 's/^\[ *\([0-9.]*\)\].*/\1/'; }
+fact session.away.closed_ms "$(awk -v a="$chvt_away" -v b="$(logged_at 'input paused: session_inactive')" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+fact session.back.opened_ms "$(awk -v a="$chvt_back" -v b="$(logged_at 'input resumed: this user')" 'BEGIN { printf "%d", (b - a) * 1000 }')"
+
+# --- 5c. sleep: logind's PrepareForSleep --------------------------------------------------------
+# The guest cannot really sleep and wake: its default suspend is S3 ("deep" in
+# /sys/power/mem_sleep), and a guest that entered it with an RTC alarm set (rtcwake -m no -s 5)
+# never woke under TCG (the run timed out: nothing tells qemu to wake it). So the kernel's part
+# is left out, and everything else is logind's own: `systemctl suspend` goes through logind,
+# which sends PrepareForSleep(true), waits for the delay inhibitors, runs suspend.target with
+# systemd-suspend.service (here a no-op drop-in instead of writing /sys/power/state) and sends
+# PrepareForSleep(false) when that job is done.
+fact sleep.power_state "$(cat /sys/power/state 2>&1)"
+fact sleep.mem_sleep "$(cat /sys/power/mem_sleep 2>&1)"
+fact sleep.can_suspend "$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager CanSuspend 2>&1)"
+fact sleep.inhibitors "$(systemd-inhibit --list --no-pager --no-legend 2>&1 | grep scrolld | tr -s ' ')"
+mkdir -p /etc/systemd/system/systemd-suspend.service.d
+printf '[Service]\nExecStart=\nExecStart=/bin/true\n' >/etc/systemd/system/systemd-suspend.service.d/e2e-no-kernel-sleep.conf
+systemctl daemon-reload
+run sleep-suspend systemctl suspend
+woke() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^input resumed: the system woke up'; }
+wait_until 60 woke
+fact sleep.woke $?
+fact sleep.suspend_result "$(systemctl show systemd-suspend.service -p Result,ExecMainStatus --value 2>&1 | tr '\n' ' ')"
+journalctl -b --no-pager -o short-monotonic | grep -E 'input paused: sleep|input resumed: the system woke up|System Suspend|Reached target .*Sleep|suspend.target|Finished systemd-suspend' >"$W/sleep-journal.out" 2>&1
+wait_until 30 some_input_fds
+fact sleep.fds_after "$(input_fds)"
+wait_until 30 lists sleep-devices-after.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
+fact sleep.listed_after $?
+
+# --- 5d. idle with sd-bus attached ------------------------------------------------------------
+# Per thread, context switches and CPU ticks over 10 s (a thread spinning in poll would show
+# ticks without switches). Measured in a daemon started with realtime_priority = 0: under TCG
+# the real-time threads pass RLIMIT_RTTIME's 100 ms, and the retry 10 s after each SIGXCPU
+# (docs/systemd.md) would be counted as wake-ups that have nothing to do with logind.
+CONFIG_DIR=/home/$TEST_USER/.config/scrolld
+mkdir -p "$CONFIG_DIR"
+printf '[daemon]\nrealtime_priority = 0\n' >"$CONFIG_DIR/scrolld.toml"
+chown -R "$TEST_USER:$TEST_USER" "/home/$TEST_USER/.config"
+run idle-restart as_manager_user systemctl --user restart scrolld.service
+PID2=$(main_pid)
+following() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^following logind sessions of seat0'; }
+wait_until 30 following
+fact session.idle.following $?
+thread_counts() {  # "comm:switches:ticks" per thread
+  local task stat w line switches
+  for task in /proc/"$PID2"/task/*; do
+    switches=0
+    while IFS= read -r line; do
+      case $line in *voluntary_ctxt_switches:*) switches=$((switches + ${line##*[[:space:]]})) ;; esac
+    done <"$task/status"
+    stat=$(<"$task/stat")
+    read -r -a w <<<"${stat##*) }"
+    printf '%s:%s:%s\n' "$(<"$task/comm")" "$switches" "$((w[11] + w[12]))"
+  done
+}
+settled() { local now; now=$(thread_counts); [ "$now" = "$idle_before" ] && return 0; idle_before=$now; return 1; }
+idle_before=$(thread_counts)
+wait_until 30 settled
+sleep 10
+fact session.idle.before "$(echo "$idle_before" | tr '\n' ' ')"
+fact session.idle.after "$(thread_counts | tr '\n' ' ')"
+fact session.idle.fds "$(input_fds)"
+rm -f "$CONFIG_DIR/scrolld.toml"
+
 # Only the daemon's own uid may connect (SO_PEERCRED, DESIGN §7): root is refused; inside the
 # daemon's user namespace it is not even root but the overflow uid.
 "$SCROLLCTL" ping --socket "$SOCK" >"$W/ping-as-root.out" 2>&1
@@ -268,11 +440,21 @@ rm -rf "$CONFIG_DIR"
 # --- 6. root's manager: the same units where the device policy is enforced ------------------
 MANAGER_UID=0
 SOCK=/run/user/0/scrolld/scrolld.sock
+# Root's daemon does not follow sessions (follow_session = false): it reads while another
+# user's session is the active one.
+mkdir -p /root/.config/scrolld
+printf '[daemon]\nfollow_session = false\n' >/root/.config/scrolld/scrolld.toml
+chvt 3
+wait_until 30 is_active_user "$OTHER_USER"
+fact root.vt.other_active $?
 run root-manager systemctl start user@0.service
 run root-socket-start as_manager_user systemctl --user start scrolld.socket
-wait_until 60 lists root-devices.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE"
+wait_until 60 lists root-devices.out "$DEV_MOUSE_NODE" "$DEV_MOUSE2_NODE" "$DEV_MOUSE3_NODE"
 fact root-devices.listed $?
 show root scrolld.service ActiveState,SubState,MainPID,NRestarts
+PID2=$(main_pid)
+fact root.follow.fds "$(input_fds)"
+fact root.follow.input "$(grep -o '"input":{[^}]*}' "$W/root-devices.out")"
 sandbox_facts root-sandbox "$(main_pid)"
 # Root's manager enforces the device policy (a cgroup BPF program): a process moved into the
 # service's cgroup may open an input node but not /dev/uinput.

@@ -89,7 +89,9 @@ final class Daemon: Sendable {
         if case .libinput(let backend, _) = options.input {
             libinput = LibinputSource(
                 backend: backend, ignoring: options.configuration.daemon.ignore, settings: options.configuration.input,
-                realtimePriority: Int32(options.configuration.daemon.realtimePriority), logger: logger
+                realtimePriority: Int32(options.configuration.daemon.realtimePriority),
+                followingSessionsOf: options.configuration.daemon.followSession ? backend.followedSeat(environment: options.environment) : nil,
+                logger: logger
             )
         } else {
             libinput = nil
@@ -218,7 +220,7 @@ final class Daemon: Sendable {
             }
         }
         let watchdog: RepeatedTask?
-        if let usec = SystemdNotifier.watchdogInterval(environment: options.environment) {
+        if let usec = SystemdNotifier.watchdogInterval() {
             // Only when systemd asks for it: the one periodic wake-up the daemon ever has.
             watchdog = loop.scheduleRepeatedTask(initialDelay: .microseconds(usec / 2), delay: .microseconds(usec / 2)) { _ in
                 notifier.notify("WATCHDOG=1")

@@ -36,11 +36,16 @@ final class LibinputSource: InputSource, Sendable {
     let ignored: [String]
     /// `daemon.realtime_priority` (0: stay at normal priority), read at start.
     let realtimePriority: Int32
+    /// The seat whose logind sessions input follows (DESIGN §15); nil: `follow_session = false`.
+    let followedSeat: String?
+    /// Whether the devices are read now, as the input thread last decided.
+    let state = NIOLockedValueBox<InputState>(.active)
 
-    init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, realtimePriority: Int32, logger: Logger) {
+    init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, realtimePriority: Int32, followingSessionsOf followedSeat: String?, logger: Logger) {
         self.backend = backend
         self.ignored = ignored
         self.realtimePriority = realtimePriority
+        self.followedSeat = followedSeat
         self.logger = logger
         self.settings = NIOLockedValueBox(settings)
         var fds: [Int32] = [-1, -1]
@@ -81,6 +86,8 @@ final class LibinputSource: InputSource, Sendable {
     var devices: [DeviceInfo] {
         present.withLockedValue { $0 }.map { DeviceInfo(id: $0.id, name: $0.name, capabilities: $0.capabilities, path: $0.path) }
     }
+
+    var inputState: InputState { state.withLockedValue { $0 } }
 
     /// Asks the input thread to read libinput now; `passed(readTime)` then runs on the loop
     /// after every event read up to `readTime` has been handed over.
@@ -146,12 +153,30 @@ final class LibinputSource: InputSource, Sendable {
         }
         loop.execute { ready(usable, permission) }
 
-        var fds = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        // logind, on this thread: suspending and resuming libinput must happen where its
+        // context lives. Watched after the devices present at start are in, so that `ready`
+        // reports them; a daemon started while its user is away closes them again at once.
+        var watcher = followedSeat.flatMap { watchSessions(of: $0, context: context, core: core) }
+        var fds = [
+            pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: -1, events: 0, revents: 0),
+        ]
         while true {
-            let result = poll(&fds, 2, -1)
+            // sd-bus says what it waits for, and until when (messages already queued: now).
+            var timeout: Int32 = -1
+            if let watcher {
+                fds[2] = pollfd(fd: watcher.fileDescriptor, events: watcher.events, revents: 0)
+                timeout = watcher.timeout
+            }
+            let result = poll(&fds, watcher == nil ? 2 : 3, timeout)
             if result < 0 {
                 if errno == EINTR { continue }
                 return "poll failed: \(String(cString: strerror(errno)))"
+            }
+            if let current = watcher, result == 0 || fds[2].revents != 0, !current.process() {
+                watcher = nil
+                lostSessions(context: context, core: core)
             }
             if fds[1].revents != 0 {
                 var request: UInt8 = 0
@@ -182,6 +207,51 @@ final class LibinputSource: InputSource, Sendable {
                 deliver(context, to: core)
             }
         }
+    }
+
+    /// Connects to logind and puts its decisions in force on `context`; nil (after one info line)
+    /// when there is no system bus or no logind: input is then read as before.
+    private func watchSessions(of seat: String, context: LibinputContext, core: NIOLoopBound<DaemonCore>) -> LogindWatcher? {
+        let watcher: LogindWatcher
+        do {
+            watcher = try LogindWatcher(seat: seat, uid: getuid())
+        } catch {
+            logger.info("not following logind sessions: \(error); input is read regardless of the session")
+            return nil
+        }
+        let logger = self.logger
+        watcher.onWarning = { logger.warning("\($0)") }
+        watcher.onTransition = { [unowned self, unowned context] transition in
+            self.enter(transition.to, from: transition.from, context: context, core: core)
+            logger.notice("\(transition.message)")
+        }
+        logger.info("following logind sessions of \(seat): input is read while this user's session is the active one")
+        if let start = watcher.atStart {
+            enter(start.to, from: start.from, context: context, core: core)
+            logger.notice("\(start.message)")
+        }
+        return watcher
+    }
+
+    /// Closes or reopens the devices for a new state, and hands the loop what follows (the
+    /// removals end gestures in progress as scroll stops; the additions are the devices found
+    /// anew, hotplugged ones included).
+    private func enter(_ new: InputState, from old: InputState, context: LibinputContext, core: NIOLoopBound<DaemonCore>) {
+        if old.isActive, !new.isActive { context.suspend() }
+        if !old.isActive, new.isActive, !context.resume() { logger.error("libinput could not reopen the input devices") }
+        state.withLockedValue { $0 = new }
+        deliver(context, to: core)
+        core.eventLoop.execute { core.value.statusChanged() }
+    }
+
+    /// The system bus went away: logind can no longer say when to pause, so input is read as
+    /// it is without logind.
+    private func lostSessions(context: LibinputContext, core: NIOLoopBound<DaemonCore>) {
+        let old = state.withLockedValue { $0 }
+        logger.warning("lost the system bus: no longer following logind sessions; input is read regardless of the session")
+        guard !old.isActive else { return }
+        enter(.active, from: old, context: context, core: core)
+        logger.notice("input resumed: no session to follow (input devices found anew)")
     }
 
     /// Hands what libinput has to the loop, in one batch, in order.

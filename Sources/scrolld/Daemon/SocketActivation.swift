@@ -1,0 +1,23 @@
+import CSystemd
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Socket activation (`sd_listen_fds_with_names(3)`): the listening socket systemd passed to
+/// this process, if it passed one (`$LISTEN_FDS` and `$LISTEN_PID` naming this process).
+enum SocketActivation {
+    /// The first descriptor passed (scrolld.socket has one), and its `FileDescriptorName=`.
+    static func listeningSocket() -> (fd: Int32, name: String)? {
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let count = sd_listen_fds_with_names(0, &names)
+        defer {
+            if let names {
+                for index in 0..<Int(max(count, 0)) { free(names[index]) }
+                free(names)
+            }
+        }
+        guard count >= 1 else { return nil }
+        let name = names?[0].map { String(cString: $0) } ?? "unknown"
+        return (SD_LISTEN_FDS_START, name)
+    }
+}
