@@ -38,6 +38,8 @@ extension DaemonCore {
     /// containers. Run after the session's command (the values read the containers' rows).
     func deliverObservations() {
         guard !observed.isEmpty else { return }
+        delivering = true
+        defer { delivering = false }
         for publication in observed {
             let feed = feeds[publication.container]
             for observer in feed.observers {
@@ -56,6 +58,11 @@ extension DaemonCore {
         let feed = feeds.remove(at: index)
         batches.remove(at: index)
         for later in feeds[index...] { later.container -= 1 }
+        // States published before the removal (frames the request ran first) and not yet
+        // offered to observers: the removed container's go, the later ones' move down with
+        // their feeds.
+        observed.removeAll { $0.container == index }
+        for pending in observed.indices where observed[pending].container > index { observed[pending].container -= 1 }
         var told = Set<ObjectIdentifier>()
         let message = line { ReplyEncoder.removed(container: feed.name, into: &$0) }
         for client in clients.values where client.follows(feed) {

@@ -37,6 +37,8 @@ package final class DaemonCore {
     /// States published during the current command to containers somebody observes, evaluated
     /// once the command is done (`deliverObservations`).
     var observed: [Publication] = []
+    /// Set while `deliver()` or `deliverObservations()` hands out what a command published.
+    var delivering = false
     /// A random id chosen at each start (`welcome`'s `instance`, DESIGN §19).
     package let instance: String
     /// The lines published for each container since they were last delivered to subscribers
@@ -252,6 +254,8 @@ package final class DaemonCore {
     /// last line being the latest state (what a slow or rate-limited client gets instead).
     /// The batch is wrapped for NIO once, not once per subscriber.
     func deliver() {
+        delivering = true
+        defer { delivering = false }
         var now: NIODeadline?
         for index in batches.indices {
             guard let batch = batches[index] else { continue }
@@ -289,6 +293,17 @@ package final class DaemonCore {
         for feed in feeds {
             feed.subscriptions.removeAll { $0.client === client }
             feed.observers.removeAll { $0.client === client }
+        }
+        // A write that fails while states or observations are being handed out closes its
+        // connection right there, inside that loop: what the connection leaves behind (an
+        // owned container removed, a pause or focus undone) changes containers and feeds the
+        // loop is walking, so it waits until the loop is done.
+        if delivering {
+            eventLoop.assumeIsolated().execute { [self] in
+                undo(for: client)
+                statusChanged()
+            }
+            return
         }
         undo(for: client)
         statusChanged()

@@ -27,9 +27,10 @@ final class EmbeddedDaemon {
     }
 
     /// A connected client (the daemon's own uid), its welcome already read.
-    func connect() throws -> Connection {
+    func connect(failing: FailingWrites? = nil) throws -> Connection {
         let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
         let channel = EmbeddedChannel(loop: loop)
+        if let failing { try channel.pipeline.syncOperations.addHandler(failing) }
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
         try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core) { $0.eventLoop.makeSucceededFuture(credentials) })
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
@@ -93,3 +94,17 @@ final class Connection {
     }
 }
 
+
+/// A socket whose next write fails, as one reset by its peer does: the write's promise fails and
+/// the channel closes right there, inside whatever the daemon was doing when it wrote.
+final class FailingWrites: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+    var armed = false
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard armed else { return context.write(data, promise: promise) }
+        armed = false
+        promise?.fail(ChannelError.ioOnClosedChannel)
+        context.close(promise: nil)
+    }
+}
