@@ -5,7 +5,12 @@ import Glibc
 
 /// Lets exactly one pass of a looped replay reach a container, so that its last state stays its
 /// last: a control client watches the passes on a twin container that always gets the input,
-/// opens the gated container in the pause before a pass and pauses it in the pause after.
+/// opens the gated container in the pause before a pass and closes it in the pause after.
+///
+/// Closed after the first pass means the focus is on the twin (DESIGN §14: input goes to the
+/// focused container only), open means no focus: neither publishes a state, so the gated
+/// container's last state is the pass' last (a `pause` would publish one more, `paused`, which
+/// a rate-limited subscriber could get instead of the pass' final state).
 ///
 /// It subscribes to the twin only while it lets a pass through: between passes the test does
 /// other things and does not read, and a subscription nobody reads would fill its socket and
@@ -84,12 +89,12 @@ final class PassGate {
             if state.phase != "idle" { moving = true }
             return moving && state.phase == "idle"
         }) != nil else { return nil }
-        let opening = opened ? ["op": "resume", "container": gated] : open
+        let opening: [String: Any] = opened ? ["op": "focus", "container": NSNull()] : open
         guard request(opening)?["type"] as? String == "ok",
               let before = request(["op": "get", "container": gated]), let seqBefore = before.int("seq"),
               let first = twinState(until: { $0.phase != "idle" })?.t,
               let last = twinState(until: { $0.phase == "idle" })?.t,
-              request(["op": "pause", "container": gated])?["type"] as? String == "ok",
+              request(["op": "focus", "container": twin])?["type"] as? String == "ok",
               let final = request(["op": "get", "container": gated])?.int("seq")
         else { return nil }
         opened = true
