@@ -118,7 +118,8 @@ public final class ScrollClient: Sendable {
     /// unsubscribes.
     public func states(of container: String, rate: Double? = nil) -> AsyncThrowingStream<StateLine, any Error> {
         let (stream, continuation) = AsyncThrowingStream<StateLine, any Error>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let id = waiting.withLock { waiting -> RequestID? in
+        // The subscribe request's number doubles as the sequence's token.
+        let token = waiting.withLock { waiting -> Int? in
             if let ended = waiting.ended {
                 continuation.finish(throwing: ended)
                 return nil
@@ -127,10 +128,10 @@ public final class ScrollClient: Sendable {
             waiting.nextID += 1
             waiting.subscriptions.updateValue(Subscription(token: token, continuation: continuation), forKey: container)?.continuation.finish()
             waiting.subscribing[RequestID(token)] = container
-            return RequestID(token)
+            return token
         }
-        guard let id else { return stream }
-        let token = Int(id.json)!
+        guard let token else { return stream }
+        let id = RequestID(token)
         continuation.onTermination = { [weak self] _ in self?.endSubscription(container, token: token) }
         do {
             try socket.value.send(Request(id: id, operation: .subscribe(container: container, rate: rate)))
