@@ -6,8 +6,9 @@
 # a touchpad and two keyboards (letters-only `keyboard`, ID_INPUT_KEY only, and
 # `full-keyboard`, ID_INPUT_KEYBOARD), then runs the host-built scrolld for real:
 #   - `scrolld record WORKDIR/recorded.scrolllog`, and
-#   - `scrolld run --socket ... --config /dev/null` with a subscriber (python3, standard library)
-#     on container `main` that writes every state line it receives to WORKDIR/live.jsonl,
+#   - `scrolld run --socket ... --config daemon.toml --record daemon.scrolllog` (per-device speed
+#     rules, reloaded once) with a subscriber (python3, standard library) on container `main`
+#     that writes every state line it receives to WORKDIR/live.jsonl,
 # injects classic clicks, hi-res partial clicks, the horizontal wheel, a two-finger scroll that
 # lifts, a mouse hotplugged after start that scrolls, a keyboard hotplugged (refused too), the
 # touchpad unplugged mid-scroll, and a second touchpad unplugged mid-fling; stops the recorder
@@ -19,7 +20,8 @@
 # indented details), then "N passed, M failed". The same lines go to the console (serial log).
 # Exit status 0 only when every check passed.
 #
-# Also left in WORKDIR: recorded.scrolllog, live.jsonl, replay.jsonl, replay-no-stop.jsonl,
+# Also left in WORKDIR: recorded.scrolllog, daemon.scrolllog, live.jsonl, replay-live.jsonl (the
+# replay of daemon.scrolllog), replay.jsonl, replay-no-stop.jsonl,
 # devices.txt (`scrolld devices`), daemon.log, record.log, subscriber.log, opens.log (the fd and
 # fanotify and /proc watcher), injected.txt (timeline), devices.json/.env, uinput-devices.log.
 #
@@ -47,8 +49,9 @@ KILLED_PID=
 FULL_PID=
 FULL_DIR=/run/e2e-full           # a 4 KiB tmpfs: the full disk
 LIVE=$W/live.jsonl
+DAEMON_REC=$W/daemon.scrolllog     # the daemon's own recording (run --record)
 
-rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
+rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$DAEMON_REC" "$W/daemon.toml" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
   "$W/record.log" "$W/subscriber.log" "$W/opens.log" "$W/injected.txt" "$W/uinput-devices.log" \
   "$W/check.log" "$W/watch-opens.err" "$W/pids.txt" "$W/killed.scrolllog" "$W/full.scrolllog" \
   "$W/record-killed.log" "$W/record-full.log" "$W/after-fling.json" "$W/faults-ref.scrolllog" "$W/record-ref.log"
@@ -262,7 +265,18 @@ REC_PID=$!
 printf '[daemon]\nignore = ["scrolld-e2e touchpad", "scrolld-e2e fling touchpad"]\n\n[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
 "$SCROLLD" record "$W/natural.scrolllog" --config "$W/natural.toml" 2>"$W/record-natural.log" &
 NATURAL_PID=$!
-"$SCROLLD" run --socket "$SOCK" --config /dev/null 2>"$W/daemon.log" &
+# The daemon shapes input per device (DESIGN §18, issue 21): the wheel mouse scrolls twice as far
+# vertically, the first touchpad half as far; the hotplugged mouse and the fling touchpad have no
+# rule. A reload later turns the wheel mouse's speed_y to 3. It records its own session
+# (DESIGN §17): the reference for live vs replay, since every libinput context stamps the events
+# of its own timers (hold gestures, stops at a removal) with its own clock.
+daemon_config() {  # daemon_config SPEED_Y: the daemon's configuration file, replaced atomically
+  printf '[input.devices.wheel]\nmatch = "%s"\nspeed_y = %s\n\n[input.devices.touchpad]\nmatch = "%s"\nspeed = 0.5\n' \
+    "$DEV_MOUSE_NAME" "$1" "$DEV_TOUCHPAD_NAME" >"$W/daemon.toml.new"
+  mv "$W/daemon.toml.new" "$W/daemon.toml"
+}
+daemon_config 2
+"$SCROLLD" run --socket "$SOCK" --config "$W/daemon.toml" --record "$DAEMON_REC" 2>"$W/daemon.log" &
 DAEMON_PID=$!
 printf 'record %d\ndaemon %d\n' "$REC_PID" "$DAEMON_PID" >>"$RUN/pids"
 e2e_log "scrolld record (pid $REC_PID) and scrolld run (pid $DAEMON_PID) started from $BIN_DIR"
@@ -306,6 +320,17 @@ inject hires-wheel -120 --step 30      # 4 x -30 hi-res: libinput reports y 60, 
 inject hires-wheel 120 --step 30       # and back: y -60, -30, -30
 inject hwheel 1                        # horizontal, right: v120 x +120
 inject hwheel -1                       # left: v120 x -120
+# Reload: the wheel mouse's speed_y 2 -> 3, in force from its next event (the file watcher
+# reloads on the rename; SIGHUP makes sure of it).
+RELOADS_BEFORE=$(grep -c "reloaded" "$W/daemon.log")
+daemon_config 3
+kill -HUP "$DAEMON_PID"
+for _ in $(seq 300); do
+  [ "$(grep -c "reloaded" "$W/daemon.log")" -gt "$RELOADS_BEFORE" ] && break
+  sleep 0.1
+done
+[ "$(grep -c "reloaded" "$W/daemon.log")" -gt "$RELOADS_BEFORE" ] || fatal "scrolld run reloaded its configuration"
+inject wheel -1                        # one down at speed_y 3: v120 y +120
 PAUSE=1.5 inject touchpad-scroll --dy 20 --frames 20  # two fingers 20 mm down, lifted: a fling
 inject type abc                        # keys on both keyboards (scrolld must not see them)
 inject type xyz --device full-keyboard
@@ -513,6 +538,11 @@ check "scrolld replay of the recording cut by the full disk exits 0 (got $FULL_R
 REPLAY_RC=$?
 replay_clean() { cat "$W/replay.err"; [ "$REPLAY_RC" = 0 ] && ! [ -s "$W/replay.err" ]; }
 check "scrolld replay of the recording (valid event log v1) exits 0 with no warning (got $REPLAY_RC)" replay_clean
+# The daemon's own recording, replayed for the container the subscriber watched (DESIGN §17).
+"$SCROLLD" replay "$DAEMON_REC" --container main >"$W/replay-live.jsonl" 2>"$W/replay-live.err"
+REPLAY_LIVE_RC=$?
+replay_live_clean() { cat "$W/replay-live.err"; [ "$REPLAY_LIVE_RC" = 0 ] && ! [ -s "$W/replay-live.err" ]; }
+check "scrolld replay of the daemon's own recording (run --record) exits 0 with no warning (got $REPLAY_LIVE_RC)" replay_live_clean
 # The same log without libinput's own stop before the touchpad's device_removed: scrolld itself
 # must then end the drag (DESIGN §9: a device removed mid-gesture ends it as a scroll stop).
 "$PY" - "$REC_LOG" "$W/recorded-no-stop.scrolllog" "$DEV_TOUCHPAD_NAME" <<'PY'
@@ -618,7 +648,8 @@ def w(axis, v):
 EXPECTED_MOUSE = ([w("y", 120)] * 3 + [w("y", -120)]          # wheel -3, wheel 1
                   + [w("y", 60), w("y", 30), w("y", 30)]      # hires-wheel -120 --step 30
                   + [w("y", -60), w("y", -30), w("y", -30)]   # hires-wheel 120 --step 30
-                  + [w("x", 120), w("x", -120)])              # hwheel 1, hwheel -1
+                  + [w("x", 120), w("x", -120)]               # hwheel 1, hwheel -1
+                  + [w("y", 120)])                            # wheel -1 after the reload
 def wheels_ok():
     got = wheel_list(m)
     return got == EXPECTED_MOUSE, "got:  %s\nwant: %s" % (got, EXPECTED_MOUSE)
@@ -684,94 +715,73 @@ holds = [e for e in events if e["type"] in ("hold_begin", "hold_end")]
 if holds:
     print("note: libinput reported %d hold gesture events on the touchpad" % len(holds))
 
-# ---- live vs replay
-STATE = re.compile(rb'"t":(-?\d+),"phase":"([a-z]+)","contentOffset":\{"x":([^,]+),"y":([^}]+)\}')
+# ---- the daemon's own recording (run --record, DESIGN §17): the input and requests it applied
+dlines = open(os.path.join(W, "daemon.scrolllog"), "rb").read().decode("utf-8").splitlines()
+dlog = [json.loads(l) for l in dlines[1:] if l]
+devents = [e for e in dlog if e["type"] != "request"]
+dreloads = [e for e in dlog if e["type"] == "request" and e["request"].get("op") == "reload"]
+dbyname = {e["name"]: e["dev"] for e in devents if e["type"] == "device_added"}
+dm, dtp, dm2, dtp2 = (dbyname.get(n) for n in (MOUSE, TOUCHPAD, MOUSE2, TOUCHPAD2))
+
+# ---- live vs replay: the replay of the daemon's recording is what its subscriber received
+STATE = re.compile(rb'"seq":(\d+),"t":(-?\d+),"phase":"([a-z]+)","contentOffset":(\{[^}]*\}),"velocity":(\{[^}]*\})')
 def states(path):
     out = []
     for line in open(path, "rb").read().splitlines():
         mm = STATE.search(line)
         if not mm:
             raise ValueError("%s: not a state line: %r" % (path, line[:200]))
-        out.append({"t": int(mm.group(1)), "phase": mm.group(2).decode(), "y": mm.group(4).decode(),
-                    "x": mm.group(3).decode(), "reply": b'"id":' in line, "line": line})
+        offset = json.loads(mm.group(4))
+        out.append({"seq": int(mm.group(1)), "t": int(mm.group(2)), "phase": mm.group(3).decode(),
+                    "x": offset["x"], "y": offset["y"], "key": mm.group(0), "reply": b'"id":' in line})
     return out
 live_all = states(os.path.join(W, "live.jsonl"))
 live = [s for s in live_all if not s["reply"]]  # the subscribe reply is a state at request time
-replay = states(os.path.join(W, "replay.jsonl"))
-by_t = {}
-for s in replay:
-    by_t.setdefault(s["t"], []).append(s)
+replay = states(os.path.join(W, "replay-live.jsonl"))
 
-def agrees(s):
-    return any(r["y"] == s["y"] and r["phase"] == s["phase"] for r in by_t.get(s["t"], []))
+def live_is_replay():
+    seqs = [s["seq"] for s in live]
+    window = [r for r in replay if seqs and seqs[0] <= r["seq"]]
+    details = ["%d live states (+%d subscribe reply), seq %s..%s; the replay has %d states, %d from the first live seq on" % (
+        len(live), len(live_all) - len(live), seqs[:1], seqs[-1:], len(replay), len(window))]
+    gaps = [(a, b) for a, b in zip(seqs, seqs[1:]) if b != a + 1]
+    if gaps:
+        details.append("the subscriber missed seqs between %s" % gaps[:5])
+    bad = [(s, r) for s, r in zip(live, window) if s["key"] != r["key"]]
+    for s, r in bad[:5]:
+        details.append("live:   %s\nreplay: %s" % (s["key"].decode(), r["key"].decode()))
+    if len(window) != len(live):
+        details.append("lengths differ: the replay's last: %s" % (window[-1]["key"].decode() if window else None))
+    return len(live) >= 20 and not gaps and not bad and len(window) == len(live), "\n".join(details)
+check("live and replay are one computation: from the subscription on, the replay of the daemon's recording prints "
+      "exactly the states the subscriber received (seq, t, phase, contentOffset, velocity, byte for byte), to the last", live_is_replay)
 
-def late_events():
-    """Recorded events the daemon applied late: it had already published a state later than the
-    event's own libinput time (a frame) when the event reached it, so it has no state at that time.
-    Returns [(event, the live state published before it with a later t)]."""
-    start = live_all[0]["t"] if live_all else 0
-    live_t = {s["t"] for s in live}
-    late = []
-    for e in input_events:
-        if e["t"] > start and e["t"] not in live_t:
-            later = [s for s in live if s["t"] > e["t"]]
-            late.append((e, later[0] if later else None))
-    return late
-LATE = late_events()
-
-def live_in_replay():
-    bad = [s for s in live if not agrees(s)]
-    details = ["%d live states (+%d subscribe reply), %d replay states, %d disagree" % (
-        len(live), len(live_all) - len(live), len(replay), len(bad))]
-    for s in bad[:8]:
-        details.append("live t=%d y=%s %s; replay at that t: %s" % (
-            s["t"], s["y"], s["phase"], [(r["y"], r["phase"]) for r in by_t.get(s["t"], [])] or "none"))
-    if bad and LATE:
-        details.append("cause: input that reached the daemon after it had already run a later frame "
-                       "(see the check on late events)")
-    return len(live) >= 20 and not bad, "\n".join(details)
-check("live and replay agree: every live state's t, contentOffset.y and phase appear identically in the replay",
-      live_in_replay)
-
-def events_published():
-    details = []
-    for e, frame in LATE:
-        details.append("%s t=%d dev=%d %s: the daemon had already published t=%s (%s us later) when it applied it" % (
-            e["type"], e["t"], e["dev"], json.dumps(e.get("v120") or e.get("delta")),
-            frame["t"] if frame else "?", frame["t"] - e["t"] if frame else "?"))
-    if LATE:
-        details.append("scrolld bug: DaemonCore runs frame deadlines without first reading input the kernel "
-                       "has already stamped, so a late-read event is applied after a later frame; replay "
-                       "applies it before that frame (DESIGN §2: replay equals what a live client saw)")
-    return not LATE, "\n".join(details)
-check("every recorded scroll event reached the daemon before any later frame (a live state at its own libinput time)",
-      events_published)
-
-def agree_elsewhere():
-    # outside the motions that late input disturbed (from a late event until the next rest),
-    # live and replay must still agree exactly
-    windows = []
-    for e, _ in LATE:
-        rest = [s["t"] for s in live if s["t"] > e["t"] and s["phase"] == "idle"]
-        windows.append((e["t"], rest[0] if rest else float("inf")))
-    inside = lambda s: any(lo <= s["t"] <= hi for lo, hi in windows)
-    checked = [s for s in live if not inside(s)]
-    bad = [s for s in checked if not agrees(s)]
-    return len(checked) >= 20 and not bad, "%d states outside %d late windows, %d disagree: %s" % (
-        len(checked), len(windows), len(bad), [(s["t"], s["y"], s["phase"]) for s in bad[:5]])
-check("live and replay agree exactly on every state outside motions disturbed by late input", agree_elsewhere)
-
-def coverage():
-    lo, hi = live[0]["t"], live[-1]["t"]
-    window = [r for r in replay if lo <= r["t"] <= hi]
-    live_keys = {(s["t"], s["y"]) for s in live}
-    missed = [r for r in window if (r["t"], r["y"]) not in live_keys]
-    print("info: the replay has %d states inside the live window; the live subscriber saw %d of them "
-          "(late frame wake-ups publish only their latest frame)" % (len(window), len(window) - len(missed)))
-    return lo >= 0 and hi > lo and live[-1]["y"] == replay[-1]["y"] and live[-1]["phase"] == replay[-1]["phase"], \
-        "last live: t=%d y=%s %s; last replay: t=%d y=%s %s" % (hi, live[-1]["y"], live[-1]["phase"],
-                                                              replay[-1]["t"], replay[-1]["y"], replay[-1]["phase"])
-check("live and replay end in the same resting state (offset and phase)", coverage)
+def frame_stamped(e):
+    """A scroll event libinput made from a kernel frame, stamped with the frame's time in every
+    context: wheel clicks and finger motion. Hold gestures and finger stops can come from
+    libinput's own timers (or the removal), stamped with the clock of the context that ran them."""
+    return e["type"] == "wheel" or (e["type"] == "finger" and not is_stop(e))
+def events_in_time():
+    # The daemon records an event that reached it after a later frame at that frame's time
+    # (where it applied it): the recorder's frame-stamped events at their own times, and the
+    # daemon's times for the same device, show whether any was applied late.
+    name_of = {d: e["name"] for d, e in added.items()}
+    dname_of = {d: n for n, d in dbyname.items()}
+    theirs = {}
+    for e in devents:
+        if frame_stamped(e):
+            theirs.setdefault(dname_of.get(e["dev"]), set()).add(e["t"])
+    wheels = [e for e in input_events if e["type"] == "wheel"]
+    missing = [e for e in wheels if e["t"] not in theirs.get(name_of.get(e["dev"]), set())]
+    fingers = [e for e in input_events if frame_stamped(e) and e["type"] == "finger"]
+    late = [e for e in fingers if e["t"] not in theirs.get(name_of.get(e["dev"]), set())]
+    print("info: %d of the recorder's %d moving finger events are in the daemon's recording at the same time "
+          "(libinput's touchpad gestures run on timers, so two contexts may make different events)" % (
+          len(fingers) - len(late), len(fingers)))
+    return len(wheels) >= 14 and not missing, "%d wheel events; not at their own time in the daemon's recording: %s" % (
+        len(wheels), [(e["t"], e["v120"]) for e in missing[:8]])
+check("every wheel click reached the daemon before any later frame: the daemon's recording has each at its own "
+      "libinput time (the recorder's)", events_in_time)
 
 def moved():
     ys = {s["y"] for s in live}
@@ -779,9 +789,78 @@ def moved():
         "%d distinct offsets; phases: %s" % (len(ys), sorted({s["phase"] for s in live}))
 check("the live states show the scrolling (many offsets, interacting and decelerating phases)", moved)
 
+# ---- input shaping per device, live (DESIGN §18, issue 21)
+STEP = 600 ** (2 / 3)  # wheel_step auto = H^(2/3) for the 600-px container
+def y_before(t):
+    """The live offset just before time t (the last state published earlier)."""
+    earlier = [s for s in live_all if s["t"] < t]
+    return earlier[-1]["y"] if earlier else None
+def wheel_groups(dev):
+    """The device's wheel clicks in bursts (one injection each): [(first t, last t, sum of v120 y)]."""
+    groups = []
+    for e in devents:
+        if e["dev"] != dev or e["type"] != "wheel":
+            continue
+        if groups and e["t"] - groups[-1][1] < 300000:
+            groups[-1][1] = e["t"]
+            groups[-1][2] += e["v120"].get("y", 0)
+        else:
+            groups.append([e["t"], e["t"], e["v120"].get("y", 0)])
+    return [tuple(g) for g in groups]
+def settled_after(t):
+    """The live offset once the motion of an event at t has settled: the last state before the
+    next input event or request of any device, or at the end."""
+    later = [e["t"] for e in dlog if e["t"] > t and e["type"] not in ("device_added", "device_removed")]
+    nxt = min(later) if later else None
+    ys = [s for s in live_all if s["t"] >= t and (nxt is None or s["t"] < nxt)]
+    return ys[-1]["y"] if ys else None
+def speed_y(reload):
+    return [v for k, v in reload["request"].get("configuration", {}).items() if k.endswith(".speed_y")]
+def shaped_wheels():
+    # the first reload line is the configuration in force when recording began (speed_y 2); the
+    # file watcher and SIGHUP each reload the new one (speed_y 3)
+    reload_t = dreloads[1]["t"] if len(dreloads) >= 2 else None
+    rows, ok = [], (reload_t is not None and speed_y(dreloads[0]) == [2]
+                    and all(speed_y(r) == [3] for r in dreloads[1:]))
+    for dev, speed_for in ((dm, lambda t: 3 if reload_t is not None and t > reload_t else 2), (dm2, lambda t: 1)):
+        for t, last, v120 in wheel_groups(dev):
+            before, after = y_before(t), settled_after(last)
+            want = v120 / 120 * STEP * speed_for(t)
+            good = before is not None and after is not None and abs((after - before) - want) < 1e-6
+            ok = ok and good
+            rows.append("%s t=%d v120 y %+d: moved %s, want %.9f (speed_y %s)%s" % (
+                "mouse" if dev == dm else "mouse2", t, v120, None if before is None or after is None else "%.9f" % (after - before),
+                want, speed_for(t), "" if good else "  <-- differs"))
+    return ok and len(rows) >= 6, "reloads at %s, speed_y %s\n%s" % (
+        [r["t"] for r in dreloads], [speed_y(r) for r in dreloads], "\n".join(rows))
+check("per-device speed live: the wheel mouse's clicks move speed_y = 2 steps each, 3 after the reload (from its "
+      "next event on), the hotplugged mouse (no rule) 1 step", shaped_wheels)
+
+def shaped_fingers():
+    # a drag's second move: the offset follows the finger by the shaped delta (the first move
+    # also ends whatever motion ran before it, at its position at that instant)
+    rows, ok = [], True
+    for dev, speed in ((dtp, 0.5), (dtp2, 1.0)):
+        moves = [e for e in devents if e["dev"] == dev and frame_stamped(e) and e["type"] == "finger"][:2]
+        at = [[s for s in live_all if s["t"] == e["t"]] for e in moves]
+        if len(moves) < 2 or not all(at):
+            ok = False
+            rows.append("dev %s: %d moves, live states at them: %s" % (dev, len(moves), [len(a) for a in at]))
+            continue
+        moved = at[1][-1]["y"] - at[0][-1]["y"]
+        want = moves[1]["delta"]["y"] * speed
+        good = abs(moved - want) < 1e-6 and all(a[-1]["phase"] == "interacting" for a in at)
+        ok = ok and good
+        rows.append("dev %d t=%d delta y %.9f: the offset moved %.9f, want %.9f (speed %s)" % (
+            dev, moves[1]["t"], moves[1]["delta"]["y"], moved, want, speed))
+    return ok, "\n".join(rows)
+check("per-device speed live: a drag on the touchpad (speed 0.5) moves the offset half the finger's delta, "
+      "on the fling touchpad (no rule) the whole delta", shaped_fingers)
+
 # ---- removal mid-scroll ends the gesture (live)
 def removal_live():
-    mine = [e for e in events if e["dev"] == tp]
+    # the daemon's own events: libinput stamps the stop at a removal with its context's clock
+    mine = [e for e in devents if e["dev"] == dtp]
     last_move = max(e["t"] for e in mine if e["type"] == "finger" and not is_stop(e))
     end = [e for e in mine if e["t"] >= last_move and (is_stop(e) or e["type"] == "device_removed")][0]
     at_move = [s for s in live if s["t"] == last_move]
@@ -814,7 +893,7 @@ def fling_removal_recorded():
 check("second touchpad: a two-finger scroll lifted (moving events, a stop), then device_removed", fling_removal_recorded)
 
 def fling_survives_removal():
-    mine = [e for e in events if e["dev"] == tp2]
+    mine = [e for e in devents if e["dev"] == dtp2]  # as the daemon applied them
     stop_t = [e["t"] for e in mine if is_stop(e)][-1]
     removed_t = [e["t"] for e in mine if e["type"] == "device_removed"][-1]
     at_stop = [s for s in live if s["t"] == stop_t]
