@@ -161,23 +161,23 @@ def check_realtime(c, key, where, daemon_lines):
 
     Under qemu's emulated CPU (tens of times slower than the host) a real-time thread can run
     100 ms of CPU without sleeping, and the kernel's SIGXCPU then takes the daemon out of real
-    time, as designed: that case is accepted when the daemon logged it, every thread is then
-    SCHED_OTHER, and the kernel raised the soft limit by a second per SIGXCPU."""
+    time, as designed: that case is accepted when the daemon logged it and every thread is then
+    SCHED_OTHER. (The kernel raises the soft limit by a second per SIGXCPU, and the daemon puts
+    it back when it asks again 10 s later, which can trip again under emulation: the soft limit
+    read with the threads says nothing about whether one came.)"""
     pid = c.facts.get(key + ".pid") or "?"
     own = [l for l in daemon_lines if "scrolld[%s]:" % pid in l]
     asked = all(any(("%s runs at real-time priority 10 (SCHED_RR)" % t) in l for l in own) for t in ("event loop", "input thread"))
     soft, _, hard = (c.facts.get(key + ".rttime") or "").partition(" ")
     hard = hard.split(" ")[0]
-    # Only the kernel's SIGXCPU raises the soft limit (a kill -XCPU does not), and the limits
-    # were read together with the threads: so this says whether the kernel had sent one then.
-    left = soft.isdigit() and int(soft) > 100000 and any("without sleeping (RLIMIT_RTTIME)" in l for l in own)
+    left = any("without sleeping (RLIMIT_RTTIME)" in l for l in own)
     threads = threads_of(c, key)
     realtime = sorted((name, policy, priority) for name, policy, priority in threads if policy != "0")
     granted = (len(realtime) == 2 and all(p == "2" and r == "10" for _, p, r in realtime)
                and realtime[0][0].startswith("NIO-ELT") and realtime[1][0] == "scrolld-input")
     c.check("%s: the event loop and input threads were granted SCHED_RR 10 and run it, the rest SCHED_OTHER%s (%s)" % (
-                key, " (left real time by RLIMIT_RTTIME's SIGXCPU under emulation: all SCHED_OTHER)" if left else "", where),
-            asked and (granted if not left else (threads != [] and not realtime)),
+                key, " (left real time by RLIMIT_RTTIME's SIGXCPU under emulation: all SCHED_OTHER)" if left and not realtime else "", where),
+            asked and (granted or (left and threads != [] and not realtime)),
             "threads (name:policy:priority): %s; log of pid %s: %s" % (c.facts.get(key + ".threads"), pid, "\n".join(own)))
     c.check("%s: RLIMIT_RTTIME is LimitRTTIME=100ms:200ms (the soft limit a second higher per SIGXCPU)" % key,
             hard == "200000" and soft.isdigit() and (int(soft) == 100000 or (left and (int(soft) - 100000) % 1000000 == 0)),

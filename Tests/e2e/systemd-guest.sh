@@ -404,9 +404,17 @@ thread_counts() {  # "comm:switches:ticks" per thread
     printf '%s:%s:%s\n' "$(<"$task/comm")" "$switches" "$((w[11] + w[12]))"
   done
 }
-settled() { local now; now=$(thread_counts); [ "$now" = "$idle_before" ] && return 0; idle_before=$now; return 1; }
+# Settled: no thread moved for 3 s (under TCG on a busy host, the new daemon's start-up can
+# still be finishing in bursts a few hundred ms apart); a periodic wake-up never settles.
+settled() {
+  local now
+  now=$(thread_counts)
+  if [ "$now" = "$idle_before" ]; then [ "$SECONDS" -ge "$((still_since + 3))" ] && return 0; else idle_before=$now; still_since=$SECONDS; fi
+  return 1
+}
 idle_before=$(thread_counts)
-wait_until 30 settled
+still_since=$SECONDS
+wait_until 60 settled
 sleep 10
 fact session.idle.before "$(echo "$idle_before" | tr '\n' ' ')"
 fact session.idle.after "$(thread_counts | tr '\n' ' ')"

@@ -40,6 +40,9 @@ final class LibinputSource: InputSource, Sendable {
     let followedSeat: String?
     /// Whether the devices are read now, as the input thread last decided.
     let state = NIOLockedValueBox<InputState>(.active)
+    /// True while no input thread runs: `stop()` waits for it, so that the thread's last
+    /// hand-over reaches a loop that still runs.
+    private let ended = ConditionLock(value: true)
 
     init(backend: LibinputContext.Backend, ignoring ignored: [String], settings: InputSettings, realtimePriority: Int32, followingSessionsOf followedSeat: String?, logger: Logger) {
         self.backend = backend
@@ -61,6 +64,8 @@ final class LibinputSource: InputSource, Sendable {
     /// will answer. An end nobody asked for is logged as critical: the daemon goes on serving
     /// clients and programmatic scrolling, without input.
     func start(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (_ usable: Int, _ problem: String?) -> Void) {
+        ended.lock()
+        ended.unlock(withValue: false)
         DetachedThread.start(name: "scrolld-input") { [self] in
             let failure = self.run(core: core, ready: ready)
             let logger = self.logger
@@ -68,12 +73,22 @@ final class LibinputSource: InputSource, Sendable {
                 if let failure { logger.critical("input thread ended: \(failure); no more input is read (clients are still served)") }
                 core.value.inputEnded()
             }
+            ended.lock()
+            ended.unlock(withValue: true)
         }
     }
 
+    /// Asks the input thread to end and waits until it has (call it before the event loop shuts
+    /// down: the thread's last act is a task on the loop), for a few seconds at most: a thread
+    /// stuck in a device's driver must not keep the daemon from exiting.
     func stop() {
         var byte = Self.stopRequest
         _ = write(wake.write, &byte, 1)
+        if ended.lock(whenValue: true, timeoutSeconds: 5) {
+            ended.unlock()
+        } else {
+            logger.warning("the input thread did not end within 5 s of being asked; exiting without it")
+        }
     }
 
     /// Puts new `[input]` settings in force on every present device (on the input thread).
