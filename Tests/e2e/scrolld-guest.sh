@@ -741,20 +741,27 @@ replay = states(os.path.join(W, "replay-live.jsonl"))
 
 def live_is_replay():
     seqs = [s["seq"] for s in live]
-    window = [r for r in replay if seqs and seqs[0] <= r["seq"]]
-    details = ["%d live states (+%d subscribe reply), seq %s..%s; the replay has %d states, %d from the first live seq on" % (
-        len(live), len(live_all) - len(live), seqs[:1], seqs[-1:], len(replay), len(window))]
-    gaps = [(a, b) for a, b in zip(seqs, seqs[1:]) if b != a + 1]
-    if gaps:
-        details.append("the subscriber missed seqs between %s" % gaps[:5])
-    bad = [(s, r) for s, r in zip(live, window) if s["key"] != r["key"]]
-    for s, r in bad[:5]:
-        details.append("live:   %s\nreplay: %s" % (s["key"].decode(), r["key"].decode()))
-    if len(window) != len(live):
-        details.append("lengths differ: the replay's last: %s" % (window[-1]["key"].decode() if window else None))
-    return len(live) >= 20 and not gaps and not bad and len(window) == len(live), "\n".join(details)
-check("live and replay are one computation: from the subscription on, the replay of the daemon's recording prints "
-      "exactly the states the subscriber received (seq, t, phase, contentOffset, velocity, byte for byte), to the last", live_is_replay)
+    by_seq = {r["seq"]: r for r in replay}
+    details = ["%d live states (+%d subscribe reply), seq %s..%s; the replay has %d states" % (
+        len(live), len(live_all) - len(live), seqs[:1], seqs[-1:], len(replay))]
+    backwards = [(a, b) for a, b in zip(seqs, seqs[1:]) if b <= a]
+    if backwards:
+        details.append("seq went back: %s" % backwards[:5])
+    bad = [s for s in live if s["seq"] not in by_seq or by_seq[s["seq"]]["key"] != s["key"]]
+    for s in bad[:5]:
+        r = by_seq.get(s["seq"])
+        details.append("live:   %s\nreplay: %s" % (s["key"].decode(), r["key"].decode() if r else "no state with this seq"))
+    last_same = bool(live) and bool(replay) and live[-1]["key"] == replay[-1]["key"]
+    if not last_same:
+        details.append("the replay's last: %s" % (replay[-1]["key"].decode() if replay else None))
+    # A subscriber that fell a socket buffer behind gets the latest state instead of the ones in
+    # between (latest wins, DESIGN §7): under TCG on a busy host the python subscriber can.
+    missed = sum(b - a - 1 for a, b in zip(seqs, seqs[1:]) if b > a + 1)
+    print("info: the subscriber received %d of the %d states from seq %s on (%d coalesced while it was slow)" % (
+        len(live), len(live) + missed, seqs[:1], missed))
+    return len(live) >= 20 and not backwards and not bad and last_same, "\n".join(details)
+check("live and replay are one computation: every state the subscriber received is, byte for byte, the replay's state "
+      "of that seq (t, phase, contentOffset, velocity) in the same order, to the last (replay of the daemon's recording)", live_is_replay)
 
 def frame_stamped(e):
     """A scroll event libinput made from a kernel frame, stamped with the frame's time in every
@@ -789,12 +796,17 @@ def moved():
         "%d distinct offsets; phases: %s" % (len(ys), sorted({s["phase"] for s in live}))
 check("the live states show the scrolling (many offsets, interacting and decelerating phases)", moved)
 
-# ---- input shaping per device, live (DESIGN §18, issue 21)
+# ---- input shaping per device, live (DESIGN §18, issue 21). Read from the daemon's states as
+# the replay of its recording prints them (every one: the check above holds the subscriber's
+# to them byte for byte, and a subscriber that fell behind may have had some coalesced).
 STEP = 600 ** (2 / 3)  # wheel_step auto = H^(2/3) for the 600-px container
 def y_before(t):
-    """The live offset just before time t (the last state published earlier)."""
-    earlier = [s for s in live_all if s["t"] < t]
-    return earlier[-1]["y"] if earlier else None
+    """The offset just before time t (the last state published earlier)."""
+    earlier = [s for s in replay if s["t"] < t]
+    if earlier:
+        return earlier[-1]["y"]
+    # nothing published yet: the container as the subscription found it
+    return live_all[0]["y"] if live_all and live_all[0]["reply"] else None
 def wheel_groups(dev):
     """The device's wheel clicks in bursts (one injection each): [(first t, last t, sum of v120 y)]."""
     groups = []
@@ -812,7 +824,7 @@ def settled_after(t):
     next input event or request of any device, or at the end."""
     later = [e["t"] for e in dlog if e["t"] > t and e["type"] not in ("device_added", "device_removed")]
     nxt = min(later) if later else None
-    ys = [s for s in live_all if s["t"] >= t and (nxt is None or s["t"] < nxt)]
+    ys = [s for s in replay if s["t"] >= t and (nxt is None or s["t"] < nxt)]
     return ys[-1]["y"] if ys else None
 def speed_y(reload):
     return [v for k, v in reload["request"].get("configuration", {}).items() if k.endswith(".speed_y")]
@@ -842,7 +854,7 @@ def shaped_fingers():
     rows, ok = [], True
     for dev, speed in ((dtp, 0.5), (dtp2, 1.0)):
         moves = [e for e in devents if e["dev"] == dev and frame_stamped(e) and e["type"] == "finger"][:2]
-        at = [[s for s in live_all if s["t"] == e["t"]] for e in moves]
+        at = [[s for s in replay if s["t"] == e["t"]] for e in moves]
         if len(moves) < 2 or not all(at):
             ok = False
             rows.append("dev %s: %d moves, live states at them: %s" % (dev, len(moves), [len(a) for a in at]))
