@@ -131,12 +131,13 @@ def check_sessions(c):
     after = dict((t.split(":")[0], t.split(":")[1:]) for t in (f("session.idle.after") or "").split())
     deltas = dict((comm, [int(a) - int(b) for a, b in zip(after[comm], before[comm])]) for comm in after if comm in before)
     # The event loop's one periodic wake-up is systemd's watchdog (WatchdogSec=30: WATCHDOG=1
-    # every 15 s), so a 10 s window may hold one; the input thread, where sd-bus is polled with
-    # libinput, and the main thread must hold none.
+    # every 15 s), so a 10 s window may hold one ping, which costs the loop two voluntary
+    # switches (measured on the host with WATCHDOG_USEC=2 s: 20 for 10 pings); the input thread,
+    # where sd-bus is polled with libinput, and the main thread must hold none.
     loop = [d for comm, d in deltas.items() if comm.startswith("NIO-ELT")]
-    c.check("idle with sd-bus attached (logind followed, devices open): in 10 s the input thread and the main thread never woke up or ran, the event loop at most once (the watchdog)",
+    c.check("idle with sd-bus attached (logind followed, devices open): in 10 s the input thread and the main thread never woke up or ran, the event loop at most for one watchdog ping",
             f("session.idle.following") == "0" and int(f("session.idle.fds") or 0) > 0 and len(deltas) == 3
-            and deltas.get("scrolld-input") == [0, 0] and deltas.get("scrolld") == [0, 0] and len(loop) == 1 and loop[0][0] <= 1,
+            and deltas.get("scrolld-input") == [0, 0] and deltas.get("scrolld") == [0, 0] and len(loop) == 1 and loop[0][0] <= 2,
             "following %s, fds %s, per thread [switches, CPU ticks] in 10 s: %s" % (f("session.idle.following"), f("session.idle.fds"), deltas))
     c.info("idle, per thread [context switches, CPU ticks] in 10 s: %s" % deltas)
     sleep_log = c.text("sleep-journal.out")
@@ -167,7 +168,11 @@ def check_realtime(c, key, where, daemon_lines):
     read with the threads says nothing about whether one came.)"""
     pid = c.facts.get(key + ".pid") or "?"
     own = [l for l in daemon_lines if "scrolld[%s]:" % pid in l]
-    asked = all(any(("%s runs at real-time priority 10 (SCHED_RR)" % t) in l for l in own) for t in ("event loop", "input thread"))
+    # Each thread asked: granted, or (the input thread, which asks later) refused because a
+    # SIGXCPU had just taken the daemon out of real time.
+    asked = all(any(("%s runs at real-time priority 10 (SCHED_RR)" % t) in l
+                    or ("%s runs at normal priority: real-time scheduling dropped again: RLIMIT_RTTIME's SIGXCPU came while it asked" % t) in l
+                    for l in own) for t in ("event loop", "input thread"))
     soft, _, hard = (c.facts.get(key + ".rttime") or "").partition(" ")
     hard = hard.split(" ")[0]
     left = any("without sleeping (RLIMIT_RTTIME)" in l for l in own)
