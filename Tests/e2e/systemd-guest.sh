@@ -438,12 +438,14 @@ wait_until 60 test -e "$R/b.ready"
 fact restore.b.ready $?
 show restore-before scrolld.service MainPID,NRestarts,FileDescriptorStoreMax,NFileDescriptorStore
 as_manager_user systemctl --user status --no-pager scrolld.service >"$W/restore-status.out" 2>&1
-stamp() { date +%s.%N; }
+stamp() {  # stamp FILE: the time now, written whole before FILE appears
+  date +%s.%N >"$1.tmp" && mv "$1.tmp" "$1"
+}
 round_done() { test -e "$R/a.round-$1" && test -e "$R/b.round-$1"; }
 new_pid() { local pid; pid=$(main_pid); [ "$pid" -gt 0 ] 2>/dev/null && [ "$pid" != "$1" ] && [ "$(as_manager_user systemctl --user show scrolld.service -p SubState --value)" = running ]; }
 # Round 1: SIGKILL.
 PIDR=$(main_pid)
-stamp >"$R/round-1.kill"
+stamp "$R/round-1.kill"
 kill -KILL "$PIDR"
 wait_until 60 round_done 1
 fact restore.round1.done $?
@@ -457,7 +459,7 @@ e2e_dev wheel -2 >/dev/null
 sleep 1
 # Round 2: the watchdog (the daemon stopped past WatchdogSec=5).
 PIDR=$(main_pid)
-stamp >"$R/round-2.kill"
+stamp "$R/round-2.kill"
 kill -STOP "$PIDR"
 wait_until 90 round_done 2
 fact restore.round2.done $?
@@ -475,7 +477,7 @@ fact restore.memfd "${MEMFD:-none}"
 [ -n "$MEMFD" ] && head -c 4096 /dev/urandom | dd of="$MEMFD" bs=4096 count=1 conv=notrunc status=none
 fact restore.garbage.rc $?
 touch "$R/round-3.lost"
-stamp >"$R/round-3.kill"
+stamp "$R/round-3.kill"
 kill -KILL "$PIDR"
 wait_until 60 round_done 3
 fact restore.round3.done $?

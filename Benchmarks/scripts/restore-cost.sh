@@ -1,0 +1,112 @@
+#!/bin/bash
+# What keeping the session for a restart costs (DESIGN §16, issue 18 item 3): the same replay
+# with N subscribers, once without systemd (nothing kept) and once with the store attached
+# ($NOTIFY_SOCKET set to a stand-in for systemd that takes the FDSTORE messages and their
+# descriptors). Per mode: system calls by name (strace -f -c), states published, the daemon's
+# CPU time (utime + stime from /proc, in a run without strace) and its resident memory.
+#
+#   Benchmarks/scripts/restore-cost.sh SCROLLD [SUBSCRIBERS] [EVENTS] [SPEED]
+#
+# Prints a Markdown table; the work folder keeps the strace summaries.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SCROLLD=$(realpath "$1")
+SUBSCRIBERS=${2:-100}
+EVENTS=${3:-3000}
+SPEED=${4:-1}
+W=$(mktemp -d /tmp/restore-cost.XXXXXX)
+cp "$ROOT/Benchmarks/list.toml" "$W/scrolld.toml"
+python3 "$ROOT/Benchmarks/generate-log.py" "$EVENTS" >"$W/log.scrolllog"
+span=$(python3 -c '
+import json, sys
+ts = [json.loads(l).get("t", 0) for l in open(sys.argv[1])]
+print((max(ts) - min(t for t in ts if t)) / 1e6 / float(sys.argv[2]))' "$W/log.scrolllog" "$SPEED")
+
+# systemd's side of sd_notify: a datagram socket that reads each message with its descriptors.
+cat >"$W/notify.py" <<'PY'
+import array, os, socket, sys
+path, out = sys.argv[1], sys.argv[2]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(path)
+held = []
+with open(out, "w", buffering=1) as log:
+    while True:
+        msg, anc, _, _ = s.recvmsg(4096, socket.CMSG_SPACE(64 * 4))
+        fds = []
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += array.array("i", data[: len(data) - len(data) % 4])
+        held += fds
+        log.write("%s fds=%d\n" % (msg.decode().replace("\n", " "), len(fds)))
+PY
+
+# subscribers: connect, subscribe to main, count state lines until the log has played
+subscribers() {
+  python3 - "$W/s.sock" "$SUBSCRIBERS" "$span" <<'PY'
+import selectors, socket, sys, time
+path, count, span = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+start = time.monotonic()
+while True:
+    try:
+        probe = socket.socket(socket.AF_UNIX); probe.connect(path); probe.close(); break
+    except OSError:
+        if time.monotonic() - start > 120: sys.exit("the daemon never listened")
+        time.sleep(0.1)
+clients = []
+for _ in range(count):
+    s = socket.socket(socket.AF_UNIX); s.connect(path)
+    f = s.makefile("rb"); f.readline()
+    s.sendall(b'{"op":"subscribe","container":"main","id":1}\n'); f.readline()
+    clients.append(s)
+sel = selectors.DefaultSelector()
+lines = [0] * count
+for i, s in enumerate(clients):
+    s.setblocking(False); sel.register(s, selectors.EVENT_READ, i)
+deadline = time.monotonic() + span + 3
+while time.monotonic() < deadline:
+    for key, _ in sel.select(timeout=0.5):
+        lines[key.data] += key.fileobj.recv(1 << 20).count(b"\n")
+print(min(lines), max(lines))
+PY
+}
+
+# run MODE STRACE: one replay; prints "states cpu_ticks vmrss_kb vmhwm_kb"
+run() {
+  local mode=$1 traced=$2 env=() pid daemon
+  rm -f "$W/s.sock" "$W/notify.sock"
+  if [ "$mode" = store ]; then
+    python3 "$W/notify.py" "$W/notify.sock" "$W/notify-$mode-$traced.log" &
+    notify=$!
+    while [ ! -S "$W/notify.sock" ]; do sleep 0.05; done
+    env=(NOTIFY_SOCKET="$W/notify.sock")
+  fi
+  if [ "$traced" = strace ]; then
+    env "${env[@]}" strace -f -c -o "$W/strace-$mode.txt" "$SCROLLD" run --config "$W/scrolld.toml" --socket "$W/s.sock" \
+      --replay "$W/log.scrolllog" --speed "$SPEED" >"$W/scrolld-$mode-$traced.log" 2>&1 &
+  else
+    env "${env[@]}" "$SCROLLD" run --config "$W/scrolld.toml" --socket "$W/s.sock" \
+      --replay "$W/log.scrolllog" --speed "$SPEED" >"$W/scrolld-$mode-$traced.log" 2>&1 &
+  fi
+  daemon=$!
+  read -r fewest most < <(subscribers)
+  pid=$(pgrep -n -P "$daemon" scrolld || echo "$daemon")
+  [ "$traced" = strace ] || pid=$daemon
+  local stat ticks rss hwm
+  stat=$(<"/proc/$pid/stat"); read -r -a f <<<"${stat##*) }"; ticks=$((f[11] + f[12]))
+  rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status"); hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$daemon" || true
+  [ "$mode" = store ] && kill "$notify" 2>/dev/null && wait "$notify" 2>/dev/null
+  echo "$fewest $most $ticks $rss $hwm"
+}
+
+echo "| mode | states per subscriber | CPU (ticks of 10 ms) | VmRSS / VmHWM (kB) | system calls (strace -f) | of them per state |"
+echo "|---|---|---|---|---|---|"
+for mode in none store; do
+  read -r fewest most ticks rss hwm < <(run "$mode" plain)
+  read -r sfewest smost _ _ _ < <(run "$mode" strace)
+  calls=$(awk '$NF == "total" { print $(NF-2) }' "$W/strace-$mode.txt")
+  per=$(python3 -c "print('%.2f' % ($calls / max($smost, 1)))")
+  echo "| $mode | $fewest–$most | $ticks | $rss / $hwm | $calls ($sfewest–$smost states) | $per |"
+done
+echo "(work folder: $W)" >&2
