@@ -294,8 +294,9 @@ def check_restore(c, daemon_lines):
             if r and r.get("after_s") is not None:
                 c.info("restore after %s: client %s had list's state %.2f s after the kill" % (how, role, r["after_s"]))
     welcome = load_json(c, "restore-c.welcome.json") or {}
-    c.check("restore: a client connecting after the restart sees list in welcome, and \"restore\" in its features",
-            "list" in (welcome.get("containers") or []) and "restore" in (welcome.get("features") or []), json.dumps(welcome))
+    c.check("restore: a client connecting after the restart sees list in welcome, the focus client a set, and \"restore\" in its features",
+            "list" in (welcome.get("containers") or []) and welcome.get("focus") == "main"
+            and "restore" in (welcome.get("features") or []), json.dumps(welcome))
     a2 = load_json(c, "restore-a.round-2.json") or {}
     c.check("restore: input after the restart reaches the taken-back subscription to main (wheel: main moves)",
             a2.get("main_moving_before", 0) > 0, json.dumps(a2))

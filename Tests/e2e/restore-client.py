@@ -4,7 +4,7 @@
     restore-client.py SOCKET DIR ROLE ROUNDS
 
 ROLE a: configures container `list`, subscribes to it and to `main`, observes list's offset,
-scrolls list to 1234.5, then writes DIR/a.ready. ROLE b: subscribes to `list` only, then
+scrolls list to 1234.5, focuses `main` (input goes to main only), then writes DIR/a.ready. ROLE b: subscribes to `list` only, then
 DIR/b.ready. For each round K (1..ROUNDS) it waits for DIR/round-K.kill (the time the guest
 script killed or stopped the daemon, CLOCK_REALTIME seconds), then for the first `list` state
 (or, when DIR/round-K.lost exists, a new `welcome`) after it, sends `ping` and `get list`, and
@@ -86,6 +86,8 @@ def main():
         c.send({"op": "subscribe", "container": "main", "id": 3})
         c.send({"op": "observe", "container": "list", "of": "contentOffset.y", "id": "offset"})
         c.send({"op": "scrollTo", "container": "list", "y": 1234.5, "animation": "none", "id": 4})
+        # The wheel the guest turns later is for main alone (DESIGN §14): list stays at 1234.5.
+        c.send({"op": "focus", "container": "main", "id": 5})
         state = c.until(lambda l: is_state("list")(l) and l["contentOffset"]["y"] == 1234.5, 30)
     else:
         state = None
