@@ -1,9 +1,10 @@
 #!/bin/bash
 # What keeping the session for a restart costs (DESIGN §16, issue 18 item 3): the same replay
-# with N subscribers, once without systemd (nothing kept) and once with the store attached
-# ($NOTIFY_SOCKET set to a stand-in for systemd that takes the FDSTORE messages and their
-# descriptors). Per mode: system calls by name (strace -f -c), states published, the daemon's
-# CPU time (utime + stime from /proc, in a run without strace) and its resident memory.
+# under a stand-in for systemd's notify socket (it takes the FDSTORE messages and their
+# descriptors), once with the store off ($FDSTORE=0, as systemd ≥ 254 says when
+# FileDescriptorStoreMax=0) and once attached. Per mode: the daemon's CPU time (utime + stime
+# from /proc) and resident memory with N subscribers, and the system calls by name (strace -f
+# -c) with one subscriber that takes every state, divided by the states it received.
 #
 #   Benchmarks/scripts/restore-cost.sh SCROLLD [SUBSCRIBERS] [EVENTS] [SPEED]
 #
@@ -74,12 +75,11 @@ PY
 run() {
   local mode=$1 traced=$2 env=() pid daemon
   rm -f "$W/s.sock" "$W/notify.sock"
-  if [ "$mode" = store ]; then
-    python3 "$W/notify.py" "$W/notify.sock" "$W/notify-$mode-$traced.log" &
-    notify=$!
-    while [ ! -S "$W/notify.sock" ]; do sleep 0.05; done
-    env=(NOTIFY_SOCKET="$W/notify.sock")
-  fi
+  python3 "$W/notify.py" "$W/notify.sock" "$W/notify-$mode-$traced.log" &
+  notify=$!
+  while [ ! -S "$W/notify.sock" ]; do sleep 0.05; done
+  env=(NOTIFY_SOCKET="$W/notify.sock")
+  [ "$mode" = store ] || env+=(FDSTORE=0)
   if [ "$traced" = strace ]; then
     env "${env[@]}" strace -f -c -o "$W/strace-$mode.txt" "$SCROLLD" run --config "$W/scrolld.toml" --socket "$W/s.sock" \
       --replay "$W/log.scrolllog" --speed "$SPEED" >"$W/scrolld-$mode-$traced.log" 2>&1 &
@@ -96,7 +96,8 @@ run() {
   rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status"); hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$pid/status")
   kill -TERM "$pid" 2>/dev/null || true
   wait "$daemon" || true
-  [ "$mode" = store ] && kill "$notify" 2>/dev/null && wait "$notify" 2>/dev/null
+  kill "$notify" 2>/dev/null || true
+  wait "$notify" 2>/dev/null || true
   echo "$fewest $most $ticks $rss $hwm"
 }
 
@@ -104,9 +105,25 @@ echo "| mode | states per subscriber | CPU (ticks of 10 ms) | VmRSS / VmHWM (kB)
 echo "|---|---|---|---|---|---|"
 for mode in none store; do
   read -r fewest most ticks rss hwm < <(run "$mode" plain)
-  read -r sfewest smost _ _ _ < <(run "$mode" strace)
+  read -r sfewest smost _ _ _ < <(SUBSCRIBERS=1 run "$mode" strace)
   calls=$(awk '$NF == "total" { print $(NF-2) }' "$W/strace-$mode.txt")
   per=$(python3 -c "print('%.2f' % ($calls / max($smost, 1)))")
   echo "| $mode | $fewest–$most | $ticks | $rss / $hwm | $calls ($sfewest–$smost states) | $per |"
 done
+echo
+echo "| system call | store off | store attached |"
+echo "|---|---|---|"
+python3 - "$W/strace-none.txt" "$W/strace-store.txt" <<'PY'
+import sys
+def load(path):
+    calls = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
+            calls[f[-1]] = int(f[3])
+    return calls
+off, on = load(sys.argv[1]), load(sys.argv[2])
+for name in sorted(set(off) | set(on), key=lambda n: -max(off.get(n, 0), on.get(n, 0))):
+    print("| %s | %d | %d |" % (name, off.get(name, 0), on.get(name, 0)))
+PY
 echo "(work folder: $W)" >&2

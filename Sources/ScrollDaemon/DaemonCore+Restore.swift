@@ -138,11 +138,13 @@ extension DaemonCore {
 }
 
 extension Operation {
-    /// Whether a request of this kind changes what the session store holds.
+    /// Whether a request of this kind changes the session's document. A scroll changes only
+    /// what the container's slot holds (written as it publishes); a reload rewrites the
+    /// document itself (`apply`).
     var changesStore: Bool {
         switch self {
-        case .ping, .get, .devices: return false
-        default: return true
+        case .configure, .pause, .resume, .remove, .focus, .subscribe, .unsubscribe, .observe, .unobserve: return true
+        case .scrollTo, .scrollBy, .get, .devices, .reload, .ping: return false
         }
     }
 }
