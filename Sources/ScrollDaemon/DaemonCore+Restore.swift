@@ -27,9 +27,10 @@ extension DaemonCore {
     /// The session as it stands.
     package var snapshot: SessionSnapshot {
         var containers: [SessionSnapshot.Container] = []
+        let settings = session.containerSettings
         for (index, name) in session.names.enumerated() {
             containers.append(SessionSnapshot.Container(
-                name: name, settings: session.settings(of: name), seq: session.seqs[index],
+                name: name, settings: settings[name] ?? [], seq: session.seqs[index],
                 offset: session.engine.slots[index].container.state.contentOffset, paused: session.paused[index],
                 pausedBy: pausedBy[name], owner: owners[name]
             ))

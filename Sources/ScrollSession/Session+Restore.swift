@@ -24,13 +24,18 @@ public struct RestoredContainer: Hashable, Sendable {
 }
 
 extension Session {
-    /// The settings that define container `name` (what ``restore(_:focus:at:_:)`` takes back).
-    public func settings(of name: String) -> [ConfigureSetting] {
-        let prefix = "containers.\(name)."
-        return configuration.engineAssignments.compactMap { assignment in
-            guard assignment.key.hasPrefix(prefix) else { return nil }
-            return ConfigureSetting(key: String(assignment.key.dropFirst(prefix.count)), value: ProtocolValue(assignment.value))
+    /// The settings that define each container, by name (what ``restore(_:focus:at:_:)`` takes
+    /// back): its `containers.NAME.*` keys, every one written out.
+    public var containerSettings: [String: [ConfigureSetting]] {
+        var settings: [String: [ConfigureSetting]] = [:]
+        for assignment in configuration.engineAssignments where assignment.key.hasPrefix("containers.") {
+            // A container's name has no dot (`configure` refuses one): it ends at the next.
+            let rest = assignment.key.dropFirst("containers.".count)
+            guard let dot = rest.firstIndex(of: ".") else { continue }
+            let setting = ConfigureSetting(key: String(rest[rest.index(after: dot)...]), value: ProtocolValue(assignment.value))
+            settings[String(rest[..<dot]), default: []].append(setting)
         }
+        return settings
     }
 
     /// Takes back containers a previous process of the same session had (DESIGN §16): each is

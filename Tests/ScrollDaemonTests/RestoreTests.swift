@@ -3,6 +3,7 @@ import NIOEmbedded
 import ScrollConfig
 import ScrollDaemon
 import ScrollModel
+import ScrollProtocol
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -131,6 +132,39 @@ struct RestoreTests {
         #expect(try app.request(#"{"op":"configure","container":"mine","owned":true,"id":1}"#)?["type"] as? String == "ok")
         let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
         let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [])
+        #expect(after.core.session.names == ["main"])
+    }
+
+    @Test func pausesOwnersAndRatesComeBackWithTheirConnection() throws {
+        let buffer = Self.newBuffer()
+        let keeper = Keeper()
+        let before = try Self.keeping(in: buffer, keeper: keeper)
+        let app = try before.connect()
+        for request in [
+            #"{"op":"configure","container":"mine","owned":true,"id":1}"#,
+            #"{"op":"pause","container":"mine","id":2}"#,
+            #"{"op":"subscribe","container":"mine","rate":10,"id":3}"#,
+            #"{"op":"observe","container":"mine","of":"phase","id":"p"}"#,
+        ] {
+            try app.send(request)
+        }
+        _ = try app.drain()
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        #expect(taken.snapshot.connections.first?.requests == [
+            .subscribe(container: "mine", rate: 10),
+            .observe(container: "mine", observation: .phase, id: RequestID("p")),
+        ])
+        #expect(taken.snapshot.containers.last?.owner == 1)
+        #expect(taken.snapshot.containers.last?.pausedBy == 1)
+
+        let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [1])
+        let resumed = try after.reconnect(number: 1)
+        let lines = try resumed.drain()
+        // The state says it is still paused; the phase did not change, so no observation.
+        #expect(lines.count == 1)
+        #expect(lines.first?["paused"] as? Bool == true)
+        // Closing the connection undoes what it set: its owned container goes.
+        try resumed.channel.close().wait()
         #expect(after.core.session.names == ["main"])
     }
 
