@@ -103,15 +103,84 @@ run() {
 
 echo "| mode | states per subscriber | CPU (ticks of 10 ms) | VmRSS / VmHWM (kB) | system calls (strace -f) | of them per state |"
 echo "|---|---|---|---|---|---|"
-for mode in none store; do
+# MODES (default "none store"): the plain runs, in this order ("none store store none" alternates).
+for mode in ${MODES:-none store}; do
   read -r fewest most ticks rss hwm < <(run "$mode" plain)
-  read -r sfewest smost _ _ _ < <(SUBSCRIBERS=1 run "$mode" strace)
-  calls=$(awk '$NF == "total" { print $(NF-2) }' "$W/strace-$mode.txt")
-  per=$(python3 -c "print('%.2f' % ($calls / max($smost, 1)))")
-  echo "| $mode | $fewest–$most | $ticks | $rss / $hwm | $calls ($sfewest–$smost states) | $per |"
+  if [ ! -e "$W/strace-$mode.txt" ]; then
+    read -r sfewest smost _ _ _ < <(SUBSCRIBERS=1 run "$mode" strace)
+    calls=$(awk '$NF == "total" { print $(NF-2) }' "$W/strace-$mode.txt")
+    per=$(python3 -c "print('%.2f' % ($calls / max($smost, 1)))")
+    echo "| $mode | $fewest–$most | $ticks | $rss / $hwm | $calls ($sfewest–$smost states) | $per |"
+  else
+    echo "| $mode | $fewest–$most | $ticks | $rss / $hwm | | |"
+  fi
 done
+# The exact count: one subscriber of a container the client configures, then REQUESTS scrollBy
+# requests one after the other (each publishes exactly one state), under strace -f -c, with the
+# replay reduced to its device line (no input, no frames).
+REQUESTS=${REQUESTS:-2000}
+head -n 2 "$W/log.scrolllog" >"$W/quiet.scrolllog"
+exact() {
+  local mode=$1 env daemon
+  rm -f "$W/s.sock" "$W/notify.sock"
+  python3 "$W/notify.py" "$W/notify.sock" "$W/notify-exact-$mode.log" &
+  local notify=$!
+  while [ ! -S "$W/notify.sock" ]; do sleep 0.05; done
+  env=(NOTIFY_SOCKET="$W/notify.sock")
+  [ "$mode" = store ] || env+=(FDSTORE=0)
+  env "${env[@]}" strace -f -c -o "$W/strace-exact-$mode.txt" "$SCROLLD" run --config "$W/scrolld.toml" --socket "$W/s.sock" \
+    --replay "$W/quiet.scrolllog" >"$W/scrolld-exact-$mode.log" 2>&1 &
+  daemon=$!
+  python3 - "$W/s.sock" "$REQUESTS" <<'PY'
+import json, socket, sys, time
+path, n = sys.argv[1], int(sys.argv[2])
+while True:
+    try:
+        s = socket.socket(socket.AF_UNIX); s.connect(path); break
+    except OSError:
+        time.sleep(0.1)
+f = s.makefile("rb"); f.readline()
+def ask(obj):
+    s.sendall((json.dumps(obj) + "\n").encode())
+    while True:
+        line = json.loads(f.readline())
+        if line.get("id") == obj["id"]: return line
+ask({"op": "configure", "container": "list", "contentSize": {"width": 800, "height": 1e7}, "id": "c"})
+ask({"op": "subscribe", "container": "list", "id": "s"})
+for i in range(n):
+    ask({"op": "scrollBy", "container": "list", "dy": 1, "animation": "none", "id": i})
+PY
+  local pid
+  pid=$(pgrep -n -P "$daemon" scrolld || true)
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$daemon" || true
+  kill "$notify" 2>/dev/null || true
+  wait "$notify" 2>/dev/null || true
+  awk '$NF == "total" { print $(NF-2) }' "$W/strace-exact-$mode.txt"
+}
+off_calls=$(exact none)
+on_calls=$(exact store)
 echo
-echo "| system call | store off | store attached |"
+echo "$REQUESTS scrollBy requests, each publishing one state to one subscriber: $off_calls system calls with the store off, $on_calls attached ($(python3 -c "print('%+d, %+.4f per publication' % ($on_calls - $off_calls, ($on_calls - $off_calls) / $REQUESTS))"))"
+echo
+echo "| system call (exact run) | store off | store attached |"
+echo "|---|---|---|"
+python3 - "$W/strace-exact-none.txt" "$W/strace-exact-store.txt" <<'PY'
+import sys
+def load(path):
+    calls = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
+            calls[f[-1]] = int(f[3])
+    return calls
+off, on = load(sys.argv[1]), load(sys.argv[2])
+for name in sorted(set(off) | set(on), key=lambda n: -max(off.get(n, 0), on.get(n, 0))):
+    if off.get(name, 0) != on.get(name, 0) or max(off.get(name, 0), on.get(name, 0)) >= 100:
+        print("| %s | %d | %d |" % (name, off.get(name, 0), on.get(name, 0)))
+PY
+echo
+echo "| system call (replay run) | store off | store attached |"
 echo "|---|---|---|"
 python3 - "$W/strace-none.txt" "$W/strace-store.txt" <<'PY'
 import sys

@@ -87,6 +87,7 @@ extension DaemonCore {
     /// after a restart, DESIGN §16).
     func undo(forConnection number: Int) {
         let now = eventLoop.timestamp
+        let leftBehind = owners.values.contains(number) || pausedBy.values.contains(number) || focusedBy == number
         for (name, owner) in owners where owner == number {
             guard let index = session.index(of: name) else { continue }
             do {
@@ -108,7 +109,8 @@ extension DaemonCore {
         deliver()
         deliverObservations()
         reschedule()
-        sessionChanged()
+        // The session's store: the containers changed only if the connection left something.
+        if leftBehind { sessionChanged() } else { sessionChanged(connection: number) }
     }
 }
 

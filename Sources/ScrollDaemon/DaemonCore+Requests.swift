@@ -57,7 +57,11 @@ extension DaemonCore {
                 Result { () throws(ProtocolError) in try RequestDecoder.decode(bytes) }
             }.get()
             reply = try perform(decoded, for: client)
-            if decoded.operation.changesStore { sessionChanged() }
+            switch decoded.operation.storeChange {
+            case .session: sessionChanged()
+            case .connection: sessionChanged(connection: client.number)
+            case .none: break
+            }
         } catch {
             reply = line { ReplyEncoder.error(error, into: &$0) }
         }

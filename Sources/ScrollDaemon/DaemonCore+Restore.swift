@@ -10,52 +10,92 @@ extension DaemonCore {
 
     /// Writes the session's document (and every container's slot) to the store: after any
     /// change of containers, connections, subscriptions or observations — never per publication.
-    func sessionChanged() {
+    /// `connection`: only that connection's subscriptions or observations changed (or it
+    /// opened, or closed leaving nothing behind), and only its
+    /// part of the document is encoded anew (the rest is kept from the last write), so a burst
+    /// of N clients connecting and subscribing costs N small encodings, not N².
+    func sessionChanged(connection number: Int? = nil) {
         guard let store else { return }
-        let snapshot = self.snapshot
-        store.nameHashes = snapshot.containers.map { SnapshotMemory.nameHash($0.name) }
-        var slots: [SnapshotMemory.Slot] = []
-        for (index, container) in snapshot.containers.enumerated() {
-            let state = session.engine.slots[index].container.state
-            slots.append(SnapshotMemory.Slot(seq: container.seq, time: state.time, offset: container.offset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+        if let number {
+            store.connectionDocuments[number] = nil
+        } else {
+            store.containersDocument = nil
+            store.connectionDocuments.removeAll(keepingCapacity: true)
         }
-        if !store.memory.write(document: snapshot.encoded(), slots: slots) {
+        let containers: [UInt8]
+        if let cached = store.containersDocument {
+            containers = cached
+        } else {
+            var bytes: [UInt8] = []
+            for (index, container) in storedContainers.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                container.json.encode(into: &bytes)
+            }
+            containers = bytes
+            store.containersDocument = bytes
+            store.nameHashes = session.names.map(SnapshotMemory.nameHash)
+        }
+        var connections: [[UInt8]] = []
+        var documents: [Int: [UInt8]] = [:]
+        for client in clients.values.sorted(by: { $0.number < $1.number }) {
+            let document = store.connectionDocuments[client.number] ?? storedConnection(client).encoded()
+            documents[client.number] = document
+            connections.append(document)
+        }
+        store.connectionDocuments = documents
+        let document = SessionSnapshot.document(
+            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
+            containers: containers, connections: connections
+        )
+        var slots: [SnapshotMemory.Slot] = []
+        for index in session.names.indices {
+            let state = session.engine.slots[index].container.state
+            slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+        }
+        if !store.memory.write(document: document, slots: slots) {
             logger.error("the session no longer fits in its store: a restart now would lose what changed since")
         }
     }
 
     /// The session as it stands.
     package var snapshot: SessionSnapshot {
-        var containers: [SessionSnapshot.Container] = []
+        SessionSnapshot(
+            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
+            containers: storedContainers, connections: clients.values.sorted { $0.number < $1.number }.map(storedConnection)
+        )
+    }
+
+    private var storedContainers: [SessionSnapshot.Container] {
         let settings = session.containerSettings
-        for (index, name) in session.names.enumerated() {
-            containers.append(SessionSnapshot.Container(
+        return session.names.enumerated().map { index, name in
+            SessionSnapshot.Container(
                 name: name, settings: settings[name] ?? [], seq: session.seqs[index],
                 offset: session.engine.slots[index].container.state.contentOffset, paused: session.paused[index],
                 pausedBy: pausedBy[name], owner: owners[name]
-            ))
+            )
         }
-        var connections: [SessionSnapshot.Connection] = []
-        for client in clients.values.sorted(by: { $0.number < $1.number }) {
-            var requests: [Operation] = []
-            for subscription in client.subscriptions {
-                let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
-                requests.append(.subscribe(container: subscription.feed.name, rate: rate))
-            }
-            for feed in feeds {
-                for observer in feed.observers where observer.client === client {
-                    requests.append(.observe(container: feed.name, observation: observer.observation, id: observer.id))
-                }
-            }
-            connections.append(SessionSnapshot.Connection(number: client.number, requests: requests))
+    }
+
+    /// A connection's subscriptions and observations, as the requests that make them.
+    private func storedConnection(_ client: Client) -> SessionSnapshot.Connection {
+        var requests: [Operation] = []
+        for subscription in client.subscriptions {
+            let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
+            requests.append(.subscribe(container: subscription.feed.name, rate: rate))
         }
-        return SessionSnapshot(instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy, containers: containers, connections: connections)
+        for feed in feeds {
+            for observer in feed.observers where observer.client === client {
+                requests.append(.observe(container: feed.name, observation: observer.observation, id: observer.id))
+            }
+        }
+        return SessionSnapshot.Connection(number: client.number, requests: requests)
     }
 
     /// A connection was accepted: its socket goes to the store (one taken back is there already).
     func storeConnection(_ client: Client) {
-        guard let store, store.kept.insert(client.number).inserted else { return }
-        store.connections?.keep(client.channel, number: client.number)
+        guard let store else { return }
+        if store.kept.insert(client.number).inserted { store.connections?.keep(client.channel, number: client.number) }
+        sessionChanged(connection: client.number)
     }
 
     /// A connection closed: its socket leaves the store.
@@ -134,18 +174,27 @@ extension DaemonCore {
                 client.reply((try? perform(Request(operation: operation), for: client)) ?? ByteBuffer())
             }
         }
-        sessionChanged()
+        sessionChanged(connection: client.number)
     }
 }
 
+/// What a request changes in the session's document.
+enum StoreChange {
+    /// Nothing: a read, or a scroll (which changes only its container's slot, written as it
+    /// publishes), or a reload (which rewrites the document itself, `apply`).
+    case none
+    /// The connection's own part: its subscriptions or observations.
+    case connection
+    /// The containers (and with them, possibly, every connection's subscriptions).
+    case session
+}
+
 extension Operation {
-    /// Whether a request of this kind changes the session's document. A scroll changes only
-    /// what the container's slot holds (written as it publishes); a reload rewrites the
-    /// document itself (`apply`).
-    var changesStore: Bool {
+    var storeChange: StoreChange {
         switch self {
-        case .configure, .pause, .resume, .remove, .focus, .subscribe, .unsubscribe, .observe, .unobserve: return true
-        case .scrollTo, .scrollBy, .get, .devices, .reload, .ping: return false
+        case .configure, .pause, .resume, .remove, .focus: return .session
+        case .subscribe, .unsubscribe, .observe, .unobserve: return .connection
+        case .scrollTo, .scrollBy, .get, .devices, .reload, .ping: return .none
         }
     }
 }

@@ -69,16 +69,35 @@ package struct SessionSnapshot: Hashable, Sendable {
 extension SessionSnapshot {
     /// The document's JSON.
     package func encoded() -> [UInt8] {
+        var containerBytes: [UInt8] = []
+        for (index, container) in containers.enumerated() {
+            if index > 0 { containerBytes.append(UInt8(ascii: ",")) }
+            container.json.encode(into: &containerBytes)
+        }
+        return Self.document(
+            instance: instance, nextClientNumber: nextClientNumber, focus: focus, focusedBy: focusedBy,
+            containers: containerBytes, connections: connections.map { $0.encoded() }
+        )
+    }
+
+    /// The document from its parts, the containers and each connection already encoded (the
+    /// daemon keeps those and re-encodes only what changed: a new subscriber costs one
+    /// connection's bytes, not every connection's).
+    package static func document(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [UInt8], connections: [[UInt8]]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + containers.count * 512 + connections.count * 128)
-        ProtocolValue.object([
-            ("instance", .string(instance)),
-            ("nextClient", .integer(nextClientNumber)),
-            ("focus", focus.map(ProtocolValue.string) ?? .null),
-            ("focusedBy", focusedBy.map(ProtocolValue.integer) ?? .null),
-            ("containers", .array(containers.map(\.json))),
-            ("connections", .array(connections.map(\.json))),
-        ]).encode(into: &bytes)
+        bytes.reserveCapacity(128 + containers.count + connections.reduce(0) { $0 + $1.count + 1 })
+        bytes += "{\"instance\":".utf8
+        ProtocolValue.string(instance).encode(into: &bytes)
+        bytes += ",\"nextClient\":\(nextClientNumber),\"focus\":".utf8
+        (focus.map(ProtocolValue.string) ?? .null).encode(into: &bytes)
+        bytes += ",\"focusedBy\":\(focusedBy.map(String.init) ?? "null"),\"containers\":[".utf8
+        bytes += containers
+        bytes += "],\"connections\":[".utf8
+        for (index, connection) in connections.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += connection
+        }
+        bytes += "]}".utf8
         return bytes
     }
 
@@ -126,13 +145,15 @@ extension SessionSnapshot.Container {
 }
 
 extension SessionSnapshot.Connection {
-    var json: ProtocolValue {
-        var lines: [ProtocolValue] = []
-        for operation in requests {
-            let text = RequestEncoder.encode(Request(operation: operation))
-            if let value = try? ProtocolValue(parsing: Array(text.utf8)) { lines.append(value) }
+    /// `{"number":N,"requests":[…]}`, each request as the request encoder writes it.
+    package func encoded() -> [UInt8] {
+        var bytes: [UInt8] = Array("{\"number\":\(number),\"requests\":[".utf8)
+        for (index, operation) in requests.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            RequestEncoder.encode(Request(operation: operation), into: &bytes)
         }
-        return .object([("number", .integer(number)), ("requests", .array(lines))])
+        bytes += "]}".utf8
+        return bytes
     }
 
     init(json: ProtocolValue) throws(SnapshotError) {

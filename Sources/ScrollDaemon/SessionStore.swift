@@ -30,6 +30,10 @@ package final class SessionStore {
     var previous: [String: SnapshotMemory.Slot] = [:]
     /// Whether the taken-back session was refused: its connections are greeted anew.
     var sessionLost = false
+    /// The document's containers as last encoded; nil: encode them anew.
+    var containersDocument: [UInt8]?
+    /// Each connection's part of the document as last encoded, by number.
+    var connectionDocuments: [Int: [UInt8]] = [:]
 
     package init(memory: SnapshotMemory, connections: (any ConnectionKeeper)?) {
         self.memory = memory

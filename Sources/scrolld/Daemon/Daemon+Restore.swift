@@ -49,7 +49,11 @@ extension Daemon {
             let memory = SnapshotMemory(formatting: file.mapping, documentCapacity: 64 * 1024, slotCapacity: 64) { file.grow(to: $0) }
             core.value.keep(in: SessionStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
         }.wait()
-        if isNew { keeper.store(file.fd, name: FileDescriptorStore.sessionName) }
+        if isNew {
+            // One session in the store: one that could not be read goes.
+            if taken.session != nil { keeper.forget(name: FileDescriptorStore.sessionName) }
+            keeper.store(file.fd, name: FileDescriptorStore.sessionName)
+        }
 
         // The connections: each becomes a channel with the pipeline of an accepted one, keeping
         // its number; they carry on without a new `welcome`.

@@ -100,7 +100,12 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
     }
 
     func forget(number: Int) {
-        _ = sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=\(Self.clientPrefix)\(number)")
+        forget(name: "\(Self.clientPrefix)\(number)")
+    }
+
+    /// Closes the stored descriptors called `name` (`FDSTOREREMOVE=1`).
+    func forget(name: String) {
+        _ = sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=\(name)")
     }
 
     /// The socket descriptor under a NIO channel. NIO does not publish it; its socket channels
