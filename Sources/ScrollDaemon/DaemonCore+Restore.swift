@@ -35,14 +35,13 @@ extension DaemonCore {
             store.containersDocument = bytes
             store.nameHashes = session.names.map(SnapshotMemory.nameHash)
         }
-        var connections: [[UInt8]] = []
         var documents: [Int: [UInt8]] = [:]
-        for client in clients.values.sorted(by: { $0.number < $1.number }) {
-            let document = store.connectionDocuments[client.number] ?? storedConnection(client).encoded()
-            documents[client.number] = document
-            connections.append(document)
+        documents.reserveCapacity(clients.count)
+        for client in clients.values {
+            documents[client.number] = store.connectionDocuments[client.number] ?? storedConnection(client).encoded()
         }
         store.connectionDocuments = documents
+        let connections = documents.keys.sorted().map { documents[$0]! }
         let document = SessionSnapshot.document(
             instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
             containers: containers, connections: connections

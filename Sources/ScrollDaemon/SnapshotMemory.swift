@@ -201,16 +201,22 @@ package final class SnapshotMemory {
 
     // MARK: Checksums
 
-    /// FNV-1a, 32 bits: enough to tell garbage and torn writes from a document, cheap enough
-    /// for every publication.
+    /// FNV-1a over 8-byte words (then the remaining bytes), folded to 32 bits: enough to tell
+    /// garbage and torn writes from a document, and cheap enough for every publication (7
+    /// multiplications for a slot).
     @inline(__always)
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var hash: UInt32 = 2_166_136_261
-        for byte in bytes {
-            hash ^= UInt32(byte)
-            hash = hash &* 16_777_619
+        var hash: UInt64 = 14_695_981_039_346_656_037
+        let words = bytes.count / 8
+        for index in 0..<words {
+            hash ^= bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
+            hash = hash &* 1_099_511_628_211
         }
-        return hash
+        for index in (words * 8)..<bytes.count {
+            hash ^= UInt64(bytes[index])
+            hash = hash &* 1_099_511_628_211
+        }
+        return UInt32(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 
     package static func nameHash(_ name: String) -> UInt32 {
