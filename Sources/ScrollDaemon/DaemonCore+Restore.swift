@@ -11,16 +11,18 @@ extension DaemonCore {
     /// Writes the session's document (and every container's slot) to the store: after any
     /// change of containers, connections, subscriptions or observations — never per publication.
     /// `connection`: only that connection's subscriptions or observations changed (or it
-    /// opened, or closed leaving nothing behind), and only its
+    /// closed leaving nothing behind), and only its
     /// part of the document is encoded anew (the rest is kept from the last write), so a burst
     /// of N clients connecting and subscribing costs N small encodings, not N².
     func sessionChanged(connection number: Int? = nil) {
         guard let store else { return }
         if let number {
-            store.connectionDocuments[number] = nil
+            // That connection's part only: encoded anew if it is still open, dropped if not.
+            store.connectionDocuments[number] = clients.values.first { $0.number == number }.map { storedConnection($0).encoded() }
         } else {
             store.containersDocument = nil
             store.connectionDocuments.removeAll(keepingCapacity: true)
+            for client in clients.values { store.connectionDocuments[client.number] = storedConnection(client).encoded() }
         }
         let containers: [UInt8]
         if let cached = store.containersDocument {
@@ -35,21 +37,19 @@ extension DaemonCore {
             store.containersDocument = bytes
             store.nameHashes = session.names.map(SnapshotMemory.nameHash)
         }
-        var documents: [Int: [UInt8]] = [:]
-        documents.reserveCapacity(clients.count)
-        for client in clients.values {
-            documents[client.number] = store.connectionDocuments[client.number] ?? storedConnection(client).encoded()
-        }
-        store.connectionDocuments = documents
-        let connections = documents.keys.sorted().map { documents[$0]! }
+        let connections = store.connectionDocuments.keys.sorted().map { store.connectionDocuments[$0]! }
         let document = SessionSnapshot.document(
             instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
             containers: containers, connections: connections
         )
+        // The slots change with the containers (and are written anew when the memory grows,
+        // which formats it); a connection's change leaves them as its publications wrote them.
         var slots: [SnapshotMemory.Slot] = []
-        for index in session.names.indices {
-            let state = session.engine.slots[index].container.state
-            slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+        if number == nil || document.count + 8 > store.memory.documentCapacity {
+            for index in session.names.indices {
+                let state = session.engine.slots[index].container.state
+                slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+            }
         }
         if !store.memory.write(document: document, slots: slots) {
             logger.error("the session no longer fits in its store: a restart now would lose what changed since")
@@ -91,10 +91,12 @@ extension DaemonCore {
     }
 
     /// A connection was accepted: its socket goes to the store (one taken back is there already).
+    ///
+    /// The document does not change: a connection that subscribes or observes nothing has
+    /// nothing to take back but its socket.
     func storeConnection(_ client: Client) {
-        guard let store else { return }
-        if store.kept.insert(client.number).inserted { store.connections?.keep(client.channel, number: client.number) }
-        sessionChanged(connection: client.number)
+        guard let store, store.kept.insert(client.number).inserted else { return }
+        store.connections?.keep(client.channel, number: client.number)
     }
 
     /// A connection closed: its socket leaves the store.
