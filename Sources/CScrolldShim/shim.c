@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,3 +15,5 @@ _Static_assert(offsetof(CScrolldPeerCredentials, gid) == offsetof(struct ucred, 
 int CScrolldRLimitRealtimeCPU(void) { return RLIMIT_RTTIME; }
 int CScrolldRLimitRealtimePriority(void) { return RLIMIT_RTPRIO; }
 int32_t CScrolldThreadID(void) { return (int32_t)gettid(); }
+int CScrolldMemfdCreate(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+int CScrolldSocketCookieOption(void) { return SO_COOKIE; }

@@ -14,10 +14,14 @@ package final class ClientHandler: ChannelInboundHandler {
     /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket (the daemon's POSIX side
     /// reads it), a test's stand-in on an embedded channel.
     let identify: (Channel) -> EventLoopFuture<PeerCredentials>
+    /// The number of a connection taken back after a restart (DESIGN §16): it keeps its number
+    /// and its subscriptions, and is not greeted again.
+    let restoring: Int?
 
-    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>) {
+    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>, restoring: Int? = nil) {
         self.core = core
         self.identify = identify
+        self.restoring = restoring
     }
 
     package func channelActive(context: ChannelHandlerContext) {
@@ -38,11 +42,16 @@ package final class ClientHandler: ChannelInboundHandler {
                 core.refuse(channel, message: "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)")
                 return
             }
-            let client = Client(context: context, credentials: credentials, number: core.nextClientNumber, stuckLimit: core.stuckClientLimit, logger: core.logger)
-            core.nextClientNumber += 1
+            let number = self.restoring ?? core.nextClientNumber
+            if self.restoring == nil { core.nextClientNumber += 1 }
+            let client = Client(context: context, credentials: credentials, number: number, stuckLimit: core.stuckClientLimit, logger: core.logger)
             self.client = client
             core.connected(client)
-            client.reply(core.welcome())
+            if self.restoring != nil {
+                core.resume(client)
+            } else {
+                client.reply(core.welcome())
+            }
         }
         context.fireChannelActive()
     }

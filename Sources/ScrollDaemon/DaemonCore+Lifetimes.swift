@@ -80,28 +80,37 @@ extension DaemonCore {
     /// removed, its pauses resumed, its focus cleared — each as a request of that connection, so a recording
     /// replays it.
     func undo(for client: Client) {
+        undo(forConnection: client.number)
+    }
+
+    /// ``undo(for:)`` by the connection's number (also for a connection that did not come back
+    /// after a restart, DESIGN §16).
+    func undo(forConnection number: Int) {
         let now = eventLoop.timestamp
-        for (name, owner) in owners where owner == client.number {
+        let leftBehind = owners.values.contains(number) || pausedBy.values.contains(number) || focusedBy == number
+        for (name, owner) in owners where owner == number {
             guard let index = session.index(of: name) else { continue }
             do {
-                try session.perform(.remove(container: name), client: client.number, at: now) { collect($0) }
+                try session.perform(.remove(container: name), client: number, at: now) { collect($0) }
                 containerRemoved(at: index)
             } catch {
                 logger.error("cannot remove \(name), owned by a closed connection: \(error.message)")
             }
         }
-        for (name, pauser) in pausedBy where pauser == client.number {
+        for (name, pauser) in pausedBy where pauser == number {
             pausedBy[name] = nil
-            try? session.perform(.resume(container: name), client: client.number, at: now) { collect($0) }
+            try? session.perform(.resume(container: name), client: number, at: now) { collect($0) }
         }
         if session.focus == nil { focusedBy = nil }
-        if focusedBy == client.number {
+        if focusedBy == number {
             focusedBy = nil
-            try? session.perform(.focus(container: nil), client: client.number, at: now) { collect($0) }
+            try? session.perform(.focus(container: nil), client: number, at: now) { collect($0) }
         }
         deliver()
         deliverObservations()
         reschedule()
+        // The session's store: the containers changed only if the connection left something.
+        if leftBehind { sessionChanged() } else { sessionChanged(connection: number) }
     }
 }
 

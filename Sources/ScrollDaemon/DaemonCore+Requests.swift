@@ -24,7 +24,7 @@ extension DaemonCore {
     }
 
     /// DESIGN part two's sections this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }
@@ -57,6 +57,11 @@ extension DaemonCore {
                 Result { () throws(ProtocolError) in try RequestDecoder.decode(bytes) }
             }.get()
             reply = try perform(decoded, for: client)
+            switch decoded.operation.storeChange {
+            case .session: sessionChanged()
+            case .connection: sessionChanged(connection: client.number)
+            case .none: break
+            }
         } catch {
             reply = line { ReplyEncoder.error(error, into: &$0) }
         }

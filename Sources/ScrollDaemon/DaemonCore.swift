@@ -40,7 +40,9 @@ package final class DaemonCore {
     /// Set while `deliver()` or `deliverObservations()` hands out what a command published.
     var delivering = false
     /// A random id chosen at each start (`welcome`'s `instance`, DESIGN §19).
-    package let instance: String
+    package internal(set) var instance: String
+    /// Where the session is kept for a restart (DESIGN §16); nil: nowhere (not under systemd).
+    package internal(set) var store: SessionStore?
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
     var batches: [ByteBuffer?] = []
@@ -238,6 +240,7 @@ package final class DaemonCore {
     /// Called from inside the session's commands, so it reads nothing of the session: a
     /// container created by the command has no feed yet, and no subscriber either.
     func collect(_ publication: Publication) {
+        store?.published(publication)
         let index = publication.container
         guard index < feeds.count else { return }
         let feed = feeds[index]
@@ -284,12 +287,14 @@ package final class DaemonCore {
 
     func connected(_ client: Client) {
         clients[client.id] = client
+        storeConnection(client)
         statusChanged()
     }
 
     func disconnected(_ client: Client) {
         client.cancelAll()
         clients[client.id] = nil
+        forgetConnection(client)
         for feed in feeds {
             feed.subscriptions.removeAll { $0.client === client }
             feed.observers.removeAll { $0.client === client }
@@ -339,6 +344,7 @@ package final class DaemonCore {
         deliver()
         deliverObservations()
         reschedule()
+        sessionChanged()
     }
 }
 

@@ -27,6 +27,12 @@ final class Observer {
         self.feed = feed
     }
 
+    /// Takes `value` as the one last sent, sending nothing: an observation taken back after a
+    /// restart (DESIGN §16) continues from the value the client last heard.
+    func assume(_ value: ObservationValue) {
+        sent = value
+    }
+
     /// The value in a state published with `seq` at `time`.
     func offer(_ value: ObservationValue, seq: Int, time: Timestamp) {
         guard value != sent else {

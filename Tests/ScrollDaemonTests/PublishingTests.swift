@@ -17,7 +17,7 @@ import Testing
         let welcome = try #require(try Connection(channel: channel).next())
         #expect(welcome["server"] as? String == "scrolld test")
         #expect(welcome["containers"] as? [String] == ["main"])
-        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session"])
+        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore"])
         #expect((welcome["instance"] as? String)?.count == 32)
     }
 

@@ -268,6 +268,62 @@ def device_paths(text):
         return None, text
 
 
+def load_json(c, name):
+    try:
+        return json.loads(c.text(name))
+    except ValueError:
+        return None
+
+
+def check_restore(c, daemon_lines):
+    """DESIGN §16 (issue 18): connections and the session survive SIGKILL, a watchdog timeout and
+    (connections only) a corrupt store."""
+    f = c.fact
+    c.facts_equal("restore: both clients configured, subscribed and scrolled list to 1234.5 before the kills", {
+        "restore.a.ready": "0", "restore.b.ready": "0", "restore-before.FileDescriptorStoreMax": "4096"})
+    # The memfd and the two clients (and nothing else: scrollctl's connections left the store).
+    c.check("restore: systemd holds the session's memfd and the two connections (NFileDescriptorStore=3)",
+            f("restore-before.NFileDescriptorStore") == "3",
+            "NFileDescriptorStore=%s\n%s" % (f("restore-before.NFileDescriptorStore"), c.text("restore-status.out")))
+    for k, how in ((1, "SIGKILL"), (2, "a watchdog timeout (SIGSTOP past WatchdogSec=5)")):
+        for role in ("a", "b"):
+            r = load_json(c, "restore-%s.round-%d.json" % (role, k))
+            got = (r or {}).get("received") or {}
+            ok = (r is not None and not r["eof"] and r["error"] is None and got.get("type") == "state"
+                  and got.get("contentOffset", {}).get("y") == 1234.5 and got.get("phase") == "idle"
+                  and got.get("seq", 0) > r["seq_before"] and "welcome" not in r["types_seen"]
+                  and (r.get("ping") or {}).get("type") == "pong"
+                  and (r.get("get") or {}).get("contentOffset", {}).get("y") == 1234.5)
+            c.check("restore after %s: client %s's connection stays open (no EOF, no error, no new welcome) and gets list "
+                    "at rest at 1234.5 with a seq above the last it saw, then ping and get work" % (how, role), ok, json.dumps(r))
+            if r and r.get("after_s") is not None:
+                c.info("restore after %s: client %s had list's state %.2f s after the kill" % (how, role, r["after_s"]))
+    welcome = load_json(c, "restore-c.welcome.json") or {}
+    c.check("restore: a client connecting after the restart sees list in welcome, the focus client a set, and \"restore\" in its features",
+            "list" in (welcome.get("containers") or []) and welcome.get("focus") == "main"
+            and "restore" in (welcome.get("features") or []), json.dumps(welcome))
+    a2 = load_json(c, "restore-a.round-2.json") or {}
+    c.check("restore: input after the restart reaches the taken-back subscription to main (wheel: main moves)",
+            a2.get("main_moving_before", 0) > 0, json.dumps(a2))
+    c.check("restore: the watchdog killed the stopped daemon and systemd restarted it",
+            "watchdog timeout" in c.text("restore-watchdog.out").lower(), c.text("restore-watchdog.out"))
+    refused = [l for l in daemon_lines if "restart: the stored session is refused" in l]
+    c.check("restore: garbage written into the memfd (%s) is refused with a clear log line" % f("restore.memfd"),
+            f("restore.garbage.rc") == "0" and len(refused) == 1, "\n".join(refused) or c.text("restore-journal.out"))
+    for role in ("a", "b"):
+        r = load_json(c, "restore-%s.round-3.json" % role)
+        got = (r or {}).get("received") or {}
+        ok = (r is not None and not r["eof"] and got.get("type") == "welcome"
+              and (r.get("ping") or {}).get("type") == "pong"
+              and (r.get("get") or {}).get("code") == "unknown_container"
+              and (r.get("resubscribe") or {}).get("code") == "unknown_container")
+        c.check("restore after a corrupt store: client %s's connection is still taken back, greeted anew (the session starts empty)" % role,
+                ok, json.dumps(r))
+    c.check("restore: the service runs after the three restarts, with a new pid each time",
+            len({f("restore-before.MainPID"), f("restore-round1.MainPID"), f("restore-round2.MainPID"), f("restore-round3.MainPID")} - {None, "0"}) == 4,
+            "pids %s %s %s %s" % (f("restore-before.MainPID"), f("restore-round1.MainPID"), f("restore-round2.MainPID"), f("restore-round3.MainPID")))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: check-systemd.py WORKDIR\n")
@@ -317,8 +373,10 @@ def main():
             "StatusText=%r" % f("after-ping.StatusText"))
     activations = [l for l in daemon_lines if "listening on the socket systemd passed (fd 3)" in l]
     own_binds = [l for l in daemon_lines if re.search(r"listening on /", l)]
-    c.check("every start served the socket systemd passed, none bound its own (4 starts: the first, after SIGKILL, the idle restart, root's)",
-            len(activations) == 4 and not own_binds, "\n".join(activations + own_binds))
+    c.check("every start served the socket systemd passed, none bound its own (9 starts: the first, after SIGKILL, the idle "
+            "restart, the restore section's restart, its three restarts after SIGKILL, the watchdog and SIGKILL, its final "
+            "restart, root's)",
+            len(activations) == 9 and not own_binds, "\n".join(activations + own_binds))
 
     check_sandbox(c, "sandbox", uid, uid, input_gid, proc_options=False)
     check_realtime(c, "sandbox", "the user's manager, RLIMIT_RTPRIO 20 from limits.d for @input", daemon_lines)
@@ -389,6 +447,7 @@ def main():
             "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
 
     check_sessions(c)
+    check_restore(c, daemon_lines)
 
     # Root's manager: the same units, and a device policy that is enforced there.
     paths, reply = device_paths(c.text("root-devices.out"))
@@ -418,7 +477,8 @@ def main():
     c.check("systemd set up every sandboxing option (no 'ignoring', no failed step for scrolld.service)",
             not degraded, "\n".join(degraded))
     terms = [l for l in daemon_lines if "SIGTERM: shutting down" in l]
-    c.check("the daemon logged its three SIGTERM shutdowns (the idle restart, the stops of the user's and root's)", len(terms) == 3, "\n".join(terms))
+    c.check("the daemon logged its five SIGTERM shutdowns (the idle restart, the restore section's two restarts, the stops of the user's and root's)",
+            len(terms) == 5, "\n".join(terms))
 
     documented = documented_exposure("systemd-analyze --user security scrolld.service")
     c.check("the user manager's exposure score (%s) is the one docs/systemd.md records (%s)" % (f("security.live"), documented),

@@ -421,6 +421,87 @@ fact session.idle.after "$(thread_counts | tr '\n' ' ')"
 fact session.idle.fds "$(input_fds)"
 rm -f "$CONFIG_DIR/scrolld.toml"
 
+# --- 5e. restart without loss: systemd's file descriptor store (DESIGN §16, issue 18) ---------
+# Two clients stay connected while the daemon is killed three times: SIGKILL, a watchdog timeout
+# (SIGSTOP past a shorter WatchdogSec from a drop-in: systemd's SIGABRT waits on the stopped
+# process, then TimeoutAbortSec's SIGKILL ends it), and SIGKILL after garbage was written into
+# the session's memfd through /proc/PID/fd. restore-client.py records what each saw after each.
+mkdir -p /etc/systemd/user/scrolld.service.d
+printf '[Service]\nWatchdogSec=5\nTimeoutAbortSec=2\n' >/etc/systemd/user/scrolld.service.d/e2e-watchdog.conf
+as_manager_user systemctl --user daemon-reload
+run restore-restart as_manager_user systemctl --user restart scrolld.service
+R=$W/restore
+rm -rf "$R"
+mkdir -p "$R"
+chown "$TEST_USER" "$R"
+CLIENT=$E2E_DIR/restore-client.py
+open_paths "$CLIENT"
+as_manager_user /usr/bin/python3 "$CLIENT" "$SOCK" "$R" a 3 >"$W/restore-a.out" 2>&1 &
+RA=$!
+wait_until 60 test -e "$R/a.ready"
+fact restore.a.ready $?
+as_manager_user /usr/bin/python3 "$CLIENT" "$SOCK" "$R" b 3 >"$W/restore-b.out" 2>&1 &
+RB=$!
+wait_until 60 test -e "$R/b.ready"
+fact restore.b.ready $?
+show restore-before scrolld.service MainPID,NRestarts,FileDescriptorStoreMax,NFileDescriptorStore
+as_manager_user systemctl --user status --no-pager scrolld.service >"$W/restore-status.out" 2>&1
+stamp() {  # stamp FILE: the time now, written whole before FILE appears
+  date +%s.%N >"$1.tmp" && mv "$1.tmp" "$1"
+}
+round_done() { test -e "$R/a.round-$1" && test -e "$R/b.round-$1"; }
+new_pid() { local pid; pid=$(main_pid); [ "$pid" -gt 0 ] 2>/dev/null && [ "$pid" != "$1" ] && [ "$(as_manager_user systemctl --user show scrolld.service -p SubState --value)" = running ]; }
+# Round 1: SIGKILL.
+PIDR=$(main_pid)
+stamp "$R/round-1.kill"
+kill -KILL "$PIDR"
+wait_until 60 round_done 1
+fact restore.round1.done $?
+wait_until 30 new_pid "$PIDR"
+show restore-round1 scrolld.service MainPID,NRestarts,NFileDescriptorStore
+# A client connecting after the restart sees list in its welcome.
+as_manager_user /usr/bin/python3 "$CLIENT" "$SOCK" "$R" c >"$W/restore-c.out" 2>&1
+fact restore.c.rc $?
+# Input reaches the taken-back subscription of main.
+e2e_dev wheel -2 >/dev/null
+sleep 1
+# Round 2: the watchdog (the daemon stopped past WatchdogSec=5).
+PIDR=$(main_pid)
+stamp "$R/round-2.kill"
+kill -STOP "$PIDR"
+wait_until 90 round_done 2
+fact restore.round2.done $?
+wait_until 30 new_pid "$PIDR"
+show restore-round2 scrolld.service MainPID,NRestarts,Result
+journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -iE 'watchdog' >"$W/restore-watchdog.out" 2>&1
+journalctl -b --no-pager -o cat | grep -iE 'scrolld.service.*(watchdog|abort)' >>"$W/restore-watchdog.out" 2>&1
+# Round 3: garbage in the stored session, then SIGKILL.
+PIDR=$(main_pid)
+MEMFD=
+for fd in /proc/"$PIDR"/fd/*; do
+  case $(readlink "$fd") in */memfd:scrolld-session*) MEMFD=$fd ;; esac
+done
+fact restore.memfd "${MEMFD:-none}"
+[ -n "$MEMFD" ] && head -c 4096 /dev/urandom | dd of="$MEMFD" bs=4096 count=1 conv=notrunc status=none
+fact restore.garbage.rc $?
+touch "$R/round-3.lost"
+stamp "$R/round-3.kill"
+kill -KILL "$PIDR"
+wait_until 60 round_done 3
+fact restore.round3.done $?
+wait_until 30 new_pid "$PIDR"
+show restore-round3 scrolld.service MainPID,NRestarts,NFileDescriptorStore
+as_manager_user systemctl --user status --no-pager scrolld.service >"$W/restore-status-after.out" 2>&1
+journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -E '^restart: ' >"$W/restore-journal.out" 2>&1
+kill "$RA" "$RB" 2>/dev/null
+wait "$RA" "$RB" 2>/dev/null
+for f in a.round-1 a.round-2 a.round-3 b.round-1 b.round-2 b.round-3 c.welcome; do
+  cp "$R/$f" "$W/restore-$f.json" 2>/dev/null
+done
+rm -f /etc/systemd/user/scrolld.service.d/e2e-watchdog.conf
+as_manager_user systemctl --user daemon-reload
+run restore-final-restart as_manager_user systemctl --user restart scrolld.service
+
 # Only the daemon's own uid may connect (SO_PEERCRED, DESIGN §7): root is refused; inside the
 # daemon's user namespace it is not even root but the overflow uid.
 "$SCROLLCTL" ping --socket "$SOCK" >"$W/ping-as-root.out" 2>&1

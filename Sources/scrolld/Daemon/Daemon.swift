@@ -169,6 +169,10 @@ final class Daemon: Sendable {
             logger.notice("recording the session to \(file.path)")
         }
 
+        // Under systemd, the session and the connections are kept in its file descriptor store
+        // and taken back after a restart (DESIGN §16), before the socket accepts anew.
+        try keepSession(core: core, loop: loop)
+
         // systemd's socket is systemd's to keep; a socket of our own is kept at its path.
         var inherited: Channel?
         if let fd = options.inheritedSocket {

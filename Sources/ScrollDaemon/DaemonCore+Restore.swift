@@ -1,0 +1,201 @@
+import NIOCore
+import ScrollModel
+import ScrollProtocol
+import ScrollSession
+
+/// DESIGN §16 on the daemon's side: keeping the session current in its store, and taking it
+/// back after a restart.
+extension DaemonCore {
+    // MARK: Keeping
+
+    /// Writes the session's document (and every container's slot) to the store: after any
+    /// change of containers, connections, subscriptions or observations — never per publication.
+    /// `connection`: only that connection's subscriptions or observations changed (or it
+    /// closed leaving nothing behind), and only its
+    /// part of the document is encoded anew (the rest is kept from the last write), so a burst
+    /// of N clients connecting and subscribing costs N small encodings, not N².
+    func sessionChanged(connection number: Int? = nil) {
+        guard let store else { return }
+        if let number {
+            // That connection's part only: encoded anew if it is still open, dropped if not.
+            store.connectionDocuments[number] = clients.values.first { $0.number == number }.map { storedConnection($0).encoded() }
+        } else {
+            store.containersDocument = nil
+            store.connectionDocuments.removeAll(keepingCapacity: true)
+            for client in clients.values { store.connectionDocuments[client.number] = storedConnection(client).encoded() }
+        }
+        let containers: [UInt8]
+        if let cached = store.containersDocument {
+            containers = cached
+        } else {
+            var bytes: [UInt8] = []
+            for (index, container) in storedContainers.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                container.json.encode(into: &bytes)
+            }
+            containers = bytes
+            store.containersDocument = bytes
+            store.nameHashes = session.names.map(SnapshotMemory.nameHash)
+        }
+        let connections = store.connectionDocuments.keys.sorted().map { store.connectionDocuments[$0]! }
+        let document = SessionSnapshot.document(
+            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
+            containers: containers, connections: connections
+        )
+        // The slots change with the containers (and are written anew when the memory grows,
+        // which formats it); a connection's change leaves them as its publications wrote them.
+        var slots: [SnapshotMemory.Slot] = []
+        if number == nil || document.count + 8 > store.memory.documentCapacity {
+            for index in session.names.indices {
+                let state = session.engine.slots[index].container.state
+                slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+            }
+        }
+        if !store.memory.write(document: document, slots: slots) {
+            logger.error("the session no longer fits in its store: a restart now would lose what changed since")
+        }
+    }
+
+    /// The session as it stands.
+    package var snapshot: SessionSnapshot {
+        SessionSnapshot(
+            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
+            containers: storedContainers, connections: clients.values.sorted { $0.number < $1.number }.map(storedConnection)
+        )
+    }
+
+    private var storedContainers: [SessionSnapshot.Container] {
+        let settings = session.containerSettings
+        return session.names.enumerated().map { index, name in
+            SessionSnapshot.Container(
+                name: name, settings: settings[name] ?? [], seq: session.seqs[index],
+                offset: session.engine.slots[index].container.state.contentOffset, paused: session.paused[index],
+                pausedBy: pausedBy[name], owner: owners[name]
+            )
+        }
+    }
+
+    /// A connection's subscriptions and observations, as the requests that make them.
+    private func storedConnection(_ client: Client) -> SessionSnapshot.Connection {
+        var requests: [Operation] = []
+        for subscription in client.subscriptions {
+            let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
+            requests.append(.subscribe(container: subscription.feed.name, rate: rate))
+        }
+        for feed in feeds {
+            for observer in feed.observers where observer.client === client {
+                requests.append(.observe(container: feed.name, observation: observer.observation, id: observer.id))
+            }
+        }
+        return SessionSnapshot.Connection(number: client.number, requests: requests)
+    }
+
+    /// A connection was accepted: its socket goes to the store (one taken back is there already).
+    ///
+    /// The document does not change: a connection that subscribes or observes nothing has
+    /// nothing to take back but its socket.
+    func storeConnection(_ client: Client) {
+        guard let store, store.kept.insert(client.number).inserted else { return }
+        store.connections?.keep(client.channel, number: client.number)
+    }
+
+    /// A connection closed: its socket leaves the store.
+    func forgetConnection(_ client: Client) {
+        guard let store, store.kept.remove(client.number) != nil else { return }
+        store.connections?.forget(number: client.number)
+    }
+
+    // MARK: Taking back
+
+    /// Puts `store` in charge of keeping the session; `taken` is what a previous process of it
+    /// left there (nil: nothing, or it was refused), and `connections` the numbers of the
+    /// connections whose sockets came back with it.
+    package func keep(in store: SessionStore, restoring taken: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])?, connections numbers: [Int]) {
+        self.store = store
+        store.kept = Set(numbers)
+        nextClientNumber = max(nextClientNumber, (numbers.max() ?? 0) + 1)
+        guard let (snapshot, slots) = taken else {
+            store.sessionLost = !numbers.isEmpty
+            sessionChanged()
+            return
+        }
+        instance = snapshot.instance
+        nextClientNumber = max(nextClientNumber, snapshot.nextClientNumber)
+        let refused = session.restore(snapshot.restoredContainers, focus: snapshot.focus, at: eventLoop.timestamp) { collect($0) }
+        for (name, problem) in refused { logger.error("restart: container \(name) not taken back: \(problem)") }
+        syncFeeds()
+        for container in snapshot.containers where session.index(of: container.name) != nil {
+            if let owner = container.owner { owners[container.name] = owner }
+            if let pauser = container.pausedBy { pausedBy[container.name] = pauser }
+        }
+        focusedBy = session.focus == nil ? nil : snapshot.focusedBy
+        for (container, slot) in zip(snapshot.containers, slots) { store.previous[container.name] = slot }
+        let present = Set(numbers)
+        for connection in snapshot.connections where present.contains(connection.number) {
+            store.pending[connection.number] = connection.requests
+        }
+        deliver()
+        deliverObservations()
+        reschedule()
+        // What connections that did not come back had set is undone, as if they had closed.
+        let gone = Set(owners.values).union(pausedBy.values).union(focusedBy.map { [$0] } ?? []).subtracting(present)
+        for number in gone.sorted() { undo(forConnection: number) }
+        sessionChanged()
+        logger.notice("restart: took back \(session.names.count) containers and \(numbers.count) connections (instance \(instance))")
+    }
+
+    /// A connection taken back is active again: its subscriptions and observations resume, each
+    /// subscriber first getting its container's current state (and each observation its value,
+    /// with `old` the value last sent before the restart, when it changed). A connection whose
+    /// session was refused is greeted anew (a new `instance`: it has met a new daemon).
+    func resume(_ client: Client) {
+        guard let store, let requests = store.pending.removeValue(forKey: client.number) else {
+            if store?.sessionLost ?? false { client.reply(welcome()) }
+            return
+        }
+        for operation in requests {
+            switch operation {
+            case let .observe(name, observation, id):
+                guard let index = session.index(of: name), client.observers[id] == nil else { continue }
+                let feed = feeds[index]
+                let observer = Observer(id: id, observation: observation, client: client, feed: feed)
+                client.observers[id] = observer
+                feed.observers.append(observer)
+                var state = currentState(index)
+                if let slot = store.previous[name] {
+                    var before = state
+                    before.phase = slot.phase
+                    before.velocity = slot.velocity
+                    before.geometry.contentOffset = slot.offset
+                    observer.assume(value(of: observation, in: before, container: index))
+                }
+                state = currentState(index)
+                observer.offer(value(of: observation, in: state, container: index), seq: session.seqs[index], time: state.time)
+            default:
+                client.reply((try? perform(Request(operation: operation), for: client)) ?? ByteBuffer())
+            }
+        }
+        sessionChanged(connection: client.number)
+    }
+}
+
+/// What a request changes in the session's document.
+enum StoreChange {
+    /// Nothing: a read, or a scroll (which changes only its container's slot, written as it
+    /// publishes), or a reload (which rewrites the document itself, `apply`).
+    case none
+    /// The connection's own part: its subscriptions or observations.
+    case connection
+    /// The containers (and with them, possibly, every connection's subscriptions).
+    case session
+}
+
+extension Operation {
+    var storeChange: StoreChange {
+        switch self {
+        case .configure, .pause, .resume, .remove, .focus: return .session
+        case .subscribe, .unsubscribe, .observe, .unobserve: return .connection
+        case .scrollTo, .scrollBy, .get, .devices, .reload, .ping: return .none
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import ScrollModel
+import ScrollProtocol
+import ScrollSession
+
+/// What a restart takes back (DESIGN §16): the session's containers with their settings, where
+/// each last published, the focus and who set it, and each connection's subscriptions and
+/// observations — as the requests that made them, replayed on the connection taken back.
+///
+/// The document is JSON (the daemon's own value type, ``ProtocolValue``): readable with any
+/// tool from /proc/PID/fd, and versioned by the memory layout around it (``SnapshotMemory``).
+package struct SessionSnapshot: Hashable, Sendable {
+    package struct Container: Hashable, Sendable {
+        package var name: String
+        package var settings: [ConfigureSetting]
+        /// The seq and state of the last publication known when the document was written; the
+        /// container's slot (``SnapshotMemory/Slot``) has newer ones.
+        package var seq: Int
+        package var offset: Point
+        package var paused: Bool
+        /// The connection whose `pause` is in force, whose `configure` created it `owned`.
+        package var pausedBy: Int?
+        package var owner: Int?
+
+        package init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool, pausedBy: Int? = nil, owner: Int? = nil) {
+            self.name = name
+            self.settings = settings
+            self.seq = seq
+            self.offset = offset
+            self.paused = paused
+            self.pausedBy = pausedBy
+            self.owner = owner
+        }
+    }
+
+    package struct Connection: Hashable, Sendable {
+        /// The connection's number (DESIGN §17), also its name in the store: `client-N`.
+        package var number: Int
+        /// Its `subscribe` and `observe` requests in force, in the order they were made.
+        package var requests: [Operation]
+
+        package init(number: Int, requests: [Operation]) {
+            self.number = number
+            self.requests = requests
+        }
+    }
+
+    package var instance: String
+    package var nextClientNumber: Int
+    package var focus: String?
+    package var focusedBy: Int?
+    package var containers: [Container]
+    package var connections: [Connection]
+
+    package init(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [Container], connections: [Connection]) {
+        self.instance = instance
+        self.nextClientNumber = nextClientNumber
+        self.focus = focus
+        self.focusedBy = focusedBy
+        self.containers = containers
+        self.connections = connections
+    }
+
+    /// The session as ``Session/restore(_:focus:at:_:)`` takes it back.
+    package var restoredContainers: [RestoredContainer] {
+        containers.map { RestoredContainer(name: $0.name, settings: $0.settings, seq: $0.seq, offset: $0.offset, paused: $0.paused) }
+    }
+}
+
+extension SessionSnapshot {
+    /// The document's JSON.
+    package func encoded() -> [UInt8] {
+        var containerBytes: [UInt8] = []
+        for (index, container) in containers.enumerated() {
+            if index > 0 { containerBytes.append(UInt8(ascii: ",")) }
+            container.json.encode(into: &containerBytes)
+        }
+        return Self.document(
+            instance: instance, nextClientNumber: nextClientNumber, focus: focus, focusedBy: focusedBy,
+            containers: containerBytes, connections: connections.map { $0.encoded() }
+        )
+    }
+
+    /// The document from its parts, the containers and each connection already encoded (the
+    /// daemon keeps those and re-encodes only what changed: a new subscriber costs one
+    /// connection's bytes, not every connection's).
+    package static func document(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [UInt8], connections: [[UInt8]]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128 + containers.count + connections.reduce(0) { $0 + $1.count + 1 })
+        bytes += "{\"instance\":".utf8
+        ProtocolValue.string(instance).encode(into: &bytes)
+        bytes += ",\"nextClient\":\(nextClientNumber),\"focus\":".utf8
+        (focus.map(ProtocolValue.string) ?? .null).encode(into: &bytes)
+        bytes += ",\"focusedBy\":\(focusedBy.map(String.init) ?? "null"),\"containers\":[".utf8
+        bytes += containers
+        bytes += "],\"connections\":[".utf8
+        for (index, connection) in connections.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += connection
+        }
+        bytes += "]}".utf8
+        return bytes
+    }
+
+    /// Reads a document ``encoded()`` wrote; a missing or mistyped member is refused, naming it.
+    package init(decoding bytes: [UInt8]) throws(SnapshotError) {
+        let value: ProtocolValue
+        do throws(ProtocolError) {
+            value = try ProtocolValue(parsing: bytes)
+        } catch {
+            throw SnapshotError("the session document is not JSON: \(error.message)")
+        }
+        var containers: [Container] = []
+        for item in try value.array("containers") { containers.append(try Container(json: item)) }
+        var connections: [Connection] = []
+        for item in try value.array("connections") { connections.append(try Connection(json: item)) }
+        self.init(
+            instance: try value.string("instance"), nextClientNumber: try value.int("nextClient"),
+            focus: try value.optionalString("focus"), focusedBy: try value.optionalInt("focusedBy"),
+            containers: containers, connections: connections
+        )
+    }
+}
+
+extension SessionSnapshot.Container {
+    var json: ProtocolValue {
+        .object([
+            ("name", .string(name)),
+            ("settings", .object(settings.map { ($0.key, $0.value) })),
+            ("seq", .integer(seq)),
+            ("x", .double(offset.x)), ("y", .double(offset.y)),
+            ("paused", .bool(paused)),
+            ("pausedBy", pausedBy.map(ProtocolValue.integer) ?? .null),
+            ("owner", owner.map(ProtocolValue.integer) ?? .null),
+        ])
+    }
+
+    init(json: ProtocolValue) throws(SnapshotError) {
+        guard case .object(let members)? = json[member: "settings"] else { throw SnapshotError("a container has no \"settings\" object") }
+        self.init(
+            name: try json.string("name"), settings: members.map { ConfigureSetting(key: $0.0, value: $0.1) },
+            seq: try json.int("seq"), offset: Point(x: try json.double("x"), y: try json.double("y")),
+            paused: try json.bool("paused"), pausedBy: try json.optionalInt("pausedBy"), owner: try json.optionalInt("owner")
+        )
+    }
+}
+
+extension SessionSnapshot.Connection {
+    /// `{"number":N,"requests":[…]}`, each request as the request encoder writes it.
+    package func encoded() -> [UInt8] {
+        var bytes: [UInt8] = Array("{\"number\":\(number),\"requests\":[".utf8)
+        for (index, operation) in requests.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            RequestEncoder.encode(Request(operation: operation), into: &bytes)
+        }
+        bytes += "]}".utf8
+        return bytes
+    }
+
+    init(json: ProtocolValue) throws(SnapshotError) {
+        var requests: [Operation] = []
+        for item in try json.array("requests") {
+            var bytes: [UInt8] = []
+            item.encode(into: &bytes)
+            do throws(ProtocolError) {
+                requests.append(try RequestDecoder.decode(bytes).operation)
+            } catch {
+                throw SnapshotError("a stored request does not decode: \(error.message)")
+            }
+        }
+        self.init(number: try json.int("number"), requests: requests)
+    }
+}
+
+/// Why a stored session is refused: the daemon says so and starts with an empty session.
+package struct SnapshotError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
+
+    package init(_ message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}
+
+extension ProtocolValue {
+    fileprivate func member(_ name: String) throws(SnapshotError) -> ProtocolValue {
+        guard let value = self[member: name] else { throw SnapshotError("the member \"\(name)\" is missing") }
+        return value
+    }
+
+    fileprivate func string(_ name: String) throws(SnapshotError) -> String {
+        guard case .string(let s) = try member(name) else { throw SnapshotError("\"\(name)\" is not a string") }
+        return s
+    }
+
+    fileprivate func int(_ name: String) throws(SnapshotError) -> Int {
+        guard case .integer(let i) = try member(name) else { throw SnapshotError("\"\(name)\" is not an integer") }
+        return i
+    }
+
+    fileprivate func double(_ name: String) throws(SnapshotError) -> Double {
+        switch try member(name) {
+        case .double(let d): return d
+        case .integer(let i): return Double(i)
+        default: throw SnapshotError("\"\(name)\" is not a number")
+        }
+    }
+
+    fileprivate func bool(_ name: String) throws(SnapshotError) -> Bool {
+        guard case .bool(let b) = try member(name) else { throw SnapshotError("\"\(name)\" is not a boolean") }
+        return b
+    }
+
+    fileprivate func array(_ name: String) throws(SnapshotError) -> [ProtocolValue] {
+        guard case .array(let items) = try member(name) else { throw SnapshotError("\"\(name)\" is not an array") }
+        return items
+    }
+
+    fileprivate func optionalString(_ name: String) throws(SnapshotError) -> String? {
+        if case .null = try member(name) { return nil }
+        return try string(name)
+    }
+
+    fileprivate func optionalInt(_ name: String) throws(SnapshotError) -> Int? {
+        if case .null = try member(name) { return nil }
+        return try int(name)
+    }
+}

@@ -1,0 +1,99 @@
+import ScrollConfig
+import ScrollModel
+import ScrollProtocol
+
+/// One container as a restart takes it back (DESIGN §16): its settings, and where its last
+/// published state left it.
+public struct RestoredContainer: Hashable, Sendable {
+    public var name: String
+    /// Its `containers.NAME.*` keys (relative to `containers.NAME`), every one written out.
+    public var settings: [ConfigureSetting]
+    /// The `seq` of its last published state: the next state it publishes has one more.
+    public var seq: Int
+    /// The offset of its last published state.
+    public var offset: Point
+    public var paused: Bool
+
+    public init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool) {
+        self.name = name
+        self.settings = settings
+        self.seq = seq
+        self.offset = offset
+        self.paused = paused
+    }
+}
+
+extension Session {
+    /// The settings that define each container, by name (what ``restore(_:focus:at:_:)`` takes
+    /// back): its `containers.NAME.*` keys, every one written out.
+    public var containerSettings: [String: [ConfigureSetting]] {
+        var settings: [String: [ConfigureSetting]] = [:]
+        for assignment in configuration.engineAssignments where assignment.key.hasPrefix("containers.") {
+            // A container's name has no dot (`configure` refuses one): it ends at the next.
+            let rest = assignment.key.dropFirst("containers.".count)
+            guard let dot = rest.firstIndex(of: ".") else { continue }
+            let setting = ConfigureSetting(key: String(rest[rest.index(after: dot)...]), value: ProtocolValue(assignment.value))
+            settings[String(rest[..<dot]), default: []].append(setting)
+        }
+        return settings
+    }
+
+    /// Takes back containers a previous process of the same session had (DESIGN §16): each is
+    /// created (or, when the configuration file defines it, updated) with its stored settings,
+    /// brought to rest at its last published offset (clamped to its resting range, as a
+    /// `scrollTo` without animation is) and published with the `seq` after its stored one; then
+    /// pauses and the focus are put back. The restore is recorded as requests of client 0
+    /// (the configuration, then a `scrollTo`, `pause`, `focus` per container), so a recording
+    /// replays it. Returns the containers that could not be taken back, with the reason.
+    @discardableResult
+    public mutating func restore(_ containers: [RestoredContainer], focus: String?, at time: Timestamp, _ publish: (Publication) -> Void) -> [(name: String, problem: String)] {
+        let time = Swift.max(time, engine.now)
+        advance(to: time, publish)
+        var refused: [(name: String, problem: String)] = []
+        var restored: [(index: Int, container: RestoredContainer)] = []
+        for stored in containers {
+            var updated = configuration
+            updated.defineContainer(stored.name)
+            let resolved: ContainerConfiguration
+            do throws(ConfigurationError) {
+                guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
+                    throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
+                }
+                for setting in stored.settings {
+                    try updated.set("containers.\(stored.name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
+                }
+                resolved = try updated.resolve(container: stored.name)
+            } catch {
+                refused.append((stored.name, error.description))
+                continue
+            }
+            configuration = updated
+            let index: Int
+            if let existing = self.index(of: stored.name) {
+                index = existing
+                let now = engine.now
+                _ = engine.update(container: index, at: now) { $0.configure(resolved, at: now) }
+            } else {
+                index = add(ScrollContainer(name: stored.name, configuration: resolved, at: engine.now))
+            }
+            restored.append((index, stored))
+        }
+        recorder?.recordConfiguration(configuration, client: 0, at: engine.now)
+        for (index, stored) in restored {
+            seqs[index] = Swift.max(seqs[index], stored.seq)
+            if stored.paused {
+                engine.setPaused(true, container: index)
+                paused[index] = true
+            }
+            let target = AxisValues(x: stored.offset.x, y: stored.offset.y)
+            update(container: index, at: engine.now, publish) { $0.scroll(to: target, animation: .none, at: $1) }
+            recorder?.record(.scrollTo(container: stored.name, position: ScrollPosition(x: stored.offset.x, y: stored.offset.y), animation: .none), client: 0, at: engine.now)
+            if stored.paused { recorder?.record(.pause(container: stored.name), client: 0, at: engine.now) }
+        }
+        if let focus, let index = self.index(of: focus) {
+            engine.setFocus(index)
+            recorder?.record(.focus(container: focus), client: 0, at: engine.now)
+        }
+        return refused
+    }
+}

@@ -1,0 +1,78 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ScrollDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DESIGN §16 at start-up: the session's memfd and the connections a previous process left in
+/// systemd's file descriptor store are taken back; from then on both are kept there.
+extension Daemon {
+    func keepSession(core: NIOLoopBound<DaemonCore>, loop: EventLoop) throws {
+        guard FileDescriptorStore.isAvailable(environment: options.environment) else { return }
+        let logger = self.logger
+        let taken = FileDescriptorStore.takeBack()
+        let keeper = FileDescriptorStore(logger: logger)
+
+        // The session: read what the memfd holds (refused, with the reason, when it does not
+        // add up), then keep using the same memfd, formatted anew if its session was refused.
+        var restored: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])?
+        var file: SessionMemoryFile?
+        if let fd = taken.session {
+            if let adopted = SessionMemoryFile.adopt(fd) {
+                do throws(SnapshotError) {
+                    restored = try SnapshotMemory.read(UnsafeRawBufferPointer(adopted.mapping))
+                } catch {
+                    logger.error("restart: the stored session is refused (\(error.message)); starting with an empty session, taking back \(taken.clients.count) connections")
+                }
+                file = adopted
+            } else {
+                logger.error("restart: the stored session cannot be read (\(String(cString: strerror(errno)))); starting with an empty session")
+                close(fd)
+            }
+        }
+        let size = SnapshotMemory.size(documentCapacity: 64 * 1024, slotCapacity: 64)
+        if let adopted = file, adopted.mapping.count < size, adopted.grow(to: size) == nil { file = nil }
+        let isNew = file == nil
+        if isNew { file = SessionMemoryFile.create(size: size) }
+        guard let file else {
+            logger.error("cannot create the session's memfd (\(String(cString: strerror(errno)))): a restart will lose the session")
+            for client in taken.clients { close(client.fd) }
+            return
+        }
+        let numbers = taken.clients.map(\.number)
+        let session = restored
+        try loop.submit {
+            // Formatted anew and written back at once from what was read: the document then
+            // describes this process' session (its connections' numbers, the containers kept).
+            let memory = SnapshotMemory(formatting: file.mapping, documentCapacity: 64 * 1024, slotCapacity: 64) { file.grow(to: $0) }
+            core.value.keep(in: SessionStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
+        }.wait()
+        if isNew {
+            // One session in the store: one that could not be read goes.
+            if taken.session != nil { keeper.forget(name: FileDescriptorStore.sessionName) }
+            keeper.store(file.fd, name: FileDescriptorStore.sessionName)
+        }
+
+        // The connections: each becomes a channel with the pipeline of an accepted one, keeping
+        // its number; they carry on without a new `welcome`.
+        for (fd, number) in taken.clients {
+            let bootstrap = ClientBootstrap(group: loop)
+                .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value, identify: PeerCredentials.of, restoring: number))
+                    }
+                }
+            do {
+                _ = try bootstrap.withConnectedSocket(fd).wait()
+            } catch {
+                logger.error("restart: connection \(number) cannot be taken back: \(error)")
+                close(fd)
+                keeper.forget(number: number)
+            }
+        }
+    }
+}

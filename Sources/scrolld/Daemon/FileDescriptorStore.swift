@@ -1,0 +1,143 @@
+import CScrolldShim
+import CSystemd
+import Logging
+import NIOCore
+import ScrollDaemon
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// systemd's file descriptor store (`FDSTORE=1`, `sd_pid_notify_with_fds(3)`, DESIGN §16): the
+/// client connections and the session's memfd live there, so a daemon that dies (a crash,
+/// `SIGKILL`, the watchdog) and is restarted takes them back from `$LISTEN_FDNAMES` and carries
+/// on. The names: `session` (the memfd), `client-N` (connection number N).
+///
+/// Unchecked `Sendable`: made at start-up, then used only on the event loop.
+final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
+    /// What a previous process of this service left in the store.
+    struct TakenBack {
+        var session: Int32?
+        var clients: [(fd: Int32, number: Int)] = []
+    }
+
+    static let sessionName = "session"
+    static let clientPrefix = "client-"
+
+    let logger: Logger
+    /// Whether the connections that failed to be stored were logged already (once is enough).
+    private var warned = false
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Whether the service manager keeps descriptors for this process: it runs under systemd
+    /// (`$NOTIFY_SOCKET`), and `$FDSTORE` (systemd ≥ 254 sets it to `FileDescriptorStoreMax=`)
+    /// is not 0. Without systemd nothing is kept, as before.
+    static func isAvailable(environment: [String: String]) -> Bool {
+        guard !(environment["NOTIFY_SOCKET"] ?? "").isEmpty else { return false }
+        return environment["FDSTORE"] != "0"
+    }
+
+    /// Whether a descriptor systemd passed is one of the store's, not a socket unit's.
+    static func isStored(name: String) -> Bool {
+        name == sessionName || name.hasPrefix(clientPrefix)
+    }
+
+    /// The store's descriptors among those passed at start (`sd_listen_fds_with_names`).
+    static func takeBack() -> TakenBack {
+        var result = TakenBack()
+        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        let count = sd_listen_fds_with_names(0, &names)
+        defer {
+            if let names {
+                for index in 0..<Int(max(count, 0)) { free(names[index]) }
+                free(names)
+            }
+        }
+        guard count > 0 else { return result }
+        for index in 0..<Int(count) {
+            let fd = SD_LISTEN_FDS_START + Int32(index)
+            let name = names?[index].map { String(cString: $0) } ?? ""
+            if name == sessionName {
+                if let earlier = result.session { close(earlier) }
+                result.session = fd
+            } else if name.hasPrefix(clientPrefix), let number = Int(name.dropFirst(clientPrefix.count)) {
+                result.clients.append((fd, number))
+            }
+        }
+        return result
+    }
+
+    /// Stores `fd` under `name`; false (and why, logged) when systemd refused it.
+    @discardableResult
+    func store(_ fd: Int32, name: String) -> Bool {
+        var descriptor = fd
+        let result = sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", &descriptor, 1)
+        guard result > 0 else {
+            if !warned {
+                warned = true
+                logger.warning("cannot keep \(name) in systemd's file descriptor store (\(result < 0 ? String(cString: strerror(-result)) : "no notification socket")): a restart will lose it")
+            }
+            return false
+        }
+        return true
+    }
+
+    // MARK: ConnectionKeeper
+
+    func keep(_ channel: Channel, number: Int) {
+        Self.descriptor(of: channel) { fd in
+            guard let fd else {
+                if !self.warned {
+                    self.warned = true
+                    self.logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
+                }
+                return
+            }
+            self.store(fd, name: "\(Self.clientPrefix)\(number)")
+        }
+    }
+
+    func forget(number: Int) {
+        forget(name: "\(Self.clientPrefix)\(number)")
+    }
+
+    /// Closes the stored descriptors called `name` (`FDSTOREREMOVE=1`).
+    func forget(name: String) {
+        _ = sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=\(name)")
+    }
+
+    /// The socket descriptor under a NIO channel. NIO does not publish it; its socket channels
+    /// hold it as `socket.descriptor`, which reflection reads. The answer is checked against the
+    /// kernel (the descriptor's `SO_COOKIE` is the channel socket's), so a change in NIO's
+    /// layout can only make this return nil, never another descriptor.
+    static func descriptor(of channel: Channel, _ found: @escaping (Int32?) -> Void) {
+        guard let socket = member("socket", of: channel), let fd = member("descriptor", of: socket) as? Int32, fd >= 0,
+              let provider = channel as? SocketOptionProvider
+        else {
+            found(nil)
+            return
+        }
+        let option = NIOBSDSocket.Option(rawValue: CScrolldSocketCookieOption())
+        let cookie: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET), name: option)
+        cookie.assumeIsolated().whenComplete { result in
+            var direct: UInt64 = 0
+            var length = socklen_t(MemoryLayout<UInt64>.size)
+            guard case .success(let cookie) = result, getsockopt(fd, SOL_SOCKET, CScrolldSocketCookieOption(), &direct, &length) == 0, direct == cookie else {
+                found(nil)
+                return
+            }
+            found(fd)
+        }
+    }
+
+    private static func member(_ label: String, of value: Any) -> Any? {
+        var mirror: Mirror? = Mirror(reflecting: value)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == label }) { return child.value }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+}

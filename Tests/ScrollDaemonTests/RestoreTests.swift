@@ -1,0 +1,188 @@
+import NIOCore
+import NIOEmbedded
+import ScrollConfig
+import ScrollDaemon
+import ScrollModel
+import ScrollProtocol
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// DESIGN §16 on virtual time: a daemon's session, kept in its store's memory, taken back by a
+/// new daemon — containers at rest at their last published offset, `seq` going on, the
+/// connections' subscriptions and observations continuing, nothing sent twice.
+@Suite("Restart without loss on an embedded loop")
+struct RestoreTests {
+    /// systemd's store as the core sees it: which connections it holds.
+    final class Keeper: ConnectionKeeper {
+        var kept: Set<Int> = []
+        func keep(_ channel: Channel, number: Int) { kept.insert(number) }
+        func forget(number: Int) { kept.remove(number) }
+    }
+
+    /// A daemon keeping its session in `buffer`.
+    static func keeping(in buffer: SnapshotMemoryTests.Buffer, keeper: Keeper, restoring taken: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])? = nil, connections: [Int] = []) throws -> EmbeddedDaemon {
+        let daemon = try EmbeddedDaemon()
+        let memory = SnapshotMemory(formatting: buffer.bytes, documentCapacity: 16 * 1024, slotCapacity: 8) { buffer.grow(to: $0) }
+        daemon.core.keep(in: SessionStore(memory: memory, connections: keeper), restoring: taken, connections: connections)
+        return daemon
+    }
+
+    static func newBuffer() -> SnapshotMemoryTests.Buffer {
+        SnapshotMemoryTests.Buffer(size: SnapshotMemory.size(documentCapacity: 16 * 1024, slotCapacity: 8))
+    }
+
+    @Test func aRestartedDaemonTakesTheSessionBack() throws {
+        let buffer = Self.newBuffer()
+        let keeper = Keeper()
+        let before = try Self.keeping(in: buffer, keeper: keeper)
+        let app = try before.connect()
+        let other = try before.connect()
+        #expect(keeper.kept == [1, 2])
+        var seen: [[String: Any]] = []
+        for request in [
+            #"{"op":"configure","container":"list","containerSize":{"width":400,"height":600},"contentSize":{"width":400,"height":20000},"id":1}"#,
+            #"{"op":"subscribe","container":"list","id":2}"#,
+            #"{"op":"subscribe","container":"main","rate":30,"id":3}"#,
+            #"{"op":"observe","container":"list","of":"contentOffset.y","id":"offset"}"#,
+            #"{"op":"scrollTo","container":"list","y":1234.5,"animation":"none","id":4}"#,
+            #"{"op":"focus","container":"list","id":5}"#,
+        ] {
+            try app.send(request)
+            seen += try app.drain()
+        }
+        #expect(seen.filter { $0["type"] as? String == "error" }.isEmpty)
+        #expect(try other.request(#"{"op":"subscribe","container":"list","id":1}"#)?["type"] as? String == "state")
+        seen = seen.filter { $0["type"] as? String == "state" && $0["container"] as? String == "list" }
+        let lastSeq = try #require(seen.last?["seq"] as? Int)
+        #expect((seen.last?["contentOffset"] as? [String: Any])?["y"] as? Double == 1234.5)
+        _ = try other.drain()
+
+        // The process dies: what its memory holds is all the next one gets.
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        #expect(taken.snapshot.containers.map(\.name) == ["main", "list"])
+        #expect(taken.snapshot.connections.map(\.number) == [1, 2])
+
+        let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [1, 2])
+        #expect(after.core.instance == before.core.instance)
+        let resumed = try after.reconnect(number: 1)
+        let lines = try resumed.drain()
+        // No welcome: the connection carries on. First the current states, then the observation
+        // only if its value changed (it did not: the offset is the one last sent).
+        #expect(lines.allSatisfy { $0["type"] as? String == "state" })
+        let list = try #require(lines.first { $0["container"] as? String == "list" })
+        #expect((list["contentOffset"] as? [String: Any])?["y"] as? Double == 1234.5)
+        #expect(list["phase"] as? String == "idle")
+        #expect(list["seq"] as? Int == lastSeq + 1)
+        #expect(lines.contains { $0["container"] as? String == "main" })
+
+        let second = try after.reconnect(number: 2)
+        let secondLines = try second.drain()
+        #expect(secondLines.count == 1)
+        #expect(secondLines.first?["seq"] as? Int == lastSeq + 1)
+
+        // Requests work on the connection, and the subscription goes on with the next seq.
+        try resumed.send(#"{"op":"scrollBy","container":"list","dy":100,"animation":"none","id":6}"#)
+        let more = try resumed.drain()
+        #expect(more.contains { $0["type"] as? String == "ok" })
+        let moved = try #require(more.first { $0["type"] as? String == "state" && $0["container"] as? String == "list" })
+        #expect(moved["seq"] as? Int == lastSeq + 2)
+        #expect((moved["contentOffset"] as? [String: Any])?["y"] as? Double == 1334.5)
+        let observation = try #require(more.first { $0["type"] as? String == "observation" })
+        #expect(observation["old"] as? Double == 1234.5)
+        #expect(observation["new"] as? Double == 1334.5)
+
+        // The focus came back; a new connection sees `list` in its welcome and gets number 3.
+        #expect(after.core.session.focus == "list")
+        #expect(after.core.session.names == ["main", "list"])
+        let newcomer = try after.connect()
+        #expect(keeper.kept == [1, 2, 3])
+        #expect(try newcomer.request(#"{"op":"get","container":"list","id":1}"#)?["seq"] as? Int == lastSeq + 2)
+    }
+
+    @Test func aRefusedSessionStartsEmptyAndGreetsItsConnectionsAnew() throws {
+        let keeper = Keeper()
+        keeper.kept = [4]
+        let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: nil, connections: [4])
+        let resumed = try after.reconnect(number: 4)
+        let lines = try resumed.drain()
+        #expect(lines.count == 1)
+        #expect(lines.first?["type"] as? String == "welcome")
+        #expect(try resumed.request(#"{"op":"ping","id":1}"#)?["type"] as? String == "pong")
+        // Its number is kept, and a new connection gets the next one.
+        _ = try after.connect()
+        #expect(keeper.kept == [4, 5])
+    }
+
+    @Test func aConnectionThatClosesLeavesTheStore() throws {
+        let keeper = Keeper()
+        let daemon = try Self.keeping(in: Self.newBuffer(), keeper: keeper)
+        let app = try daemon.connect()
+        #expect(keeper.kept == [1])
+        try app.channel.close().wait()
+        #expect(keeper.kept.isEmpty)
+    }
+
+    @Test func anOwnedContainerWhoseConnectionDidNotComeBackIsRemoved() throws {
+        let buffer = Self.newBuffer()
+        let keeper = Keeper()
+        let before = try Self.keeping(in: buffer, keeper: keeper)
+        let app = try before.connect()
+        #expect(try app.request(#"{"op":"configure","container":"mine","owned":true,"id":1}"#)?["type"] as? String == "ok")
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [])
+        #expect(after.core.session.names == ["main"])
+    }
+
+    @Test func pausesOwnersAndRatesComeBackWithTheirConnection() throws {
+        let buffer = Self.newBuffer()
+        let keeper = Keeper()
+        let before = try Self.keeping(in: buffer, keeper: keeper)
+        let app = try before.connect()
+        for request in [
+            #"{"op":"configure","container":"mine","owned":true,"id":1}"#,
+            #"{"op":"pause","container":"mine","id":2}"#,
+            #"{"op":"subscribe","container":"mine","rate":10,"id":3}"#,
+            #"{"op":"observe","container":"mine","of":"phase","id":"p"}"#,
+        ] {
+            try app.send(request)
+        }
+        _ = try app.drain()
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        #expect(taken.snapshot.connections.first?.requests == [
+            .subscribe(container: "mine", rate: 10),
+            .observe(container: "mine", observation: .phase, id: RequestID("p")),
+        ])
+        #expect(taken.snapshot.containers.last?.owner == 1)
+        #expect(taken.snapshot.containers.last?.pausedBy == 1)
+
+        let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [1])
+        let resumed = try after.reconnect(number: 1)
+        let lines = try resumed.drain()
+        // The state says it is still paused; the phase did not change, so no observation.
+        #expect(lines.count == 1)
+        #expect(lines.first?["paused"] as? Bool == true)
+        // Closing the connection undoes what it set: its owned container goes.
+        try resumed.channel.close().wait()
+        #expect(after.core.session.names == ["main"])
+    }
+
+    @Test func withoutAStoreNothingIsKept() throws {
+        let daemon = try EmbeddedDaemon()
+        _ = try daemon.connect()
+        #expect(daemon.core.store == nil)
+    }
+}
+
+extension EmbeddedDaemon {
+    /// A connection taken back after a restart: it keeps `number`, and no welcome is read.
+    func reconnect(number: Int) throws -> Connection {
+        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
+        let channel = EmbeddedChannel(loop: loop)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
+        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, identify: { $0.eventLoop.makeSucceededFuture(credentials) }, restoring: number))
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
+        return Connection(channel: channel)
+    }
+}

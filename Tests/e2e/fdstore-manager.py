@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""systemd's part in a restart without loss (DESIGN §16), for a test on the host: the socket
+unit's listening socket, the notify socket with its file descriptor store, and restarts.
+
+    fdstore-manager.py WORKDIR SCROLLD [ARGS...]
+
+Listens on WORKDIR/s.sock (passed as fd 3, "scrolld.socket", like scrolld.socket), binds the
+notify socket WORKDIR/notify.sock and keeps every descriptor sent with FDSTORE=1 under its
+FDNAME (FDSTOREREMOVE=1 closes the ones of that name), as systemd does. It starts SCROLLD with
+$NOTIFY_SOCKET and the store passed after the listening socket ($LISTEN_FDS, $LISTEN_FDNAMES,
+$LISTEN_PID), prints "started PID" and then reads commands on stdin, answering each with a line:
+  kill             SIGKILL, then start again with the store ("started PID")
+  store            the names in the store, sorted ("store NAME ...")
+  corrupt          4 KiB of garbage over the start of the stored session memfd ("corrupted")
+  quit             SIGTERM and exit
+Every notify message goes to WORKDIR/notify.log.
+"""
+
+import array
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+work, scrolld, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+listener.bind(os.path.join(work, "s.sock"))
+listener.listen(128)
+notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+notify.bind(os.path.join(work, "notify.sock"))
+store = []  # (name, fd), in the order stored
+lock = threading.Lock()
+log = open(os.path.join(work, "notify.log"), "a", buffering=1)
+
+
+def receive():
+    while True:
+        msg, anc, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(16 * 4))
+        fds = []
+        for level, kind, data in anc:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds += array.array("i", data[: len(data) - len(data) % 4])
+        fields = dict(line.split("=", 1) for line in msg.decode().split("\n") if "=" in line)
+        log.write("%s fds=%d\n" % (msg.decode().replace("\n", " "), len(fds)))
+        with lock:
+            if fields.get("FDSTORE") == "1":
+                for fd in fds:
+                    store.append((fields.get("FDNAME", "stored"), fd))
+            else:
+                for fd in fds:
+                    os.close(fd)
+            if fields.get("FDSTOREREMOVE") == "1":
+                for name, fd in [e for e in store if e[0] == fields.get("FDNAME")]:
+                    os.close(fd)
+                    store.remove((name, fd))
+
+
+threading.Thread(target=receive, daemon=True).start()
+
+
+def start():
+    with lock:
+        passed = [("scrolld.socket", listener.fileno())] + list(store)
+
+    def arrange():
+        # The passed descriptors at 3, 4, …, in order (moved out of the way first), and
+        # LISTEN_PID naming this process, as systemd sets them up between fork and exec.
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 100) for _, fd in passed]
+        for index, fd in enumerate(high):
+            os.dup2(fd, 3 + index)
+        os.environ["LISTEN_PID"] = str(os.getpid())
+
+    env = dict(os.environ, NOTIFY_SOCKET=os.path.join(work, "notify.sock"), LISTEN_FDS=str(len(passed)),
+               LISTEN_FDNAMES=":".join(name for name, _ in passed))
+    env.pop("LISTEN_PID", None)
+    os.environ.clear()
+    os.environ.update(env)
+    child = subprocess.Popen([scrolld] + args, close_fds=False, preexec_fn=arrange,
+                             stdout=open(os.path.join(work, "scrolld.log"), "a"), stderr=subprocess.STDOUT)
+    print("started %d" % child.pid, flush=True)
+    return child
+
+
+child = start()
+for command in sys.stdin:
+    command = command.strip()
+    if command == "kill":
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child = start()
+    elif command == "store":
+        with lock:
+            print("store " + " ".join(sorted(name for name, _ in store)), flush=True)
+    elif command == "corrupt":
+        with lock:
+            session = [fd for name, fd in store if name == "session"]
+        for fd in session:
+            os.pwrite(fd, os.urandom(4096), 0)
+        print("corrupted %d" % len(session), flush=True)
+    elif command == "quit":
+        break
+child.send_signal(signal.SIGTERM)
+child.wait()
