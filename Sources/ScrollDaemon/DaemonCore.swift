@@ -269,7 +269,7 @@ package final class DaemonCore {
             now = time
             // A copy of the list: a failed write closes its client, which changes it.
             let subscriptions = feed.subscriptions
-            for subscription in subscriptions { subscription.offer(data, now: time) }
+            for subscription in subscriptions { subscription.offer(batch, wrapped: data, now: time) }
         }
     }
 
