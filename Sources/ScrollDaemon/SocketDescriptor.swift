@@ -19,6 +19,9 @@ import Glibc
 package final class SocketDescriptor {
     /// -1 once closed.
     @exclusivity(unchecked) package private(set) var fd: Int32
+    /// NIO's descriptor for the same socket (-1 when adopted without one): known to the search
+    /// until this closes.
+    let original: Int32
 
     /// What the kernel took of one write.
     package enum Outcome: Equatable {
@@ -33,12 +36,13 @@ package final class SocketDescriptor {
         case failed(Int32)
     }
 
-    package init(adopting fd: Int32) {
+    package init(adopting fd: Int32, original: Int32 = -1) {
         self.fd = fd
+        self.original = original
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        close()
     }
 
     /// A duplicate of `channel`'s socket, or nil: not a socket channel (an embedded one in
@@ -53,9 +57,14 @@ package final class SocketDescriptor {
             name: NIOBSDSocket.Option(rawValue: Self.socketCookie)
         )
         asked.assumeIsolated().whenSuccess { cookie = $0 }
-        guard let cookie, let fd = find(cookie: cookie) else { return nil }
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        return copy >= 0 ? SocketDescriptor(adopting: copy) : nil
+        return known.withLock { known -> SocketDescriptor? in
+            guard let cookie, let fd = find(cookie: cookie, skipping: known) else { return nil }
+            let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { return nil }
+            known.insert(fd)
+            known.insert(copy)
+            return SocketDescriptor(adopting: copy, original: fd)
+        }
         #else
         return nil
         #endif
@@ -85,7 +94,13 @@ package final class SocketDescriptor {
 
     package func close() {
         guard fd >= 0 else { return }
-        Glibc.close(fd)
+        Self.known.withLock { known in
+            // NIO has closed (or is closing) the original: its number, and this one's, may be
+            // a new connection's next.
+            known.remove(fd)
+            known.remove(original)
+            Glibc.close(fd)
+        }
         fd = -1
     }
 
@@ -95,33 +110,34 @@ package final class SocketDescriptor {
     /// kernel gives each socket, unique for the system's uptime.
     static let socketCookie: Int32 = 57
 
-    /// Where the last search succeeded, plus one: connections usually arrive one after another
-    /// and get consecutive descriptors, so the next search usually hits at once.
-    private static let nextGuess = Atomic<Int32>(0)
+    /// The descriptors of the connections found so far and their duplicates: a search skips
+    /// them without a system call. Without this, a daemon with a thousand clients asked a
+    /// thousand descriptors for their cookie at every new connection (a client reconnecting in
+    /// a loop kept the loop 95 % busy: the overload test's churn).
+    private static let known = Mutex<Set<Int32>>([])
 
-    /// The descriptor of this process whose socket has `cookie`. A new connection's descriptor
-    /// is the lowest one free when it was accepted, so after the guess the search goes up from
-    /// 0 and stops at the first match (bounded by the descriptor limit).
-    package static func find(cookie: UInt64) -> Int32? {
-        let guess = nextGuess.load(ordering: .relaxed)
-        if guess > 2, Self.cookie(of: guess) == cookie {
-            nextGuess.store(guess + 1, ordering: .relaxed)
-            return guess
-        }
+    /// The descriptor of this process whose socket has `cookie`, not one of `skipping`. A new
+    /// connection's descriptor is the lowest one free when it was accepted, so the search goes up
+    /// from 0 and stops at the first match; descriptors are allocated densely, so after a run of
+    /// 256 closed ones (EBADF) nothing further up is open.
+    package static func find(cookie: UInt64, skipping: Set<Int32> = []) -> Int32? {
         var limit = rlimit()
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         let bound = getrlimit(resource, &limit) == 0 ? Int32(clamping: limit.rlim_cur) : 1024
-        for fd in Int32(0)..<min(bound, 1 << 20) where Self.cookie(of: fd) == cookie {
-            nextGuess.store(fd + 1, ordering: .relaxed)
-            return fd
+        var closedInARow = 0
+        for fd in Int32(0)..<min(bound, 1 << 20) where !skipping.contains(fd) {
+            var value: UInt64 = 0
+            var size = socklen_t(MemoryLayout<UInt64>.size)
+            if getsockopt(fd, SOL_SOCKET, socketCookie, &value, &size) == 0 {
+                if value == cookie { return fd }
+                closedInARow = 0
+            } else if errno == EBADF {
+                closedInARow += 1
+                if closedInARow == 256 { return nil }
+            } else {
+                closedInARow = 0
+            }
         }
         return nil
-    }
-
-    private static func cookie(of fd: Int32) -> UInt64? {
-        var value: UInt64 = 0
-        var size = socklen_t(MemoryLayout<UInt64>.size)
-        guard getsockopt(fd, SOL_SOCKET, socketCookie, &value, &size) == 0 else { return nil }
-        return value
     }
 }
