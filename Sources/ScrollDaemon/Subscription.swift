@@ -42,8 +42,9 @@ extension Client {
         }
 
         /// Offers the states published since the last offer: `batch` (all of them, one line
-        /// each; `wrapped` is it wrapped for NIO, once for every subscriber) in one write if this subscription takes
-        /// every state and its socket has room, else the latest when it can (`offerLatest`).
+        /// each; `wrapped`, the same wrapped for NIO once for every subscriber) in one write if
+        /// this subscription takes every state and its socket has room, else the latest when it
+        /// can (`offerLatest`).
         @inline(__always)
         func offer(_ batch: ByteBuffer, wrapped: NIOAny, now: NIODeadline) {
             if waiting { return }
