@@ -80,7 +80,7 @@ bench: deps
 # "Within one frame" under overload, a figure: OVERLOAD_RUNS runs of the overload test against
 # the release build under SCHED_FIFO; how many met the bound goes into docs/performance.md and
 # docs/security.md.
-OVERLOAD_RUNS ?= 5
+OVERLOAD_RUNS ?= 10
 bench-overload: deps
 	Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 

@@ -157,6 +157,8 @@ let package = Package(
                 "ScrollDaemon", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // Real sockets for the fan-out's direct writes (DirectWriteTests).
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -36,6 +36,24 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
         echo "| $w | $((total / 100000)) |"
     done
     echo
+    echo "## CPU per second of scrolling (issue 19)"
+    echo
+    echo "10 s of 1 kHz two-finger drags (0.5 s drags, 0.5 s pauses) through \`scrolld run --replay\`, unthrottled"
+    echo "subscribers; the daemon's CPU time beside the C floor server publishing the same states in the same run"
+    echo "(Benchmarks/scripts/scroll-cpu.sh, ${SCROLL_CPU_RUNS:-3} runs per count)."
+    echo
+    Benchmarks/scripts/scroll-cpu.sh .build/release/scrolld "1 5 50" "${SCROLL_CPU_RUNS:-3}"
+    echo
+    echo "## Instructions per subscriber write (callgrind, issue 19)"
+    echo
+    echo "Benchmarks/scripts/fanout-callgrind.sh, 100 subscribers, 300 events at 0.05× speed: the fan-out's"
+    echo "instructions (\`DaemonCore.deliver\`, inclusive) per subscriber write."
+    echo
+    echo "| writes | subscribers | state lines read | subscriber writes | states per write | instructions in deliver | per subscriber write | whole run |"
+    echo "|---|---|---|---|---|---|---|---|"
+    echo -n "| direct (as built) " && Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
+    echo -n "| through NIO (\`SCROLLD_NIO_WRITES=1\`) " && SCROLLD_NIO_WRITES=1 Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
+    echo
     echo "## Replay (issue 7.2)"
     echo
     echo "| what | time | rate |"

@@ -7,7 +7,8 @@
 #
 #   Benchmarks/scripts/fanout-callgrind.sh SCROLLD [SUBSCRIBERS] [EVENTS] [SPEED]
 #
-# SCROLLD is a release build; valgrind 3.19 cannot read Swift 6.3's DWARF, so a `strip -g` copy
+# SCROLLD_NIO_WRITES=1 in the environment measures the same binary with every write through
+# NIO's channel (as before issue 19's direct writes). SCROLLD is a release build; valgrind 3.19 cannot read Swift 6.3's DWARF, so a `strip -g` copy
 # is what runs (symbols stay). Prints one Markdown row; the callgrind file stays in the work
 # folder for callgrind_annotate (pipe it through `swift demangle --simplified`).
 set -euo pipefail
@@ -88,6 +89,10 @@ def name(field):
     if m.group(2): names[m.group(1)] = m.group(2)
     return names.get(m.group(1), "")
 total_ir = 0
+def is_deliver(fn):
+    # DaemonCore.deliver and deliverObservations; mangled, ScrollDaemon.DaemonCore is
+    # "12ScrollDaemon0B4Core" (the module's "Daemon" reused).
+    return "deliver" in fn and ("DaemonCore" in fn or "12ScrollDaemon0B4Core" in fn)
 for line in open(path):
     if line.startswith("fn="): fn = name(line[3:].strip()); continue
     if line.startswith("cfn="): cfn = name(line[4:].strip()); continue
@@ -98,12 +103,13 @@ for line in open(path):
         cost = int(parts[1]) if len(parts) > 1 else 0
         if pending_calls is not None:
             # A call line: its cost is the callee's inclusive cost from this caller.
-            if cfn in ("write", "writev", "__libc_write", "__writev"): writes += pending_calls
-            if "DaemonCore" in fn and "deliver" in fn and cfn != fn:
+            # NIO writes with write/writev, the direct path (issue 19) with send.
+            if cfn in ("write", "writev", "__libc_write", "__writev", "send", "__send", "__libc_send"): writes += pending_calls
+            if is_deliver(fn) and cfn != fn:
                 inclusive[fn] = inclusive.get(fn, 0) + cost
             pending_calls = None
         else:
-            if "DaemonCore" in fn and "deliver" in fn:
+            if is_deliver(fn):
                 inclusive[fn] = inclusive.get(fn, 0) + cost
             total_ir += cost
 demangled = subprocess.run(["swift", "demangle", "--simplified"], input="\n".join(inclusive), capture_output=True, text=True).stdout.split("\n")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench-overload` (and the end of `make bench`): "within one frame" under overload, as a
-# figure. Runs Tests/ScrolldTests/OverloadTests.swift RUNS times (default 5) against the
+# figure. Runs Tests/ScrolldTests/OverloadTests.swift RUNS times (default 10) against the
 # release build `make release` ships, with SCROLLD_OVERLOAD_BENCH=1 (the daemon, the test's CPU
 # sampler and its readers under SCHED_FIFO, so what is timed is the daemon's own work), reads
 # the line each run prints ("OVERLOAD within one frame: met|not met (...)") and its staleness
@@ -11,7 +11,7 @@
 # Usage: Benchmarks/scripts/overload.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-runs=${1:-5}
+runs=${1:-10}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 

@@ -16,4 +16,3 @@ int CScrolldRLimitRealtimeCPU(void) { return RLIMIT_RTTIME; }
 int CScrolldRLimitRealtimePriority(void) { return RLIMIT_RTPRIO; }
 int32_t CScrolldThreadID(void) { return (int32_t)gettid(); }
 int CScrolldMemfdCreate(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
-int CScrolldSocketCookieOption(void) { return SO_COOKIE; }

@@ -10,11 +10,22 @@ import ScrollProtocol
 /// and never a queue.
 package final class Client {
     package let channel: Channel
-    /// The connection's handler context: published states are written from here straight to
-    /// the socket's end of the pipeline, without the channel's generic write path (which wraps
-    /// every write anew and walks the pipeline from its tail) — the fan-out's per-subscriber cost.
+    /// The connection's handler context: what NIO writes (see `write`) goes from here straight
+    /// to the socket's end of the pipeline, without the channel's generic write path (which
+    /// wraps every write anew and walks the pipeline from its tail).
     let context: ChannelHandlerContext
     let credentials: PeerCredentials
+    /// The connection's socket for writing it directly (see `write`); nil on a channel without
+    /// one (tests' embedded channels) or once a direct write failed.
+    private(set) var socket: SocketDescriptor?
+    /// Writes handed to NIO and not yet completed: while any is, everything goes through NIO
+    /// behind it, so bytes keep their order.
+    @exclusivity(unchecked) private(set) var writesInNIO = 0
+
+    /// Whether the fan-out can write this connection's socket directly (see `write`).
+    package var writesDirectly: Bool { socket != nil }
+    /// Writes NIO holds for this connection (its writes go direct again once none are left).
+    package var writesQueuedInNIO: Int { writesInNIO }
     /// The connection's number in a recording (DESIGN §17), from 1 in order of connection.
     let number: Int
     var uid: UInt32 { credentials.uid }
@@ -36,6 +47,7 @@ package final class Client {
         channel = context.channel
         self.number = number
         self.context = context
+        socket = SocketDescriptor.duplicate(of: context.channel)
         self.credentials = credentials
         self.stuckLimit = stuckLimit
         self.logger = logger
@@ -45,7 +57,53 @@ package final class Client {
 
     /// Sends a reply line at once (replies are never coalesced).
     func reply(_ bytes: ByteBuffer) {
-        context.writeAndFlush(NIOAny(bytes), promise: nil)
+        write(bytes, wrapped: NIOAny(bytes))
+    }
+
+    /// Writes `bytes` (`wrapped`: the same, wrapped for NIO once for every subscriber of a
+    /// batch) to the socket in order with everything written before.
+    ///
+    /// When NIO holds nothing of this connection's, the bytes go straight to the socket in one
+    /// `send(2)`: that is every write of a client that keeps reading. What the kernel does not
+    /// take (a full socket buffer), or a write that fails, goes to NIO's channel instead, which
+    /// writes it when the socket drains, turns a full queue into writability (the slow-client
+    /// rules) and a failure into closing the connection; until NIO has written it all, later
+    /// writes queue behind it there. So the bytes a client reads, the backpressure and the
+    /// errors are NIO's exactly; only the common case skips its write path.
+    @inline(__always)
+    func write(_ bytes: ByteBuffer, wrapped: NIOAny) {
+        guard let socket, writesInNIO == 0 else {
+            writeThroughNIO(bytes, wrapped: wrapped)
+            return
+        }
+        switch socket.send(bytes) {
+        case .complete:
+            return
+        case .partial(let written):
+            writeThroughNIO(bytes.getSlice(at: bytes.readerIndex + written, length: bytes.readableBytes - written)!, wrapped: nil)
+        case .wouldBlock:
+            writeThroughNIO(bytes, wrapped: wrapped)
+        case .failed:
+            // The peer is gone (or the socket broke): NIO's write fails the same way and closes
+            // the connection, which is how the daemon finds out.
+            socket.close()
+            self.socket = nil
+            writeThroughNIO(bytes, wrapped: wrapped)
+        }
+    }
+
+    private func writeThroughNIO(_ bytes: ByteBuffer, wrapped: NIOAny?) {
+        guard socket != nil else {
+            context.writeAndFlush(wrapped ?? NIOAny(bytes), promise: nil)
+            return
+        }
+        // Counted until NIO has written it (or failed it when the connection closes).
+        writesInNIO += 1
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.assumeIsolated().whenComplete { [weak self] _ in
+            self?.writesInNIO -= 1
+        }
+        context.writeAndFlush(wrapped ?? NIOAny(bytes), promise: promise)
     }
 
     /// A new subscription to `feed`'s container, replacing any earlier one (what waited for
@@ -99,6 +157,8 @@ package final class Client {
     }
 
     func cancelAll() {
+        socket?.close()
+        socket = nil
         for subscription in subscriptions { subscription.isActive = false }
         subscriptions.removeAll()
         observers.removeAll()

@@ -264,7 +264,7 @@ package final class DaemonCore {
             guard let batch = batches[index] else { continue }
             batches[index] = nil
             let feed = feeds[index]
-            let last = batch.readableBytesView.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? batch.readerIndex
+            let last = batch.lastLineStart
             feed.latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
             let data = NIOAny(batch)
             // One clock read per delivery, for the rate-limited subscriptions.
@@ -272,7 +272,7 @@ package final class DaemonCore {
             now = time
             // A copy of the list: a failed write closes its client, which changes it.
             let subscriptions = feed.subscriptions
-            for subscription in subscriptions { subscription.offer(data, now: time) }
+            for subscription in subscriptions { subscription.offer(batch, wrapped: data, now: time) }
         }
     }
 

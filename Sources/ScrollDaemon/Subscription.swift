@@ -11,9 +11,8 @@ extension Client {
     final class Subscription {
         /// Strong: the client drops its subscriptions when it disconnects (`cancelAll`).
         let client: Client
-        /// The client's, held here too so the fan-out reaches them in one step.
+        /// The client's, held here too so the fan-out reaches it in one step.
         let channel: Channel
-        let context: ChannelHandlerContext
         unowned let feed: Feed
         /// One over the subscription's `rate` (nil: every state), and the timer it shares with
         /// the others at that rate.
@@ -31,7 +30,6 @@ extension Client {
         init(client: Client, feed: Feed, rate: Double?) {
             self.client = client
             channel = client.channel
-            context = client.context
             self.feed = feed
             if let rate {
                 let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
@@ -44,13 +42,14 @@ extension Client {
         }
 
         /// Offers the states published since the last offer: `batch` (all of them, one line
-        /// each, wrapped once for every subscriber) in one write if this subscription takes
-        /// every state and its socket has room, else the latest when it can (`offerLatest`).
+        /// each; `wrapped`, the same wrapped for NIO once for every subscriber) in one write if
+        /// this subscription takes every state and its socket has room, else the latest when it
+        /// can (`offerLatest`).
         @inline(__always)
-        func offer(_ batch: NIOAny, now: NIODeadline) {
+        func offer(_ batch: ByteBuffer, wrapped: NIOAny, now: NIODeadline) {
             if waiting { return }
             if interval == nil, channel.isWritable {
-                context.writeAndFlush(batch, promise: nil)
+                client.write(batch, wrapped: wrapped)
                 return
             }
             offerLatest(now: now)
@@ -75,7 +74,7 @@ extension Client {
         func send(at time: NIODeadline) {
             waiting = false
             if interval != nil { lastSent = time }
-            if let latest = feed.latest { context.writeAndFlush(NIOAny(latest), promise: nil) }
+            if let latest = feed.latest { client.write(latest, wrapped: NIOAny(latest)) }
         }
     }
 }

@@ -35,6 +35,7 @@ struct Scrolld: ParsableCommand {
               NOTIFY_SOCKET, WATCHDOG_USEC: readiness, status and watchdog for systemd.
               DBUS_SYSTEM_BUS_ADDRESS: the system bus on which logind's sessions are followed.
               JOURNAL_STREAM: set by systemd; log lines then carry journal priorities.
+              SCROLLD_NIO_WRITES=1: every write to clients through SwiftNIO (for measurements).
 
             EXIT STATUS
               0 success; 1 failure (another scrolld serves the socket, the socket cannot be

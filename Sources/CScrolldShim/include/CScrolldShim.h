@@ -22,7 +22,5 @@ int CScrolldRLimitRealtimePriority(void);
 int32_t CScrolldThreadID(void);
 /// memfd_create(2) with MFD_CLOEXEC: the anonymous file the session is kept in (DESIGN §16).
 int CScrolldMemfdCreate(const char *name);
-/// SO_COOKIE: a socket's unique 64-bit id (to check which descriptor is a channel's).
-int CScrolldSocketCookieOption(void);
 
 #endif

@@ -86,17 +86,16 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
 
     // MARK: ConnectionKeeper
 
+    /// Stores the connection's socket (called on its loop, by the core).
     func keep(_ channel: Channel, number: Int) {
-        Self.descriptor(of: channel) { fd in
-            guard let fd else {
-                if !self.warned {
-                    self.warned = true
-                    self.logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
-                }
-                return
+        guard let fd = SocketDescriptor.descriptor(of: channel) else {
+            if !warned {
+                warned = true
+                logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
             }
-            self.store(fd, name: "\(Self.clientPrefix)\(number)")
+            return
         }
+        store(fd, name: "\(Self.clientPrefix)\(number)")
     }
 
     func forget(number: Int) {
@@ -106,38 +105,5 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
     /// Closes the stored descriptors called `name` (`FDSTOREREMOVE=1`).
     func forget(name: String) {
         _ = sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=\(name)")
-    }
-
-    /// The socket descriptor under a NIO channel. NIO does not publish it; its socket channels
-    /// hold it as `socket.descriptor`, which reflection reads. The answer is checked against the
-    /// kernel (the descriptor's `SO_COOKIE` is the channel socket's), so a change in NIO's
-    /// layout can only make this return nil, never another descriptor.
-    static func descriptor(of channel: Channel, _ found: @escaping (Int32?) -> Void) {
-        guard let socket = member("socket", of: channel), let fd = member("descriptor", of: socket) as? Int32, fd >= 0,
-              let provider = channel as? SocketOptionProvider
-        else {
-            found(nil)
-            return
-        }
-        let option = NIOBSDSocket.Option(rawValue: CScrolldSocketCookieOption())
-        let cookie: EventLoopFuture<UInt64> = provider.unsafeGetSocketOption(level: NIOBSDSocket.OptionLevel(rawValue: SOL_SOCKET), name: option)
-        cookie.assumeIsolated().whenComplete { result in
-            var direct: UInt64 = 0
-            var length = socklen_t(MemoryLayout<UInt64>.size)
-            guard case .success(let cookie) = result, getsockopt(fd, SOL_SOCKET, CScrolldSocketCookieOption(), &direct, &length) == 0, direct == cookie else {
-                found(nil)
-                return
-            }
-            found(fd)
-        }
-    }
-
-    private static func member(_ label: String, of value: Any) -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: value)
-        while let current = mirror {
-            if let child = current.children.first(where: { $0.label == label }) { return child.value }
-            mirror = current.superclassMirror
-        }
-        return nil
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import NIOPosix
+import ScrollDaemon
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The fan-out's direct writes (`Client.write`, `SocketDescriptor`) on real sockets: what the
+/// kernel takes goes straight out, what it does not (a partial write, EAGAIN) or a failure goes
+/// to NIO, and the client reads every line whole, in order, the latest last.
+@Suite(.serialized) struct DirectWriteTests {
+    // MARK: The descriptor
+
+    @Test func theDescriptorOfAChannelIsTheSocketNIOHoldsAndItsDuplicateTheSameSocket() throws {
+        let (a, b) = try socketPair()
+        defer { close(b) }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        defer { try? group.syncShutdownGracefully() }
+        let channel = try ClientBootstrap(group: group).withConnectedSocket(a).wait()
+        let (found, sameSocket) = try channel.eventLoop.submit { () -> (Int32?, Bool) in
+            let found = SocketDescriptor.descriptor(of: channel)
+            guard let copy = SocketDescriptor.duplicate(of: channel) else { return (found, false) }
+            defer { copy.close() }
+            return (found, copy.fd != a && Self.cookie(of: copy.fd) == Self.cookie(of: a))
+        }.wait()
+        #expect(found == a)
+        #expect(sameSocket)
+        try channel.close().wait()
+        // Not a socket channel: nothing to find, NIO's write path does it all.
+        let embedded = EmbeddedChannel()
+        #expect(SocketDescriptor.descriptor(of: embedded) == nil)
+        _ = try embedded.finish()
+    }
+
+    static func cookie(of fd: Int32) -> UInt64? {
+        var cookie: UInt64 = 0
+        var size = socklen_t(8)
+        return getsockopt(fd, SOL_SOCKET, 57, &cookie, &size) == 0 ? cookie : nil
+    }
+
+    @Test func aFullSocketTakesPartOfAWriteThenNothingAndAClosedPeerFailsIt() throws {
+        let (a, b) = try socketPair()
+        defer { close(b) }
+        var small: Int32 = 4096
+        setsockopt(a, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(4))
+        let socket = SocketDescriptor(adopting: a)
+        let big = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        guard case .partial(let written) = socket.send(big) else {
+            Issue.record("expected a partial write")
+            return
+        }
+        #expect(written > 0 && written < 1 << 20)
+        #expect(socket.send(ByteBuffer(string: "more\n")) == .wouldBlock)
+        close(b)
+        #expect(socket.send(ByteBuffer(string: "more\n")) == .failed(EPIPE))
+        socket.close()
+        #expect(socket.fd == -1)
+    }
+
+    // MARK: Through the daemon
+
+    @Test func aClientThatReadsGetsEveryStateStraightFromTheLoop() throws {
+        let daemon = try SocketDaemon()
+        let client = try SocketClient(path: daemon.path)
+        #expect(try client.next()?["type"] as? String == "welcome")
+        client.send(#"{"op":"subscribe","container":"main","id":1}"#)
+        #expect(try client.next()?["seq"] as? Int == 0)
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+        try daemon.addMouse()
+        try daemon.publish(200)
+        #expect(try daemon.wait { core in core.session.nextDeadline == nil })
+        let last = try daemon.onLoop { core in core.session.seqs[0] }
+        let states = try client.states(through: last)
+        #expect(states.compactMap { $0["seq"] as? Int } == Array(1...last))
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
+    }
+
+    /// A reader that stops: the kernel takes part of a write, then nothing; the rest queues in
+    /// NIO until its socket is unwritable, then the subscription waits (latest wins). When the
+    /// client reads again it gets whole lines in order and the latest state last, and once NIO
+    /// has written its queue the writes go direct again.
+    @Test func aFullSocketHandsTheRestToNIOAndTheClientReadsWholeLinesInOrder() throws {
+        let daemon = try SocketDaemon(sendBuffer: 4096)
+        let client = try SocketClient(path: daemon.path)
+        #expect(try client.next()?["type"] as? String == "welcome")
+        client.send(#"{"op":"subscribe","container":"main","id":1}"#)
+        #expect(try client.next()?["seq"] as? Int == 0)
+        try daemon.addMouse()
+        try daemon.publish(3000)
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO > 0 && !$0.channel.isWritable } })
+        // The wheel's spring runs on after the events: its frames are published too.
+        #expect(try daemon.wait { core in core.session.nextDeadline == nil })
+        let last = try daemon.onLoop { core in core.session.seqs[0] }
+        #expect(last > 3000)
+        let states = try client.states(through: last)
+        let seqs = states.compactMap { $0["seq"] as? Int }
+        #expect(seqs.count == states.count)
+        #expect(seqs.last == last)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(seqs.count < 3000)  // the ones the full socket skipped: latest wins
+        #expect(try daemon.wait { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO == 0 } })
+        try daemon.publish(1)
+        #expect(try client.next()?["seq"] as? Int == last + 1)
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+    }
+
+    /// A peer that closes while its socket is full and the daemon keeps writing: the failure
+    /// goes to NIO, which closes the connection; the daemon forgets the client and keeps serving.
+    @Test func aPeerClosingMidWriteIsDroppedAndTheDaemonKeepsServing() throws {
+        let daemon = try SocketDaemon(sendBuffer: 4096)
+        let leaving = try SocketClient(path: daemon.path)
+        #expect(try leaving.next()?["type"] as? String == "welcome")
+        leaving.send(#"{"op":"subscribe","container":"main","id":1}"#)
+        #expect(try leaving.next()?["seq"] as? Int == 0)
+        try daemon.addMouse()
+        try daemon.publish(20)  // part of it in the kernel's buffer, the rest in NIO's
+        leaving.close()
+        try daemon.publish(500)
+        #expect(try daemon.wait { core in core.clients.isEmpty })
+
+        let staying = try SocketClient(path: daemon.path)
+        #expect(try staying.next()?["type"] as? String == "welcome")
+        staying.send(#"{"op":"subscribe","container":"main","id":1}"#)
+        let first = try #require(try staying.next()?["seq"] as? Int)
+        try daemon.publish(3)
+        #expect(try staying.states(through: first + 3).compactMap { $0["seq"] as? Int } == [first + 1, first + 2, first + 3])
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+    }
+
+    private func socketPair() throws -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0 else {
+            throw POSIXError(.init(rawValue: errno) ?? .EIO)
+        }
+        return (fds[0], fds[1])
+    }
+}
