@@ -43,36 +43,7 @@ valgrind --tool=callgrind --callgrind-out-file="$W/callgrind.out" \
 daemon=$!
 
 # N subscribers on one thread; each counts the state lines it gets until the log has played.
-python3 - "$W/s.sock" "$SUBSCRIBERS" "$span" >"$W/subscribers.txt" <<'EOF'
-import selectors, socket, sys, time
-path, count, span = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-start = time.monotonic()
-while True:
-    try:
-        probe = socket.socket(socket.AF_UNIX); probe.connect(path); probe.close(); break
-    except OSError:
-        if time.monotonic() - start > 120: sys.exit("the daemon never listened")
-        time.sleep(0.2)
-clients = []
-for _ in range(count):
-    s = socket.socket(socket.AF_UNIX); s.connect(path)
-    f = s.makefile("rb")
-    f.readline()
-    s.sendall(b'{"op":"subscribe","container":"main","id":1}\n')
-    f.readline()
-    clients.append((s, f))
-sel = selectors.DefaultSelector()
-lines = [0] * count
-for i, (s, f) in enumerate(clients):
-    s.setblocking(False)
-    sel.register(s, selectors.EVENT_READ, i)
-deadline = time.monotonic() + span + 5
-while time.monotonic() < deadline:
-    for key, _ in sel.select(timeout=0.5):
-        data = key.fileobj.recv(1 << 20)
-        lines[key.data] += data.count(b"\n")
-print(min(lines), max(lines), sum(lines))
-EOF
+python3 "$ROOT/Benchmarks/scripts/count-states.py" "$W/s.sock" "$SUBSCRIBERS" "$span" >"$W/subscribers.txt"
 kill -TERM $daemon
 wait $daemon || true
 

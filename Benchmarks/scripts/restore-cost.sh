@@ -41,34 +41,28 @@ with open(out, "w", buffering=1) as log:
         log.write("%s fds=%d\n" % (msg.decode().replace("\n", " "), len(fds)))
 PY
 
+# One Markdown row per system call: its count in `strace -c` output OFF and ON; with `changed`,
+# only the calls whose counts differ or reach 100.
+calls_table() {
+  python3 - "$@" <<'PY'
+import sys
+def load(path):
+    calls = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
+            calls[f[-1]] = int(f[3])
+    return calls
+off, on = load(sys.argv[1]), load(sys.argv[2])
+for name in sorted(set(off) | set(on), key=lambda n: -max(off.get(n, 0), on.get(n, 0))):
+    if sys.argv[3] == "all" or off.get(name, 0) != on.get(name, 0) or max(off.get(name, 0), on.get(name, 0)) >= 100:
+        print("| %s | %d | %d |" % (name, off.get(name, 0), on.get(name, 0)))
+PY
+}
+
 # subscribers: connect, subscribe to main, count state lines until the log has played
 subscribers() {
-  python3 - "$W/s.sock" "$SUBSCRIBERS" "$span" <<'PY'
-import selectors, socket, sys, time
-path, count, span = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-start = time.monotonic()
-while True:
-    try:
-        probe = socket.socket(socket.AF_UNIX); probe.connect(path); probe.close(); break
-    except OSError:
-        if time.monotonic() - start > 120: sys.exit("the daemon never listened")
-        time.sleep(0.1)
-clients = []
-for _ in range(count):
-    s = socket.socket(socket.AF_UNIX); s.connect(path)
-    f = s.makefile("rb"); f.readline()
-    s.sendall(b'{"op":"subscribe","container":"main","id":1}\n'); f.readline()
-    clients.append(s)
-sel = selectors.DefaultSelector()
-lines = [0] * count
-for i, s in enumerate(clients):
-    s.setblocking(False); sel.register(s, selectors.EVENT_READ, i)
-deadline = time.monotonic() + span + 3
-while time.monotonic() < deadline:
-    for key, _ in sel.select(timeout=0.5):
-        lines[key.data] += key.fileobj.recv(1 << 20).count(b"\n")
-print(min(lines), max(lines))
-PY
+  python3 "$ROOT/Benchmarks/scripts/count-states.py" "$W/s.sock" "$SUBSCRIBERS" "$span"
 }
 
 # run MODE STRACE: one replay; prints "states cpu_ticks vmrss_kb vmhwm_kb"
@@ -88,7 +82,7 @@ run() {
       --replay "$W/log.scrolllog" --speed "$SPEED" >"$W/scrolld-$mode-$traced.log" 2>&1 &
   fi
   daemon=$!
-  read -r fewest most < <(subscribers)
+  read -r fewest most _ < <(subscribers)
   pid=$(pgrep -n -P "$daemon" scrolld || echo "$daemon")
   [ "$traced" = strace ] || pid=$daemon
   local stat ticks rss hwm
@@ -165,34 +159,9 @@ echo "$REQUESTS scrollBy requests, each publishing one state to one subscriber: 
 echo
 echo "| system call (exact run) | store off | store attached |"
 echo "|---|---|---|"
-python3 - "$W/strace-exact-none.txt" "$W/strace-exact-store.txt" <<'PY'
-import sys
-def load(path):
-    calls = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
-            calls[f[-1]] = int(f[3])
-    return calls
-off, on = load(sys.argv[1]), load(sys.argv[2])
-for name in sorted(set(off) | set(on), key=lambda n: -max(off.get(n, 0), on.get(n, 0))):
-    if off.get(name, 0) != on.get(name, 0) or max(off.get(name, 0), on.get(name, 0)) >= 100:
-        print("| %s | %d | %d |" % (name, off.get(name, 0), on.get(name, 0)))
-PY
+calls_table "$W/strace-exact-none.txt" "$W/strace-exact-store.txt" changed
 echo
 echo "| system call (replay run) | store off | store attached |"
 echo "|---|---|---|"
-python3 - "$W/strace-none.txt" "$W/strace-store.txt" <<'PY'
-import sys
-def load(path):
-    calls = {}
-    for line in open(path):
-        f = line.split()
-        if len(f) >= 5 and f[0][0].isdigit() and f[-1] != "total":
-            calls[f[-1]] = int(f[3])
-    return calls
-off, on = load(sys.argv[1]), load(sys.argv[2])
-for name in sorted(set(off) | set(on), key=lambda n: -max(off.get(n, 0), on.get(n, 0))):
-    print("| %s | %d | %d |" % (name, off.get(name, 0), on.get(name, 0)))
-PY
+calls_table "$W/strace-none.txt" "$W/strace-store.txt" all
 echo "(work folder: $W)" >&2

@@ -47,18 +47,7 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
     /// The store's descriptors among those passed at start (`sd_listen_fds_with_names`).
     static func takeBack() -> TakenBack {
         var result = TakenBack()
-        var names: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let count = sd_listen_fds_with_names(0, &names)
-        defer {
-            if let names {
-                for index in 0..<Int(max(count, 0)) { free(names[index]) }
-                free(names)
-            }
-        }
-        guard count > 0 else { return result }
-        for index in 0..<Int(count) {
-            let fd = SD_LISTEN_FDS_START + Int32(index)
-            let name = names?[index].map { String(cString: $0) } ?? ""
+        for (fd, name) in SocketActivation.passedDescriptors() {
             if name == sessionName {
                 if let earlier = result.session { close(earlier) }
                 result.session = fd
