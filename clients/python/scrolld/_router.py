@@ -3,11 +3,16 @@ stream a state or an observation goes to, and what to send again after a reconne
 
 The sync client drives it from its reader thread (under a lock), the asyncio client from its
 reader task; both hand it the messages they read and write the bytes it returns."""
+import collections
 import itertools
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Deque, Dict, List, Optional
 
 from ._types import Observation, ScrolldError, State
 from ._wire import encode, error_from
+
+#: States a subscription keeps for a consumer that falls behind; older ones are dropped, the
+#: daemon's own latest-wins rule (a gap in `seq` shows it).
+BACKLOG = 1024
 
 
 class Stream:
@@ -21,6 +26,10 @@ class Stream:
         self.resuming = False
         self.last_value: Any = None
         self.ended = False
+        # what the consumer has not taken yet, and how the stream ended (the subclasses' _put
+        # and _finish fill them, each under its own kind of lock or event)
+        self._items: Deque[Any] = collections.deque(maxlen=BACKLOG if kind == "subscribe" else None)
+        self._error: Optional[ScrolldError] = None
 
     @property
     def container(self) -> str:

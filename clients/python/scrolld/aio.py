@@ -6,15 +6,14 @@ observations as async iterators. One reader task per connection sorts what the d
             ...
 """
 import asyncio
-import collections
 import time
-from typing import Any, Deque, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ._router import Router, Stream, check_welcome
 from ._types import ScrolldError, State
 from ._wire import (configure_request, decode, default_socket, observe_request,
                     scroll_by_request, scroll_to_request)
-from .client import BACKLOG, FIRST_RETRY, LAST_RETRY
+from .client import FIRST_RETRY, LAST_RETRY
 
 __all__ = ["connect", "AsyncClient", "AsyncSubscription", "AsyncObserver"]
 
@@ -48,9 +47,7 @@ class _AsyncIterator(Stream):
     def __init__(self, client: "AsyncClient", kind: str, request: Dict[str, Any]):
         super().__init__(kind, request)
         self._client = client
-        self._items: Deque[Any] = collections.deque(maxlen=BACKLOG if kind == "subscribe" else None)
         self._changed = asyncio.Event()
-        self._error: Optional[ScrolldError] = None
         self._started = False
 
     def _put(self, item: Any) -> None:

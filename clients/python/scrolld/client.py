@@ -1,19 +1,15 @@
 """The blocking client: requests are methods that return the reply, subscriptions and
 observations are iterators. One reader thread per connection sorts what the daemon sends."""
-import collections
 import socket as _socket
 import threading
 import time
-from typing import Any, Deque, Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 from ._router import Router, Stream, check_welcome
 from ._types import ScrolldError, State
 from ._wire import (configure_request, decode, default_socket, observe_request,
                     scroll_by_request, scroll_to_request)
 
-#: States a subscription keeps for a consumer that falls behind; older ones are dropped, the
-#: daemon's own latest-wins rule (a gap in `seq` shows it).
-BACKLOG = 1024
 #: Reconnection backoff: the first retry after 50 ms, doubling up to 2 s.
 FIRST_RETRY, LAST_RETRY = 0.05, 2.0
 
@@ -71,9 +67,7 @@ class _Iterator(Stream):
     def __init__(self, client: "Client", kind: str, request: Dict[str, Any]):
         super().__init__(kind, request)
         self._client = client
-        self._items: Deque[Any] = collections.deque(maxlen=BACKLOG if kind == "subscribe" else None)
         self._ready = threading.Condition()
-        self._error: Optional[ScrolldError] = None
 
     def _put(self, item: Any) -> None:
         with self._ready:
