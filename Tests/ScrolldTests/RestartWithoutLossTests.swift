@@ -54,6 +54,30 @@ struct RestartWithoutLossTests {
 
         var log: String { (try? String(contentsOfFile: directory + "/scrolld.log", encoding: .utf8)) ?? "" }
 
+        /// What the daemon told the manager, one message a line (applied to the store by then).
+        var notifications: [Substring] {
+            ((try? String(contentsOfFile: directory + "/notify.log", encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+
+        /// Expects the store to hold exactly `names` once the manager has applied the messages
+        /// `after`, in that order (the store changes when the manager's thread reads the notify
+        /// socket, so only what it has applied can be asked for). When not, the test fails with
+        /// what the daemon told the manager and what it logged: the evidence to find out why.
+        func expectStore(_ names: String, after messages: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+            let applied = waitUntil(timeout: 30) {
+                var remaining = messages[...]
+                for line in notifications where remaining.first.map({ line.hasPrefix($0 + " fds=") }) == true {
+                    remaining.removeFirst()
+                }
+                return remaining.isEmpty
+            }
+            let expected = "store " + names
+            let found = command("store")
+            if applied, found == expected { return }
+            let what = applied ? "the store holds \(found ?? "nothing (no answer)"), not \(expected)" : "the manager never got \(messages)"
+            Issue.record("\(what)\n--- notify.log\n\(notifications.joined(separator: "\n"))\n--- scrolld.log\n\(log)", sourceLocation: sourceLocation)
+        }
+
         func stop() {
             _ = try? input.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
             process.waitUntilExit()
@@ -84,8 +108,7 @@ struct RestartWithoutLossTests {
         #expect(other.read(type: "welcome") != nil)
         #expect(other.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
         // The store: the memfd and both connections, nothing else.
-        _ = waitUntil(timeout: 30) { manager.command("store") == "store client-1 client-2 session" }
-        #expect(manager.command("store") == "store client-1 client-2 session")
+        manager.expectStore("client-1 client-2 session", after: ["FDSTORE=1 FDNAME=session", "FDSTORE=1 FDNAME=client-2"])
 
         // SIGKILL: the same connection, never closed, gets list at rest where it was, seq going on.
         let killed = Date()
@@ -108,8 +131,7 @@ struct RestartWithoutLossTests {
         #expect(second["containers"] as? [String] == ["main", "list"])
         #expect(second["instance"] as? String == welcome["instance"] as? String)
         newcomer.close()
-        _ = waitUntil(timeout: 30) { manager.command("store") == "store client-1 client-2 session" }
-        #expect(manager.command("store") == "store client-1 client-2 session")
+        manager.expectStore("client-1 client-2 session", after: ["FDSTORE=1 FDNAME=client-3", "FDSTOREREMOVE=1 FDNAME=client-3"])
 
         // Garbage in the memfd: refused with a clear line, an empty session, the connections kept.
         #expect(manager.command("corrupt") == "corrupted 1")
@@ -121,5 +143,7 @@ struct RestartWithoutLossTests {
         #expect(other.read(type: "welcome", timeout: 60) != nil)
         _ = waitUntil(timeout: 30) { manager.log.contains("restart: the stored session is refused (not a scrolld session (bad magic))") }
         #expect(manager.log.contains("restart: the stored session is refused (not a scrolld session (bad magic)); starting with an empty session, taking back 2 connections"))
+        // The store as it was: the refused memfd is formatted anew and kept using, nothing added.
+        manager.expectStore("client-1 client-2 session", after: ["FDSTOREREMOVE=1 FDNAME=client-3", "READY=1 STATUS=2 clients"])
     }
 }

@@ -13,7 +13,9 @@ $LISTEN_PID), prints "started PID" and then reads commands on stdin, answering e
   store            the names in the store, sorted ("store NAME ...")
   corrupt          4 KiB of garbage over the start of the stored session memfd ("corrupted")
   quit             SIGTERM and exit
-Every notify message goes to WORKDIR/notify.log.
+Every notify message goes to WORKDIR/notify.log once it is applied to the store (a test waits
+for a message's line there before it asks for the store: the daemon's messages are handled by a
+thread of their own, so the store is only known to reflect what the log shows).
 """
 
 import array
@@ -36,26 +38,37 @@ lock = threading.Lock()
 log = open(os.path.join(work, "notify.log"), "a", buffering=1)
 
 
+def handle(msg, fds):
+    fields = dict(line.split("=", 1) for line in msg.decode().split("\n") if "=" in line)
+    with lock:
+        # Logged once applied: a test that saw the line may rely on the store reflecting it.
+        log.write("%s fds=%s\n" % (msg.decode().replace("\n", " "), ",".join(map(str, fds)) or "0"))
+        if fields.get("FDSTORE") == "1":
+            for fd in fds:
+                store.append((fields.get("FDNAME", "stored"), fd))
+        else:
+            for fd in fds:
+                os.close(fd)
+        if fields.get("FDSTOREREMOVE") == "1":
+            for name, fd in [e for e in store if e[0] == fields.get("FDNAME")]:
+                store.remove((name, fd))
+                os.close(fd)
+
+
 def receive():
+    # Every message is handled on its own: one that fails is logged, never the end of the store.
     while True:
-        msg, anc, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(16 * 4))
+        # MSG_CMSG_CLOEXEC: the stored descriptors reach a restarted daemon only where start()
+        # puts them, as with systemd, never also at the numbers they have here.
+        msg, anc, _, _ = notify.recvmsg(4096, socket.CMSG_SPACE(16 * 4), socket.MSG_CMSG_CLOEXEC)
         fds = []
         for level, kind, data in anc:
             if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                 fds += array.array("i", data[: len(data) - len(data) % 4])
-        fields = dict(line.split("=", 1) for line in msg.decode().split("\n") if "=" in line)
-        log.write("%s fds=%d\n" % (msg.decode().replace("\n", " "), len(fds)))
-        with lock:
-            if fields.get("FDSTORE") == "1":
-                for fd in fds:
-                    store.append((fields.get("FDNAME", "stored"), fd))
-            else:
-                for fd in fds:
-                    os.close(fd)
-            if fields.get("FDSTOREREMOVE") == "1":
-                for name, fd in [e for e in store if e[0] == fields.get("FDNAME")]:
-                    os.close(fd)
-                    store.remove((name, fd))
+        try:
+            handle(msg, fds)
+        except Exception as error:  # noqa: BLE001 - reported in the log the test prints
+            log.write("manager error: %r on %r\n" % (error, msg))
 
 
 threading.Thread(target=receive, daemon=True).start()
@@ -78,8 +91,8 @@ def start():
     env.pop("LISTEN_PID", None)
     os.environ.clear()
     os.environ.update(env)
-    child = subprocess.Popen([scrolld] + args, close_fds=False, preexec_fn=arrange,
-                             stdout=open(os.path.join(work, "scrolld.log"), "a"), stderr=subprocess.STDOUT)
+    with open(os.path.join(work, "scrolld.log"), "a") as output:
+        child = subprocess.Popen([scrolld] + args, close_fds=False, preexec_fn=arrange, stdout=output, stderr=subprocess.STDOUT)
     print("started %d" % child.pid, flush=True)
     return child
 
