@@ -2,27 +2,6 @@ import ScrollConfig
 import ScrollModel
 import ScrollProtocol
 
-/// One container as a restart takes it back (DESIGN §16): its settings, and where its last
-/// published state left it.
-public struct RestoredContainer: Hashable, Sendable {
-    public var name: String
-    /// Its `containers.NAME.*` keys (relative to `containers.NAME`), every one written out.
-    public var settings: [ConfigureSetting]
-    /// The `seq` of its last published state: the next state it publishes has one more.
-    public var seq: Int
-    /// The offset of its last published state.
-    public var offset: Point
-    public var paused: Bool
-
-    public init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool) {
-        self.name = name
-        self.settings = settings
-        self.seq = seq
-        self.offset = offset
-        self.paused = paused
-    }
-}
-
 extension Session {
     /// The settings that define each container, by name (what ``restore(_:focus:at:_:)`` takes
     /// back): its `containers.NAME.*` keys, every one written out.
@@ -42,9 +21,10 @@ extension Session {
     /// created (or, when the configuration file defines it, updated) with its stored settings,
     /// brought to rest at its last published offset (clamped to its resting range, as a
     /// `scrollTo` without animation is) and published with the `seq` after its stored one; then
-    /// pauses and the focus are put back. The restore is recorded as requests of client 0
-    /// (the configuration, then a `scrollTo`, `pause`, `focus` per container), so a recording
-    /// replays it. Returns the containers that could not be taken back, with the reason.
+    /// pauses and the focus are put back. What was taken back is recorded as one `restore`
+    /// request of client 0 (DESIGN §17), which a replay hands to this same function: the
+    /// `seq`s go on in the replay exactly as they did live. Returns the containers that could
+    /// not be taken back, with the reason.
     @discardableResult
     public mutating func restore(_ containers: [RestoredContainer], focus: String?, at time: Timestamp, _ publish: (Publication) -> Void) -> [(name: String, problem: String)] {
         let time = Swift.max(time, engine.now)
@@ -78,7 +58,6 @@ extension Session {
             }
             restored.append((index, stored))
         }
-        recorder?.recordConfiguration(configuration, client: 0, at: engine.now)
         for (index, stored) in restored {
             seqs[index] = Swift.max(seqs[index], stored.seq)
             if stored.paused {
@@ -87,13 +66,33 @@ extension Session {
             }
             let target = AxisValues(x: stored.offset.x, y: stored.offset.y)
             update(container: index, at: engine.now, publish) { $0.scroll(to: target, animation: .none, at: $1) }
-            recorder?.record(.scrollTo(container: stored.name, position: ScrollPosition(x: stored.offset.x, y: stored.offset.y), animation: .none), client: 0, at: engine.now)
-            if stored.paused { recorder?.record(.pause(container: stored.name), client: 0, at: engine.now) }
         }
+        var focused: String?
         if let focus, let index = self.index(of: focus) {
             engine.setFocus(index)
-            recorder?.record(.focus(container: focus), client: 0, at: engine.now)
+            focused = focus
         }
+        recorder?.recordRestore(restored.map(\.container), focus: focused, at: engine.now)
         return refused
+    }
+
+    /// Applies a recorded `restore` (``SessionRecorder/recordRestore(_:focus:at:)``) as the
+    /// daemon applied it.
+    mutating func applyRestore(_ request: ProtocolValue, at time: Timestamp, _ publish: (Publication) -> Void) throws(ProtocolError) {
+        guard case .array(let items)? = request[member: "containers"] else {
+            throw ProtocolError(.invalidValue, "a recorded restore needs its \"containers\" array")
+        }
+        var containers: [RestoredContainer] = []
+        for item in items { containers.append(try RestoredContainer(recorded: item)) }
+        var focus: String?
+        switch request[member: "focus"] {
+        case nil, .null?: focus = nil
+        case .string(let name)?: focus = name
+        default: throw ProtocolError(.invalidValue, "a recorded restore's \"focus\" must be a container's name or null")
+        }
+        let refused = restore(containers, focus: focus, at: time, publish)
+        if let (name, problem) = refused.first {
+            throw ProtocolError(.invalidValue, "recorded restore of \(name): \(problem)")
+        }
     }
 }

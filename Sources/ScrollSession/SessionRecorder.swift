@@ -44,6 +44,19 @@ public struct SessionRecorder: Sendable {
         }
     }
 
+    /// What a restart took back (DESIGN §16), as one request of client 0:
+    /// `{"op":"restore","containers":[…],"focus":NAME|null}`, each container as
+    /// ``RestoredContainer/recorded``. No client can send it; only a recording holds it.
+    mutating func recordRestore(_ containers: [RestoredContainer], focus: String?, at time: Timestamp) {
+        appendRequest(client: 0, at: time) { buffer in
+            ProtocolValue.object([
+                ("op", .string("restore")),
+                ("containers", .array(containers.map(\.recorded))),
+                ("focus", focus.map(ProtocolValue.string) ?? .null),
+            ]).encode(into: &buffer)
+        }
+    }
+
     private mutating func appendRequest(client: Int, at time: Timestamp, _ request: (inout [UInt8]) -> Void) {
         pending.append(contentsOf: "{\"t\":\(time),\"type\":\"request\",\"client\":\(client),\"request\":".utf8)
         request(&pending)
@@ -77,6 +90,9 @@ extension Session {
                 throw ProtocolError(.invalidValue, "recorded configuration: \(error.description)")
             }
             return
+        }
+        if request[member: "op"] == .string("restore") {
+            return try applyRestore(request, at: recorded.time, publish)
         }
         try perform(RequestDecoder.decode(recorded.json).operation, client: recorded.client, at: recorded.time, publish)
     }

@@ -24,6 +24,7 @@ struct RestartWithoutLossTests {
             process.arguments = [
                 Scrolld.packageRoot.appendingPathComponent("Tests/e2e/fdstore-manager.py").path, directory,
                 Scrolld.binary.path, "run", "--config", "/dev/null", "--replay", Scrolld.example("demo.scrolllog"), "--socket", directory + "/unused.sock",
+                "--record", directory + "/session.scrolllog",
             ]
             process.standardInput = input
             process.standardOutput = output
@@ -32,6 +33,8 @@ struct RestartWithoutLossTests {
         }
 
         var socket: String { directory + "/s.sock" }
+        /// What the daemon running now records (each start begins the file anew).
+        var recording: String { directory + "/session.scrolllog" }
 
         /// The next line the manager prints.
         func line() -> String? {
@@ -125,6 +128,19 @@ struct RestartWithoutLossTests {
         let moved = app.linesBeforeReply(to: ["op": "scrollBy", "container": "list", "dy": 10, "animation": "none"], id: 5).before
         #expect(moved.last?.number("contentOffset", "y") == 1244.5)
         #expect((moved.last?["seq"] as? NSNumber)?.intValue == lastSeq + 2)
+        // DESIGN §17 across the restart: the new process' recording replays what the connection
+        // received since it began, seq for seq (the restore is one recorded request). The first
+        // state a resumed subscriber gets is the current one, as for a `subscribe`: the restore's
+        // state (same seq, offset and phase) sampled when the connection was taken back.
+        let replay = try Scrolld.run(["replay", manager.recording, "--container", "list"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let first = try #require(replay.states.first)
+        #expect((first["seq"] as? NSNumber)?.intValue == lastSeq + 1)
+        #expect(first.number("contentOffset", "y") == 1234.5)
+        #expect(first["phase"] as? String == "idle")
+        #expect(try #require((first["t"] as? NSNumber)?.int64Value) <= (restored["t"] as? NSNumber)?.int64Value ?? 0)
+        let live = moved.filter { $0["container"] as? String == "list" }.map(RecordReplayTests.key)
+        #expect(Array(replay.states.dropFirst().prefix(live.count)).map(RecordReplayTests.key) == live)
         #expect(other.request(["op": "ping"], id: 2)?["type"] as? String == "pong")
         let newcomer = try LineClient(path: manager.socket)
         let second = try #require(newcomer.read(type: "welcome"))
