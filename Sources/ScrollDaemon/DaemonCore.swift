@@ -50,7 +50,8 @@ package final class DaemonCore {
     /// One encoder for all containers: its remembered opening and sizes are per container, so
     /// interleaved containers re-encode them, which costs no more than having no memory.
     var stateEncoder = StateEncoder()
-    var deadlineTask: Scheduled<Void>?
+    /// The one wake-up scheduled for the session's next deadline, and that deadline.
+    var deadlineTask: NIOScheduledCallback?
     var scheduledDeadline: Timestamp?
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     var recording: (any RecordingSink)?
@@ -165,12 +166,22 @@ package final class DaemonCore {
         deadlineTask = nil
         scheduledDeadline = next
         guard let next else { return }
-        deadlineTask = eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline(timestamp: next)) { [weak self] in
-            self?.deadlineReached(next)
+        deadlineTask = try? eventLoop.assumeIsolated().scheduleCallback(at: NIODeadline(timestamp: next), handler: DeadlineWakeUp(core: self, deadline: next))
+    }
+
+    /// A wake-up at one of the session's deadlines. A scheduled callback rather than a task:
+    /// a wake-up comes at every frame and, live, at most input events, and a task costs a
+    /// promise, its future and a closure each time (docs/performance-live.md, finding 8).
+    struct DeadlineWakeUp: NIOScheduledCallbackHandler {
+        weak var core: DaemonCore?
+        let deadline: Timestamp
+
+        func handleScheduledCallback(eventLoop: some EventLoop) {
+            core?.deadlineReached(deadline)
         }
     }
 
-    private func deadlineReached(_ deadline: Timestamp) {
+    fileprivate func deadlineReached(_ deadline: Timestamp) {
         // NIO runs every task it took as due in one tick, even one cancelled by an earlier task
         // of that tick (an input that moved the deadline). Such a superseded wake-up must do
         // nothing: it would otherwise run the newer deadline before its time, stamp every input

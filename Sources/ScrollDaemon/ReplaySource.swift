@@ -16,7 +16,9 @@ package final class ReplaySource {
     unowned let core: DaemonCore
     private var next = 0
     private var base: Timestamp = 0
-    private var task: Scheduled<Void>?
+    /// The wake-up for the next event (the source is its own handler: one per event, so no
+    /// promise or closure is made for each, as `scheduleTask` would).
+    private var task: NIOScheduledCallback?
     /// Device names seen in the log, for the `devices` request.
     private(set) var deviceNames: [Int: (String, DeviceCapabilities)] = [:]
 
@@ -57,13 +59,7 @@ package final class ReplaySource {
             return scheduleNext()
         }
         let time = liveTime(of: next)
-        task = core.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline(timestamp: time)) { [weak self] in
-            self?.fire()
-        }
-    }
-
-    private func fire() {
-        deliverDue(until: core.eventLoop.timestamp)
+        task = try? core.eventLoop.assumeIsolated().scheduleCallback(at: NIODeadline(timestamp: time), handler: self)
     }
 
     /// Every event due by `now` goes in, each with its own (re-stamped) time; then the next
@@ -87,6 +83,12 @@ package final class ReplaySource {
         }
         if !due.isEmpty { core.input(due) }
         scheduleNext()
+    }
+}
+
+extension ReplaySource: NIOScheduledCallbackHandler {
+    package func handleScheduledCallback(eventLoop: some EventLoop) {
+        deliverDue(until: core.eventLoop.timestamp)
     }
 }
 
