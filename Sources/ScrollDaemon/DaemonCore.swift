@@ -45,7 +45,7 @@ package final class DaemonCore {
     package internal(set) var store: SessionStore?
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
-    var batches: [ByteBuffer?] = []
+    var batches: [PublishedBatch?] = []
     var encodeBuffer: [UInt8] = []
     /// One encoder for all containers: its remembered opening and sizes are per container, so
     /// interleaved containers re-encode them, which costs no more than having no memory.
@@ -260,8 +260,8 @@ package final class DaemonCore {
         encodeBuffer.removeAll(keepingCapacity: true)
         stateEncoder.encode(publication.state, container: feed.name, seq: publication.seq, paused: publication.paused, into: &encodeBuffer)
         encodeBuffer.append(UInt8(ascii: "\n"))
-        if batches[index] == nil { batches[index] = ByteBuffer() }
-        batches[index]!.writeBytes(encodeBuffer)
+        if batches[index] == nil { batches[index] = PublishedBatch() }
+        batches[index]!.append(line: encodeBuffer)
     }
 
     /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
@@ -275,15 +275,15 @@ package final class DaemonCore {
             guard let batch = batches[index] else { continue }
             batches[index] = nil
             let feed = feeds[index]
-            let last = batch.lastLineStart
-            feed.latest = batch.getSlice(at: last, length: batch.writerIndex - last)!
-            let data = NIOAny(batch)
+            feed.latest = batch.latest
+            let lines = batch.lines
+            let data = NIOAny(lines)
             // One clock read per delivery, for the rate-limited subscriptions.
             let time = now ?? eventLoop.now
             now = time
             // A copy of the list: a failed write closes its client, which changes it.
             let subscriptions = feed.subscriptions
-            for subscription in subscriptions { subscription.offer(batch, wrapped: data, now: time) }
+            for subscription in subscriptions { subscription.offer(lines, wrapped: data, now: time) }
         }
     }
 
