@@ -110,7 +110,7 @@ extension DaemonCore {
         deliverObservations()
         reschedule()
         // The session's store: the containers changed only if the connection left something.
-        if leftBehind { sessionChanged() } else { sessionChanged(connection: number) }
+        if leftBehind { sessionChanged() } else { sessionChanged(closed: number) }
     }
 }
 

@@ -59,7 +59,7 @@ extension DaemonCore {
             reply = try perform(decoded, for: client)
             switch decoded.operation.storeChange {
             case .session: sessionChanged()
-            case .connection: sessionChanged(connection: client.number)
+            case .connection: sessionChanged(connection: client)
             case .none: break
             }
         } catch {

@@ -8,22 +8,64 @@ import ScrollSession
 extension DaemonCore {
     // MARK: Keeping
 
-    /// Writes the session's document (and every container's slot) to the store: after any
-    /// change of containers, connections, subscriptions or observations — never per publication.
-    /// `connection`: only that connection's subscriptions or observations changed (or it
-    /// closed leaving nothing behind), and only its
-    /// part of the document is encoded anew (the rest is kept from the last write), so a burst
-    /// of N clients connecting and subscribing costs N small encodings, not N².
-    func sessionChanged(connection number: Int? = nil) {
+    /// Notes a change of containers, connections, subscriptions or observations for the
+    /// session's document (never a publication: those write their slot in place).
+    ///
+    /// The document is written once, after the work the loop is doing now (a burst of requests,
+    /// a thousand clients connecting) — in the same turn of the loop, before it waits again —
+    /// not once per change: each write copies the whole document, which with a thousand
+    /// connections made every change cost the loop O(connections).
+    func sessionChanged() {
         guard let store else { return }
-        if let number {
-            // That connection's part only: encoded anew if it is still open, dropped if not.
-            store.connectionDocuments[number] = clients.values.first { $0.number == number }.map { storedConnection($0).encoded() }
-        } else {
+        store.wholeSessionChanged = true
+        scheduleSessionWrite(store)
+    }
+
+    /// Only `client`'s subscriptions or observations changed: only its part of the document is
+    /// encoded anew.
+    func sessionChanged(connection client: Client) {
+        guard let store else { return }
+        store.changedConnections[client.number] = client
+        scheduleSessionWrite(store)
+    }
+
+    /// Connection `number` closed leaving nothing behind: its part leaves the document.
+    func sessionChanged(closed number: Int) {
+        guard let store else { return }
+        store.changedConnections[number] = nil
+        store.closedConnections.insert(number)
+        scheduleSessionWrite(store)
+    }
+
+    private func scheduleSessionWrite(_ store: SessionStore) {
+        guard !store.writePending else { return }
+        store.writePending = true
+        eventLoop.assumeIsolated().execute { [self] in writeSession() }
+    }
+
+    /// Writes the session's document (and, after a change of containers, every container's
+    /// slot) to the store.
+    func writeSession() {
+        guard let store else { return }
+        store.writePending = false
+        let whole = store.wholeSessionChanged
+        guard whole || !store.changedConnections.isEmpty || !store.closedConnections.isEmpty else { return }
+        if whole {
             store.containersDocument = nil
-            store.connectionDocuments.removeAll(keepingCapacity: true)
-            for client in clients.values { store.connectionDocuments[client.number] = storedConnection(client).encoded() }
+            store.connectionDocuments.removeAll()
+            for client in clients.values.sorted(by: { $0.number < $1.number }) {
+                store.connectionDocuments.set(client.number, storedConnection(client).encoded())
+            }
+        } else {
+            for number in store.closedConnections { store.connectionDocuments.set(number, nil) }
+            for (number, client) in store.changedConnections {
+                let open = clients[client.id] === client
+                store.connectionDocuments.set(number, open ? storedConnection(client).encoded() : nil)
+            }
         }
+        store.wholeSessionChanged = false
+        store.changedConnections.removeAll(keepingCapacity: true)
+        store.closedConnections.removeAll(keepingCapacity: true)
         let containers: [UInt8]
         if let cached = store.containersDocument {
             containers = cached
@@ -37,7 +79,7 @@ extension DaemonCore {
             store.containersDocument = bytes
             store.nameHashes = session.names.map(SnapshotMemory.nameHash)
         }
-        let connections = store.connectionDocuments.keys.sorted().map { store.connectionDocuments[$0]! }
+        let connections = store.connectionDocuments.joined
         let document = SessionSnapshot.document(
             instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
             containers: containers, connections: connections
@@ -45,7 +87,7 @@ extension DaemonCore {
         // The slots change with the containers (and are written anew when the memory grows,
         // which formats it); a connection's change leaves them as its publications wrote them.
         var slots: [SnapshotMemory.Slot] = []
-        if number == nil || document.count + 8 > store.memory.documentCapacity {
+        if whole || document.count + 8 > store.memory.documentCapacity {
             for index in session.names.indices {
                 let state = session.engine.slots[index].container.state
                 slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
@@ -96,7 +138,7 @@ extension DaemonCore {
     /// nothing to take back but its socket.
     func storeConnection(_ client: Client) {
         guard let store, store.kept.insert(client.number).inserted else { return }
-        store.connections?.keep(client.channel, number: client.number)
+        store.connections?.keep(client.channel, descriptor: client.socket?.fd, number: client.number)
     }
 
     /// A connection closed: its socket leaves the store.
@@ -116,7 +158,9 @@ extension DaemonCore {
         nextClientNumber = max(nextClientNumber, (numbers.max() ?? 0) + 1)
         guard let (snapshot, slots) = taken else {
             store.sessionLost = !numbers.isEmpty
+            // At once: the store then holds this process' session before anything else runs.
             sessionChanged()
+            writeSession()
             return
         }
         instance = snapshot.instance
@@ -141,6 +185,7 @@ extension DaemonCore {
         let gone = Set(owners.values).union(pausedBy.values).union(focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { undo(forConnection: number) }
         sessionChanged()
+        writeSession()
         logger.notice("restart: took back \(session.names.count) containers and \(numbers.count) connections (instance \(instance))")
     }
 
@@ -175,7 +220,7 @@ extension DaemonCore {
                 client.reply((try? perform(Request(operation: operation), for: client)) ?? ByteBuffer())
             }
         }
-        sessionChanged(connection: client.number)
+        sessionChanged(connection: client)
     }
 }
 

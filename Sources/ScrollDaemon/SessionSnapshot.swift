@@ -76,16 +76,17 @@ extension SessionSnapshot {
         }
         return Self.document(
             instance: instance, nextClientNumber: nextClientNumber, focus: focus, focusedBy: focusedBy,
-            containers: containerBytes, connections: connections.map { $0.encoded() }
+            containers: containerBytes, connections: connections.map { $0.encoded() }.joined(separator: [UInt8(ascii: ",")]).map { $0 }
         )
     }
 
-    /// The document from its parts, the containers and each connection already encoded (the
+    /// The document from its parts, the containers and the connections already encoded and
+    /// joined with commas (the
     /// daemon keeps those and re-encodes only what changed: a new subscriber costs one
     /// connection's bytes, not every connection's).
-    package static func document(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [UInt8], connections: [[UInt8]]) -> [UInt8] {
+    package static func document(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [UInt8], connections: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(128 + containers.count + connections.reduce(0) { $0 + $1.count + 1 })
+        bytes.reserveCapacity(128 + containers.count + connections.count)
         bytes += "{\"instance\":".utf8
         ProtocolValue.string(instance).encode(into: &bytes)
         bytes += ",\"nextClient\":\(nextClientNumber),\"focus\":".utf8
@@ -93,10 +94,7 @@ extension SessionSnapshot {
         bytes += ",\"focusedBy\":\(focusedBy.map(String.init) ?? "null"),\"containers\":[".utf8
         bytes += containers
         bytes += "],\"connections\":[".utf8
-        for (index, connection) in connections.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes += connection
-        }
+        bytes += connections
         bytes += "]}".utf8
         return bytes
     }

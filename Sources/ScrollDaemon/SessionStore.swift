@@ -6,8 +6,9 @@ import ScrollSession
 /// Where connections are kept across a restart (systemd's file descriptor store, DESIGN §16).
 /// The daemon's POSIX side implements it; tests stand in for it.
 package protocol ConnectionKeeper: AnyObject {
-    /// Hands the connection's socket to the store as `client-N`.
-    func keep(_ channel: Channel, number: Int)
+    /// Hands the connection's socket to the store as `client-N`: `descriptor` when the daemon
+    /// has one for it already (the fan-out's duplicate: the same socket), else `channel`'s.
+    func keep(_ channel: Channel, descriptor: Int32?, number: Int)
     /// Takes it out again (the connection closed): the store never holds dead connections.
     func forget(number: Int)
 }
@@ -32,8 +33,15 @@ package final class SessionStore {
     var sessionLost = false
     /// The document's containers as last encoded; nil: encode them anew.
     var containersDocument: [UInt8]?
-    /// Each connection's part of the document as last encoded, by number.
-    var connectionDocuments: [Int: [UInt8]] = [:]
+    /// Each connection's part of the document as last encoded.
+    var connectionDocuments = ConnectionDocuments()
+    /// What changed since the document was last written: open connections' parts, closed
+    /// connections (by number), or everything (`wholeSessionChanged`). The document is written once per turn of the loop,
+    /// after whatever it is running now, however many changes that made.
+    var changedConnections: [Int: Client] = [:]
+    var closedConnections: Set<Int> = []
+    var wholeSessionChanged = false
+    var writePending = false
 
     package init(memory: SnapshotMemory, connections: (any ConnectionKeeper)?) {
         self.memory = memory

@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -111,12 +112,41 @@ package final class SocketDescriptor {
         #endif
     }
 
+    /// Where a member sits in a type's reflection: how many superclasses up, and which child.
+    private struct MemberPath: Sendable {
+        var depth: Int
+        var offset: Int
+    }
+
+    /// The paths found so far, by type and label. Reflection materializes every child it
+    /// passes; searching by label did so for each connection, ~10 % of the loop with a hundred
+    /// clients reconnecting in a loop (docs/performance-live.md, finding 8). With the path
+    /// known, only the one child is read.
+    private static let paths = Mutex<[String: MemberPath]>([:])
+
     /// `label`'s value in `value` or the classes it inherits from.
     private static func member(_ label: String, of value: Any) -> Any? {
+        let key = "\(ObjectIdentifier(type(of: value)))/\(label)"
+        if let path = paths.withLock({ $0[key] }) {
+            var mirror = Mirror(reflecting: value)
+            for _ in 0..<path.depth {
+                guard let superclass = mirror.superclassMirror else { return nil }
+                mirror = superclass
+            }
+            let children = mirror.children
+            guard path.offset < children.count else { return nil }
+            let child = children[children.index(children.startIndex, offsetBy: path.offset)]
+            return child.label == label ? child.value : nil
+        }
         var mirror: Mirror? = Mirror(reflecting: value)
+        var depth = 0
         while let current = mirror {
-            if let child = current.children.first(where: { $0.label == label }) { return child.value }
+            for (offset, child) in current.children.enumerated() where child.label == label {
+                paths.withLock { $0[key] = MemberPath(depth: depth, offset: offset) }
+                return child.value
+            }
             mirror = current.superclassMirror
+            depth += 1
         }
         return nil
     }

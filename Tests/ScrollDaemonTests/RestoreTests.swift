@@ -17,7 +17,7 @@ struct RestoreTests {
     /// systemd's store as the core sees it: which connections it holds.
     final class Keeper: ConnectionKeeper {
         var kept: Set<Int> = []
-        func keep(_ channel: Channel, number: Int) { kept.insert(number) }
+        func keep(_ channel: Channel, descriptor: Int32?, number: Int) { kept.insert(number) }
         func forget(number: Int) { kept.remove(number) }
     }
 
@@ -59,7 +59,9 @@ struct RestoreTests {
         #expect((seen.last?["contentOffset"] as? [String: Any])?["y"] as? Double == 1234.5)
         _ = try other.drain()
 
-        // The process dies: what its memory holds is all the next one gets.
+        // The loop finishes its turn (the document is written once per turn), then the process
+        // dies: what its memory holds is all the next one gets.
+        before.loop.run()
         let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
         #expect(taken.snapshot.containers.map(\.name) == ["main", "list"])
         #expect(taken.snapshot.connections.map(\.number) == [1, 2])
@@ -124,12 +126,38 @@ struct RestoreTests {
         #expect(keeper.kept.isEmpty)
     }
 
+    /// Connections come and go in any order: the document lists each subscribed one once, in
+    /// number order, and is written once per turn of the loop however many changes it made.
+    @Test func theDocumentListsTheSubscribedConnectionsInOrderAfterChurn() throws {
+        let buffer = Self.newBuffer()
+        let before = try Self.keeping(in: buffer, keeper: Keeper())
+        let clients = try (0..<5).map { _ in try before.connect() }
+        for (number, client) in clients.enumerated().reversed() {
+            try client.send(#"{"op":"subscribe","container":"main","id":\#(number)}"#)
+        }
+        try clients[1].channel.close().wait()
+        try clients[3].send(#"{"op":"unsubscribe","container":"main","id":9}"#)
+        let late = try before.connect()
+        try late.send(#"{"op":"subscribe","container":"main","rate":30,"id":1}"#)
+        before.loop.run()
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        // 2 closed; 4 unsubscribed (listed, with nothing to take back but its socket).
+        #expect(taken.snapshot.connections.map(\.number) == [1, 3, 4, 5, 6])
+        #expect(taken.snapshot.connections.map(\.requests.count) == [1, 1, 0, 1, 1])
+        guard case .subscribe("main", let rate?)? = taken.snapshot.connections.last?.requests.first else {
+            Issue.record("connection 6's subscription is not in the document")
+            return
+        }
+        #expect(abs(rate - 30) < 1e-6)
+    }
+
     @Test func anOwnedContainerWhoseConnectionDidNotComeBackIsRemoved() throws {
         let buffer = Self.newBuffer()
         let keeper = Keeper()
         let before = try Self.keeping(in: buffer, keeper: keeper)
         let app = try before.connect()
         #expect(try app.request(#"{"op":"configure","container":"mine","owned":true,"id":1}"#)?["type"] as? String == "ok")
+        before.loop.run()
         let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
         let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [])
         #expect(after.core.session.names == ["main"])
@@ -149,6 +177,7 @@ struct RestoreTests {
             try app.send(request)
         }
         _ = try app.drain()
+        before.loop.run()
         let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
         #expect(taken.snapshot.connections.first?.requests == [
             .subscribe(container: "mine", rate: 10),
