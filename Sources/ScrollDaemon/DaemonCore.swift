@@ -57,9 +57,9 @@ package final class DaemonCore {
     var recording: (any RecordingSink)?
     /// Hears when device or client counts change (systemd STATUS=).
     package weak var statusObserver: (any DaemonStatusObserver)?
-    /// The status messages that may go at once, as of `time` (see `statusChanged`), and the
-    /// one waiting for the bucket when it is empty.
-    var statusBucket = (tokens: DaemonCore.statusRate, time: NIODeadline.uptimeNanoseconds(0))
+    /// The status messages that may go at once (see `statusChanged`), and the one waiting for
+    /// the bucket when it is empty.
+    var statusBucket = TokenBucket(rate: 10)
     var statusPending: Scheduled<Void>?
     /// The input source frames wait for (see `InputSource`); nil: none, or it ended.
     package var input: (any InputSource)?
@@ -102,36 +102,19 @@ package final class DaemonCore {
     /// system calls each, for a line no one reads that fast; at a normal pace every change is
     /// told at once and no timer is left behind to wake an idle daemon.
     package func statusChanged() {
-        guard statusObserver != nil else { return }
-        refillStatusBucket()
-        guard statusBucket.tokens >= 1 else {
+        guard let statusObserver else { return }
+        if let wait = statusBucket.take(at: eventLoop.now) {
             guard statusPending == nil else { return }
-            // Until the bucket holds one again (a millisecond at least, so rounding can never
-            // leave a wake-up that finds it still empty).
-            let wait = max(1e6, ((1 - statusBucket.tokens) / Self.statusRate * 1e9).rounded(.up))
-            statusPending = eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(wait))) { [weak self] in
+            statusPending = eventLoop.assumeIsolated().scheduleTask(in: wait) { [weak self] in
                 guard let self else { return }
                 statusPending = nil
-                refillStatusBucket()
-                tellStatus()
+                statusBucket.force(at: eventLoop.now)
+                self.statusObserver?.statusChanged(devices: devices.count, clients: clients.count)
             }
             return
         }
-        tellStatus()
+        statusObserver.statusChanged(devices: devices.count, clients: clients.count)
     }
-
-    private func refillStatusBucket() {
-        let now = eventLoop.now
-        let refilled = Double((now - statusBucket.time).nanoseconds) / 1e9 * Self.statusRate
-        statusBucket = (min(Self.statusRate, statusBucket.tokens + refilled), now)
-    }
-
-    private func tellStatus() {
-        statusBucket.tokens -= 1
-        statusObserver?.statusChanged(devices: devices.count, clients: clients.count)
-    }
-
-    static let statusRate = 10.0
 
     var configuration: Configuration { session.configuration }
 
