@@ -76,7 +76,7 @@ extension SessionSnapshot {
         }
         return Self.document(
             instance: instance, nextClientNumber: nextClientNumber, focus: focus, focusedBy: focusedBy,
-            containers: containerBytes, connections: connections.map { $0.encoded() }.joined(separator: [UInt8(ascii: ",")]).map { $0 }
+            containers: containerBytes, connections: Array(connections.map { $0.encoded() }.joined(separator: [UInt8(ascii: ",")]))
         )
     }
 

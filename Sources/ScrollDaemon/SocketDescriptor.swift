@@ -122,11 +122,16 @@ package final class SocketDescriptor {
     /// passes; searching by label did so for each connection, ~10 % of the loop with a hundred
     /// clients reconnecting in a loop (docs/performance-live.md, finding 8). With the path
     /// known, only the one child is read.
-    private static let paths = Mutex<[String: MemberPath]>([:])
+    private static let paths = Mutex<[MemberKey: MemberPath]>([:])
+
+    private struct MemberKey: Hashable, Sendable {
+        var type: ObjectIdentifier
+        var label: String
+    }
 
     /// `label`'s value in `value` or the classes it inherits from.
     private static func member(_ label: String, of value: Any) -> Any? {
-        let key = "\(ObjectIdentifier(type(of: value)))/\(label)"
+        let key = MemberKey(type: ObjectIdentifier(type(of: value)), label: label)
         if let path = paths.withLock({ $0[key] }) {
             var mirror = Mirror(reflecting: value)
             for _ in 0..<path.depth {
