@@ -28,6 +28,13 @@ import Glibc
         }.wait()
         #expect(found == a)
         #expect(sameSocket)
+        // Another connection of the same kind: found again (by the path the first lookup of
+        // the type found), its own socket.
+        let (c, d) = try socketPair()
+        defer { close(d) }
+        let second = try ClientBootstrap(group: group).withConnectedSocket(c).wait()
+        #expect(try second.eventLoop.submit { SocketDescriptor.descriptor(of: second) }.wait() == c)
+        try second.close().wait()
         try channel.close().wait()
         // Not a socket channel: nothing to find, NIO's write path does it all.
         let embedded = EmbeddedChannel()
