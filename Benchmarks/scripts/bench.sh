@@ -54,6 +54,13 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo -n "| direct (as built) " && Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
     echo -n "| through NIO (\`SCROLLD_NIO_WRITES=1\`) " && SCROLLD_NIO_WRITES=1 Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
     echo
+    echo "## Instructions per published state (callgrind, issue 19)"
+    echo
+    echo "Benchmarks/scripts/loop-callgrind.sh: one 1 kHz drag and its fling, one subscriber; the event loop's"
+    echo "instructions (\`runOneLoopTick\`, inclusive) per state."
+    echo
+    Benchmarks/scripts/loop-callgrind.sh .build/release/scrolld 1 2>/dev/null
+    echo
     echo "## Replay (issue 7.2)"
     echo
     echo "| what | time | rate |"

@@ -22,23 +22,8 @@ trap 'rm -rf "$W"' EXIT
 
 cc -O2 -o "$W/scroll-cpu" "$ROOT/Benchmarks/floor/scroll-cpu.c"
 cp "$ROOT/Benchmarks/list.toml" "$W/scrolld.toml"
-# 10 drags of 500 events 1 ms apart (the last a scroll stop, so each ends in a fling) with
-# 500 ms pauses; the first event LEAD_MS after the replay starts, so every subscriber is in.
-python3 - "$LEAD_MS" >"$W/drag.scrolllog" <<'PY'
-import math, sys
-lead = int(sys.argv[1]) * 1000
-w = sys.stdout.write
-w('{"format":"scrolld-events","version":1,"created":"2026-11-25T00:00:00Z","source":"Benchmarks/scripts/scroll-cpu.sh"}\n')
-w('{"t":1000000,"dev":2,"type":"device_added","name":"Bench Touchpad","caps":["finger","hold"]}\n')
-t = 1_000_000 + lead
-for drag in range(10):
-    sign = 1 if drag % 2 == 0 else -1
-    for i in range(500):
-        t += 1000
-        d = 0 if i == 499 else sign * round(2.0 + 1.5 * math.sin(i / 40), 3)
-        w('{"t":%d,"dev":2,"type":"finger","delta":{"x":0,"y":%s}}\n' % (t, repr(d)))
-    t += 500_000
-PY
+# 10 drags of 500 events 1 ms apart, each ending in a fling, 500 ms pauses (drag-log.py).
+python3 "$ROOT/Benchmarks/scripts/drag-log.py" 10 "$LEAD_MS" >"$W/drag.scrolllog"
 
 cpu_ns() {  # the run time of every thread of process $1, ns
     local total=0 f v
