@@ -451,14 +451,19 @@ stamp() {  # stamp FILE: the time now, written whole before FILE appears
 }
 round_done() { test -e "$R/a.round-$1" && test -e "$R/b.round-$1"; }
 new_pid() { local pid; pid=$(main_pid); [ "$pid" -gt 0 ] 2>/dev/null && [ "$pid" != "$1" ] && [ "$(as_manager_user systemctl --user show scrolld.service -p SubState --value)" = running ]; }
+# restart_round N SIGNAL TIMEOUT PROPERTIES: the daemon gets SIGNAL; both clients must finish
+# round N within TIMEOUT s, and systemd must run a new process; then PROPERTIES are shown.
+restart_round() {
+  local pid; pid=$(main_pid)
+  stamp "$R/round-$1.kill"
+  kill -"$2" "$pid"
+  wait_until "$3" round_done "$1"
+  fact "restore.round$1.done" $?
+  wait_until 30 new_pid "$pid"
+  show "restore-round$1" scrolld.service "$4"
+}
 # Round 1: SIGKILL.
-PIDR=$(main_pid)
-stamp "$R/round-1.kill"
-kill -KILL "$PIDR"
-wait_until 60 round_done 1
-fact restore.round1.done $?
-wait_until 30 new_pid "$PIDR"
-show restore-round1 scrolld.service MainPID,NRestarts,NFileDescriptorStore
+restart_round 1 KILL 60 MainPID,NRestarts,NFileDescriptorStore
 # A client connecting after the restart sees list in its welcome.
 as_manager_user /usr/bin/python3 "$CLIENT" "$SOCK" "$R" c >"$W/restore-c.out" 2>&1
 fact restore.c.rc $?
@@ -466,13 +471,7 @@ fact restore.c.rc $?
 e2e_dev wheel -2 >/dev/null
 sleep 1
 # Round 2: the watchdog (the daemon stopped past WatchdogSec=5).
-PIDR=$(main_pid)
-stamp "$R/round-2.kill"
-kill -STOP "$PIDR"
-wait_until 90 round_done 2
-fact restore.round2.done $?
-wait_until 30 new_pid "$PIDR"
-show restore-round2 scrolld.service MainPID,NRestarts,Result
+restart_round 2 STOP 90 MainPID,NRestarts,Result
 journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -iE 'watchdog' >"$W/restore-watchdog.out" 2>&1
 journalctl -b --no-pager -o cat | grep -iE 'scrolld.service.*(watchdog|abort)' >>"$W/restore-watchdog.out" 2>&1
 # Round 3: garbage in the stored session, then SIGKILL.
@@ -485,12 +484,7 @@ fact restore.memfd "${MEMFD:-none}"
 [ -n "$MEMFD" ] && head -c 4096 /dev/urandom | dd of="$MEMFD" bs=4096 count=1 conv=notrunc status=none
 fact restore.garbage.rc $?
 touch "$R/round-3.lost"
-stamp "$R/round-3.kill"
-kill -KILL "$PIDR"
-wait_until 60 round_done 3
-fact restore.round3.done $?
-wait_until 30 new_pid "$PIDR"
-show restore-round3 scrolld.service MainPID,NRestarts,NFileDescriptorStore
+restart_round 3 KILL 60 MainPID,NRestarts,NFileDescriptorStore
 as_manager_user systemctl --user status --no-pager scrolld.service >"$W/restore-status-after.out" 2>&1
 journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -E '^restart: ' >"$W/restore-journal.out" 2>&1
 kill "$RA" "$RB" 2>/dev/null
