@@ -392,16 +392,22 @@ PID2=$(main_pid)
 following() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^following logind sessions of seat0'; }
 wait_until 30 following
 fact session.idle.following $?
-thread_counts() {  # "comm:switches:ticks" per thread
-  local task stat w line switches
+thread_counts() {  # "comm:voluntary:involuntary:ticks" per thread
+  # Voluntary switches are the wake-ups (the thread blocked, then something woke it);
+  # involuntary ones are preemptions while it ran, which say how busy the rest of the guest
+  # was (under TCG a ping runs for tens of ms), not that the daemon woke up.
+  local task stat w line voluntary involuntary
   for task in /proc/"$PID2"/task/*; do
-    switches=0
+    voluntary=0 involuntary=0
     while IFS= read -r line; do
-      case $line in *voluntary_ctxt_switches:*) switches=$((switches + ${line##*[[:space:]]})) ;; esac
+      case $line in
+        voluntary_ctxt_switches:*) voluntary=${line##*[[:space:]]} ;;
+        nonvoluntary_ctxt_switches:*) involuntary=${line##*[[:space:]]} ;;
+      esac
     done <"$task/status"
     stat=$(<"$task/stat")
     read -r -a w <<<"${stat##*) }"
-    printf '%s:%s:%s\n' "$(<"$task/comm")" "$switches" "$((w[11] + w[12]))"
+    printf '%s:%s:%s:%s\n' "$(<"$task/comm")" "$voluntary" "$involuntary" "$((w[11] + w[12]))"
   done
 }
 # Settled: no thread moved for 3 s (under TCG on a busy host, the new daemon's start-up can
