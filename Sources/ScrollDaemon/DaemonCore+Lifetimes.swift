@@ -56,7 +56,7 @@ extension DaemonCore {
     /// `removed` (once per connection) and lose their subscription; feeds after it move down.
     func containerRemoved(at index: Int) {
         let feed = feeds.remove(at: index)
-        batches.remove(at: index)
+        pending.removeContainer(at: index)
         for later in feeds[index...] { later.container -= 1 }
         // States published before the removal (frames the request ran first) and not yet
         // offered to observers: the removed container's go, the later ones' move down with

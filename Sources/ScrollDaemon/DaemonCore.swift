@@ -45,11 +45,7 @@ package final class DaemonCore {
     package internal(set) var store: SessionStore?
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
-    var batches: [PublishedBatch?] = []
-    var encodeBuffer: [UInt8] = []
-    /// One encoder for all containers: its remembered opening and sizes are per container, so
-    /// interleaved containers re-encode them, which costs no more than having no memory.
-    var stateEncoder = StateEncoder()
+    var pending = PendingBatches()
     /// The one wake-up scheduled for the session's next deadline, and that deadline.
     var deadlineTask: NIOScheduledCallback?
     var scheduledDeadline: Timestamp?
@@ -122,7 +118,7 @@ package final class DaemonCore {
     func syncFeeds() {
         while feeds.count < session.names.count {
             feeds.append(Feed(container: feeds.count, name: session.names[feeds.count], eventLoop: eventLoop))
-            batches.append(nil)
+            pending.addContainer()
         }
     }
 
@@ -186,13 +182,16 @@ package final class DaemonCore {
         deadlineTask = nil
         scheduledDeadline = next
         guard let next else { return }
-        deadlineTask = try? eventLoop.assumeIsolated().scheduleCallback(at: NIODeadline(timestamp: next), handler: DeadlineWakeUp(core: self, deadline: next))
+        deadlineTask = try? eventLoop.scheduleCallback(at: NIODeadline(timestamp: next), handler: DeadlineWakeUp(core: self, deadline: next))
     }
 
     /// A wake-up at one of the session's deadlines. A scheduled callback rather than a task:
     /// a wake-up comes at every frame and, live, at most input events, and a task costs a
     /// promise, its future and a closure each time (docs/performance-live.md, finding 8).
-    struct DeadlineWakeUp: NIOScheduledCallbackHandler {
+    /// NIO calls it on the loop it was scheduled from, the core's, the one thread that touches
+    /// the core: hence the unchecked `Sendable`, which lets it skip the isolated entry point's
+    /// `NIOLoopBound` box (`ReplaySource.WakeUp` says more).
+    struct DeadlineWakeUp: NIOScheduledCallbackHandler, @unchecked Sendable {
         weak var core: DaemonCore?
         let deadline: Timestamp
 
@@ -277,11 +276,7 @@ package final class DaemonCore {
         let feed = feeds[index]
         if !feed.observers.isEmpty { observed.append(publication) }
         guard !feed.subscriptions.isEmpty else { return }
-        encodeBuffer.removeAll(keepingCapacity: true)
-        stateEncoder.encode(publication.state, container: feed.name, seq: publication.seq, paused: publication.paused, into: &encodeBuffer)
-        encodeBuffer.append(UInt8(ascii: "\n"))
-        if batches[index] == nil { batches[index] = PublishedBatch() }
-        batches[index]!.append(line: encodeBuffer)
+        pending.add(publication, name: feed.name)
     }
 
     /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
@@ -291,9 +286,10 @@ package final class DaemonCore {
         delivering = true
         defer { delivering = false }
         var now: NIODeadline?
-        for index in batches.indices {
-            guard let batch = batches[index] else { continue }
-            batches[index] = nil
+        var index = 0
+        while !pending.isEmpty, index < pending.count {
+            defer { index += 1 }
+            guard let batch = pending.take(index) else { continue }
             let feed = feeds[index]
             feed.latest = batch.latest
             let lines = batch.lines
