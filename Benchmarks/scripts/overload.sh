@@ -50,8 +50,9 @@ for run in range(1, runs + 1):
         m = re.search(r"^  %s \(\d+, bound ([\d.]+) ms\):.*?at the socket \(lower bound\) p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms" % re.escape(name), text, re.M)
         column[key] = "%s / %s / %s" % m.group(2, 3, 4) if m else "?"
         column[key + " bound"] = m.group(1) if m else "?"
-    m = re.search(r"daemon during the pass: (\d+) % of a CPU busy", text)
+    m = re.search(r"daemon during the pass: (\d+) % of a CPU busy, (\d+) % waiting for one", text)
     column["busy"] = m.group(1) + " %" if m else "?"
+    column["waiting"] = m.group(2) + " %" if m else "?"
     m = re.search(r"load average ([\d.]+ [\d.]+ [\d.]+)", text)
     column["load"] = m.group(1) if m else "?"
     column["behaviour"] = "passed" if status == "0" else "FAILED"
@@ -76,6 +77,7 @@ block = (
     + row("rate 120 Hz (bound %s)" % bound("120"), "120")
     + row("rate 60 Hz (bound %s)" % bound("60"), "60")
     + row("daemon busy during the pass", "busy")
+    + row("daemon runnable but waiting for a CPU", "waiting")
     + row("load average during the run", "load")
     + row("the test's behaviour checks", "behaviour")
 )
