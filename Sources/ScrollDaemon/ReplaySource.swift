@@ -66,7 +66,15 @@ package final class ReplaySource {
     /// one is scheduled. Also the daemon's input barrier: before frames and timers due by `now`
     /// run, the events before them go in, so a loop that wakes late (a loaded machine) still
     /// applies everything in time order, exactly as `scrolld replay` does.
+    ///
+    /// With nothing due (a barrier between two events) the wake-up already scheduled for the
+    /// next event stays as it is, rather than being cancelled and scheduled again at every
+    /// frame for nothing.
     package func deliverDue(until now: Timestamp) {
+        guard next < events.count, liveTime(of: next) <= now else {
+            if task == nil { scheduleNext() }
+            return
+        }
         task?.cancel()
         task = nil
         var due: [ScrollEvent] = []
@@ -96,6 +104,8 @@ extension ReplaySource {
         let source: ReplaySource
 
         func handleScheduledCallback(eventLoop: some EventLoop) {
+            // It has run: nothing to cancel.
+            source.task = nil
             source.deliverDue(until: source.core.eventLoop.timestamp)
         }
     }
