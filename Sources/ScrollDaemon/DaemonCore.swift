@@ -286,9 +286,7 @@ package final class DaemonCore {
         delivering = true
         defer { delivering = false }
         var now: NIODeadline?
-        var index = 0
-        while !pending.isEmpty, index < pending.count {
-            defer { index += 1 }
+        for index in 0..<pending.count {
             guard let batch = pending.take(index) else { continue }
             let feed = feeds[index]
             feed.latest = batch.latest

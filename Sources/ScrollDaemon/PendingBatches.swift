@@ -15,12 +15,6 @@ struct PendingBatches {
     /// interleaved containers re-encode them, which costs no more than having no memory.
     private var encoder = StateEncoder()
     private var line: [UInt8] = []
-    /// How many containers have a batch.
-    private var batchCount = 0
-
-    /// Whether no container has a batch (most deliveries follow a command that published
-    /// nothing a subscriber wants).
-    var isEmpty: Bool { batchCount == 0 }
 
     /// The containers it has room for, in the session's order.
     var count: Int { batches.count }
@@ -30,7 +24,7 @@ struct PendingBatches {
     }
 
     mutating func removeContainer(at index: Int) {
-        if batches.remove(at: index) != nil { batchCount -= 1 }
+        batches.remove(at: index)
     }
 
     /// Encodes `publication` as its container's next line (`name` is the container's name).
@@ -39,18 +33,12 @@ struct PendingBatches {
         encoder.encode(publication.state, container: name, seq: publication.seq, paused: publication.paused, into: &line)
         line.append(UInt8(ascii: "\n"))
         let index = publication.container
-        if batches[index] == nil {
-            batches[index] = PublishedBatch()
-            batchCount += 1
-        }
+        if batches[index] == nil { batches[index] = PublishedBatch() }
         batches[index]!.append(line: line)
     }
 
     /// The batch of the container at `index`, if it has one, which it then no longer has.
     mutating func take(_ index: Int) -> PublishedBatch? {
-        guard let batch = batches[index] else { return nil }
-        batches[index] = nil
-        batchCount -= 1
-        return batch
+        batches[index].take()
     }
 }
