@@ -37,6 +37,14 @@ extension DaemonCore {
         scheduleSessionWrite(store)
     }
 
+    /// Writes the whole session's document now, not at the end of the loop's turn: at start,
+    /// so the store holds this process' session before anything else runs.
+    private func writeWholeSession() {
+        guard let store else { return }
+        store.wholeSessionChanged = true
+        writeSession()
+    }
+
     private func scheduleSessionWrite(_ store: SessionStore) {
         guard !store.writePending else { return }
         store.writePending = true
@@ -45,7 +53,7 @@ extension DaemonCore {
 
     /// Writes the session's document (and, after a change of containers, every container's
     /// slot) to the store.
-    func writeSession() {
+    private func writeSession() {
         guard let store else { return }
         store.writePending = false
         let whole = store.wholeSessionChanged
@@ -158,9 +166,7 @@ extension DaemonCore {
         nextClientNumber = max(nextClientNumber, (numbers.max() ?? 0) + 1)
         guard let (snapshot, slots) = taken else {
             store.sessionLost = !numbers.isEmpty
-            // At once: the store then holds this process' session before anything else runs.
-            sessionChanged()
-            writeSession()
+            writeWholeSession()
             return
         }
         instance = snapshot.instance
@@ -184,8 +190,7 @@ extension DaemonCore {
         // What connections that did not come back had set is undone, as if they had closed.
         let gone = Set(owners.values).union(pausedBy.values).union(focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { undo(forConnection: number) }
-        sessionChanged()
-        writeSession()
+        writeWholeSession()
         logger.notice("restart: took back \(session.names.count) containers and \(numbers.count) connections (instance \(instance))")
     }
 
