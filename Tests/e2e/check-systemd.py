@@ -133,13 +133,14 @@ def check_sessions(c):
     # Per thread [voluntary switches, involuntary switches, CPU ticks]. The event loop's one
     # periodic wake-up is systemd's watchdog (WatchdogSec=30: WATCHDOG=1 every 15 s), so a 10 s
     # window may hold one ping: one or two voluntary switches (measured on the host with
-    # WATCHDOG_USEC=2 s: 20 for 10 pings; in the guest 1-2 per ping in 10 rounds) and, under
-    # TCG, 2-7 ticks of CPU (the ping's dozen system calls take ms each there), during which the
-    # rest of the guest may preempt it: involuntary switches are not wake-ups and are not
-    # limited (counted with the voluntary ones, they are the likely cause of the one failure
-    # seen: 5 "switches" and 2 ticks for one ping). A loop that spun instead of sleeping would
-    # run hundreds of ticks in 10 s: at most 50 (0.5 s).
-    # The input thread, where sd-bus is polled with libinput, and the main thread never run.
+    # WATCHDOG_USEC=2 s: 20 for 10 pings; in an experiment guest 1-2 switches of both kinds
+    # per ping in 5 idle windows) and, under TCG, 2-7 ticks of CPU (the ping's dozen system
+    # calls take ms each there), during which the rest of the guest may preempt it:
+    # involuntary switches are not wake-ups and are not limited (counted with the voluntary
+    # ones, they are the likely cause of the one failure seen: 5 "switches" and 2 ticks for one
+    # ping). A loop that spun instead of sleeping would run hundreds of ticks in 10 s: at most
+    # 50 (0.5 s). The input thread, where sd-bus is polled with libinput, and the main thread
+    # never run.
     loop = [d for comm, d in deltas.items() if comm.startswith("NIO-ELT")]
     c.check("idle with sd-bus attached (logind followed, devices open): in 10 s the input thread and the main thread never woke up or ran, the event loop at most for one watchdog ping",
             f("session.idle.following") == "0" and int(f("session.idle.fds") or 0) > 0 and len(deltas) == 3
