@@ -37,15 +37,16 @@ columns = []
 for run in range(1, runs + 1):
     text = open(os.path.join(logs, "%d.log" % run), errors="replace").read()
     status = open(os.path.join(logs, "%d.status" % run)).read().strip()
-    verdict = re.search(r"^OVERLOAD within one frame: (met|not met) \((\d+) of (\d+) subscribers[^;]*; ([^)]*)\)", text, re.M)
+    verdict = re.search(r"^OVERLOAD within one frame: (met|not met) \((\d+) of (\d+) healthy subscribers[^;]*; (\d+) fell behind[^;]*; ([^)]*)\)", text, re.M)
     column = {"status": status}
     if verdict:
-        judged = verdict.group(4) == "release build, SCHED_FIFO"
-        column["verdict"] = verdict.group(1) if judged else "not judged (%s)" % verdict.group(4)
+        judged = verdict.group(5) == "release build, SCHED_FIFO"
+        column["verdict"] = verdict.group(1) if judged else "not judged (%s)" % verdict.group(5)
         column["met"] = judged and verdict.group(1) == "met"
         column["late"] = "%s of %s" % (verdict.group(2), verdict.group(3))
+        column["behind"] = verdict.group(4)
     else:
-        column.update(verdict="no verdict (test status %s)" % status, met=False, late="?")
+        column.update(verdict="no verdict (test status %s)" % status, met=False, late="?", behind="?")
     for name, key in (("unthrottled", "unthrottled"), ("rate 120 Hz", "120"), ("rate 60 Hz", "60")):
         m = re.search(r"^  %s \(\d+, bound ([\d.]+) ms\):.*?at the socket \(lower bound\) p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms" % re.escape(name), text, re.M)
         column[key] = "%s / %s / %s" % m.group(2, 3, 4) if m else "?"
@@ -72,7 +73,8 @@ block = (
     "bound), p50 / p99 / max in ms:\n\n" % (met, runs, date, commit or "?", cpu, os.cpu_count(), before, runs)
     + header
     + row("within one frame", "verdict")
-    + row("subscribers with a state beyond the bound", "late")
+    + row("healthy subscribers with a state beyond the bound", "late")
+    + row("subscribers that fell behind their socket (the test's readers), not judged", "behind")
     + row("unthrottled (bound %s)" % bound("unthrottled"), "unthrottled")
     + row("rate 120 Hz (bound %s)" % bound("120"), "120")
     + row("rate 60 Hz (bound %s)" % bound("60"), "60")

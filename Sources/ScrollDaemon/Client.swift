@@ -43,6 +43,15 @@ package final class Client {
     /// --stuck-client-timeout` changes it).
     package static let defaultStuckLimit = TimeAmount.seconds(30)
 
+    /// What NIO may hold of a connection's writes before the channel says it is not writable
+    /// (and back below which it says it is again). Only what the kernel refused waits there —
+    /// the socket's own buffer already holds some 150 state lines — so a few kilobytes are
+    /// enough for a reply or a line's remainder; past them a subscription turns latest-wins.
+    /// A larger buffer only queues states that a newer one will replace anyway, and at the
+    /// moment a few hundred clients that stopped reading fill up together, queueing them is
+    /// what delays everyone else (docs/performance-live.md, finding 8).
+    package static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 2 * 1024, high: 8 * 1024)
+
     init(context: ChannelHandlerContext, credentials: PeerCredentials, number: Int, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
         channel = context.channel
         self.number = number

@@ -34,7 +34,7 @@ final class SocketDaemon {
         let core = LoopOwned(self.core)
         let credentials = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
         var bootstrap = ServerBootstrap(group: group)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
         if let sendBuffer { bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer)) }
         server = try bootstrap.childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {

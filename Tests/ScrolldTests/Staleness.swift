@@ -38,6 +38,11 @@ struct StalenessFigures: CustomStringConvertible {
     /// The promised bound, µs.
     let bound: Int64
     var subscribers = 0
+    /// Subscribers of the class that let states pile up in their socket (LineClient's
+    /// `neverFullBelow` or more waiting at once): not healthy (docs/security.md: a healthy
+    /// subscriber reads its socket as states come), so not judged — whatever they held late
+    /// may be their own doing, the daemon coalescing for a socket that filled.
+    var fellBehind = 0
     var upper: [Int32] = []
     var lower: [Int32] = []
     var unreached = 0
@@ -68,7 +73,7 @@ struct StalenessFigures: CustomStringConvertible {
         """
         \(name) (\(subscribers), bound \(String(format: "%.2f", Double(bound) / 1000)) ms): staleness as read \(LatencySummary(upper)); \
         at the socket (lower bound) \(LatencySummary(lower)); over the bound: \(overBoundUpper) as read, \
-        \(late.count) subscribers at the socket\(unreached > 0 ? "; \(unreached) states never reached" : "")
+        \(late.count) subscribers at the socket\(unreached > 0 ? "; \(unreached) states never reached" : ""); \(fellBehind) fell behind their socket, not judged
         """
     }
 }

@@ -59,7 +59,7 @@ extension Daemon {
         // its number; they carry on without a new `welcome`.
         for (fd, number) in taken.clients {
             let bootstrap = ClientBootstrap(group: loop)
-                .channelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+                .channelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))

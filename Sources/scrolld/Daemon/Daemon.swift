@@ -145,7 +145,7 @@ final class Daemon: Sendable {
         @Sendable func makeBootstrap() -> ServerBootstrap {
             ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: SocketListener.backlog)
-                .childChannelOption(.writeBufferWaterMark, value: .init(low: 16 * 1024, high: 64 * 1024))
+                .childChannelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
