@@ -38,6 +38,9 @@ struct OverloadTests {
     /// SCHED_FIFO (RealTimePriority), so that the latency figure is the daemon's own work.
     /// Not in `make test`, where real-time threads would take the CPU from whatever else runs.
     static let benchmark = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_BENCH"] == "1"
+    /// Also for `make bench` (`OVERLOAD_DAEMON_CPU`): the daemon's threads on this CPU, the
+    /// test's on the others (CPUAffinity), so that the load does not share the daemon's CPU.
+    static let daemonCPU = benchmark ? ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DAEMON_CPU"].flatMap { Int($0) } : nil
     /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
     static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
     /// `run --stuck-client-timeout`: the clients that never read are dropped this long after
@@ -113,6 +116,15 @@ struct OverloadTests {
         let priorityFailure = Self.benchmark
             ? RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
             : "not asked for outside `make bench`"
+        var placement = ""
+        if let cpu = Self.daemonCPU {
+            let others = CPUAffinity.allowed.filter { $0 != cpu }
+            try #require(!others.isEmpty, "no CPU left for the test besides \(cpu)")
+            if let failure = CPUAffinity.pin(process: probe.pid, to: [cpu]) ?? CPUAffinity.pin(process: getpid(), to: others) {
+                Issue.record("\(failure)")
+            }
+            placement = ", the daemon alone on CPU \(cpu)"
+        }
         let sampler = CPUSampler(pid: probe.pid, realTimePriority: priorityFailure == nil ? Self.samplerPriority : nil)
         sampler.start()
 
@@ -252,7 +264,7 @@ struct OverloadTests {
         let late = classes.flatMap(\.late)
         let worst = late.max { $0.lower < $1.lower }
         let judged = classes.reduce(0) { $0 + $1.subscribers }
-        let conditions = Scrolld.binary.path.contains("/release/") ? (priorityFailure == nil ? "release build, SCHED_FIFO" : "release build, normal priority") : "debug build"
+        let conditions = (Scrolld.binary.path.contains("/release/") ? (priorityFailure == nil ? "release build, SCHED_FIFO" : "release build, normal priority") : "debug build") + placement
         print("OVERLOAD within one frame: \(late.isEmpty ? "met" : "not met") (\(late.count) of \(judged) healthy subscribers held a state later than the bound, at the socket; \(streams.count - judged) fell behind their socket and were not judged; \(conditions))")
 
         // The clients that never read: dropped once their socket stayed full for the stuck
