@@ -81,7 +81,8 @@ struct StreamCheck {
     var times: [Int64] = []
     var reads: [Read] = []
     var eof = false
-    /// The most bytes seen waiting in the socket before a read (LineClient.neverFullBelow).
+    /// The most bytes one read returned: what was waiting in the socket, as the reader's
+    /// buffer takes all of it (compared with LineClient.neverFullBelow).
     var mostQueued = 0
 
     init(fd: Int32, rate: Double?) {

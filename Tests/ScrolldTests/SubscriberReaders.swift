@@ -43,6 +43,7 @@ final class SubscriberReaders: @unchecked Sendable {
 
     private let shards: [Shard]
     private let count: Int
+    /// More than a full socket holds (LineClient.neverFullBelow, plus the partial line kept).
     static let bufferSize = 1 << 18
 
     private let realTimePriority: Int32?
@@ -128,10 +129,8 @@ final class SubscriberReaders: @unchecked Sendable {
                 for k in ready where !shard.streams[k].eof {
                     let lower = max(previousWaitCall, lastDrainStart[k])
                     let buffer = buffers[k]
-                    var queued: Int32 = 0
-                    if ioctl(shard.streams[k].fd, UInt(FIONREAD), &queued) == 0 {
-                        shard.streams[k].mostQueued = max(shard.streams[k].mostQueued, Int(queued))
-                    }
+                    // No FIONREAD: the buffer has room for more than a full socket, so the
+                    // first read takes everything waiting, and its size is what was queued.
                     while true {
                         let readStart = monotonicMicroseconds()
                         let room = buffer.count - filled[k]
