@@ -19,6 +19,44 @@ struct SystemdIntegrationTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// The file descriptor store (DESIGN §16) through a notify socket that goes away, as a
+    /// stand-in manager's does: the connection it refuses is logged once, and no connection is
+    /// offered or withdrawn again, even when a socket is back at that path — three system calls
+    /// per connection for nothing, under churn — while the rest (`STATUS=`) carries on.
+    @Test func aNotifySocketThatRefusedIsOfferedNoConnectionAgain() throws {
+        var notify = try NotifySocket()
+        let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path])
+        #expect(notify.receive(until: "READY=1").contains { $0.contains("READY=1") })
+        let first = try LineClient(path: daemon.socketPath)
+        _ = first.readJSON()
+        let kept = notify.receive(until: "FDSTORE=1")
+        #expect(kept.contains { $0.contains("FDSTORE=1") && $0.contains("FDNAME=client-") }, "\(kept)")
+
+        let path = notify.path
+        notify.close()
+        let second = try LineClient(path: daemon.socketPath)
+        _ = second.readJSON()
+        let warning = "in systemd's file descriptor store (No such file or directory)"
+        #expect(waitUntil(timeout: 30) { daemon.stderr.contains(warning) }, "\(daemon.stderr)")
+
+        notify = try NotifySocket(path: path)
+        let third = try LineClient(path: daemon.socketPath)
+        _ = third.readJSON()
+        // Sent in order on one socket: an offer of the third connection would come before the
+        // count that includes it.
+        let afterThird = notify.receive(until: "3 clients")
+        #expect(afterThird.contains { $0.contains("STATUS=") && $0.contains("3 clients") }, "\(afterThird)")
+        #expect(!afterThird.contains { $0.contains("FDSTORE") }, "\(afterThird)")
+        first.close()
+        let afterClose = notify.receive(until: "2 clients")
+        #expect(afterClose.contains { $0.contains("2 clients") }, "\(afterClose)")
+        #expect(!afterClose.contains { $0.contains("FDSTOREREMOVE") }, "\(afterClose)")
+        #expect(daemon.stderr.components(separatedBy: "systemd's file descriptor store").count == 2, "warned once: \(daemon.stderr)")
+        second.close()
+        third.close()
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func theWatchdogIsPingedOnlyWhenSystemdAsks() throws {
         let notify = try NotifySocket()
         let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"])
