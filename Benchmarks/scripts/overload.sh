@@ -8,15 +8,20 @@
 # "<!-- make bench: overload -->" markers of docs/performance.md and docs/security.md (and to
 # Benchmarks/overload-results.md). `make test` runs the same test and judges behaviour only.
 #
-# With OVERLOAD_DAEMON_CPU=N the test pins the daemon's threads to CPU N and its own (the
-# thousand clients, the readers) to the other CPUs, so that the load does not share the daemon's
-# CPU; that table goes between the "<!-- make bench: overload, daemon alone on a CPU -->"
-# markers instead (and to Benchmarks/overload-results-own-cpu.md).
+# With OVERLOAD_DAEMON_CPU=N (a CPU number, or `last`: the last one this process may use) the
+# test pins the daemon's threads to that CPU and its own (the thousand clients, the readers) to
+# the others, so that the load does not share the daemon's CPU; that table goes between the
+# "<!-- make bench: overload, daemon alone on a CPU -->" markers instead (and to
+# Benchmarks/overload-results-own-cpu.md). It needs two CPUs.
 #
-# Usage: [OVERLOAD_DAEMON_CPU=N] Benchmarks/scripts/overload.sh [RUNS]
+# Usage: [OVERLOAD_DAEMON_CPU=N|last] Benchmarks/scripts/overload.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-10}
+if [ -n "${OVERLOAD_DAEMON_CPU:-}" ] && [ "$(nproc)" -lt 2 ]; then
+    echo "overload.sh: OVERLOAD_DAEMON_CPU needs two CPUs (this process may use $(nproc)); not run" >&2
+    exit 0
+fi
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 
@@ -38,7 +43,7 @@ python3 - "$logs" "$runs" "$before" "${OVERLOAD_DAEMON_CPU:-}" <<'EOF'
 import datetime, os, re, subprocess, sys
 
 logs, runs, before, daemon_cpu = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-placement = ", the daemon alone on CPU %s" % daemon_cpu if daemon_cpu else ""
+conditions = "release build, SCHED_FIFO" + (r", the daemon alone on CPU \d+" if daemon_cpu else "")
 columns = []
 for run in range(1, runs + 1):
     text = open(os.path.join(logs, "%d.log" % run), errors="replace").read()
@@ -46,7 +51,7 @@ for run in range(1, runs + 1):
     verdict = re.search(r"^OVERLOAD within one frame: (met|not met) \((\d+) of (\d+) healthy subscribers[^;]*; (\d+) fell behind[^;]*; ([^)]*)\)", text, re.M)
     column = {"status": status}
     if verdict:
-        judged = verdict.group(5) == "release build, SCHED_FIFO" + placement
+        judged = re.fullmatch(conditions, verdict.group(5)) is not None
         column["verdict"] = verdict.group(1) if judged else "not judged (%s)" % verdict.group(5)
         column["met"] = judged and verdict.group(1) == "met"
         column["late"] = "%s of %s" % (verdict.group(2), verdict.group(3))
@@ -55,8 +60,9 @@ for run in range(1, runs + 1):
         column.update(verdict="no verdict (test status %s)" % status, met=False, late="?", behind="?")
     for name, key in (("unthrottled", "unthrottled"), ("rate 120 Hz", "120"), ("rate 60 Hz", "60")):
         m = re.search(r"^  %s \(\d+, bound ([\d.]+) ms\):.*?at the socket \(lower bound\) p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms" % re.escape(name), text, re.M)
-        column[key] = "%s / %s / %s" % m.group(2, 3, 4) if m else "?"
-        column[key + " bound"] = m.group(1) if m else "?"
+        none = re.search(r"^  %s \(0, bound ([\d.]+) ms\): none judged" % re.escape(name), text, re.M)
+        column[key] = "%s / %s / %s" % m.group(2, 3, 4) if m else "none judged" if none else "?"
+        column[key + " bound"] = m.group(1) if m else none.group(1) if none else "?"
     m = re.search(r"daemon during the pass: (\d+) % of a CPU busy, (\d+) % waiting for one", text)
     column["busy"] = m.group(1) + " %" if m else "?"
     column["waiting"] = m.group(2) + " %" if m else "?"
@@ -77,7 +83,7 @@ block = (
     "load average before %s). `Benchmarks/scripts/overload.sh %d`: the overload test against the static "
     "release build, the daemon and the test's readers under SCHED_FIFO%s; staleness at the socket (lower "
     "bound), p50 / p99 / max in ms:\n\n" % (met, runs, date, commit or "?", cpu, os.cpu_count(), before, runs,
-    ", the daemon's threads pinned to CPU %s and the test's to the others (`OVERLOAD_DAEMON_CPU=%s`)" % (daemon_cpu, daemon_cpu) if daemon_cpu else "")
+    ", the daemon's threads pinned to a CPU of their own and the test's to the others (`OVERLOAD_DAEMON_CPU=%s`)" % daemon_cpu if daemon_cpu else "")
     + header
     + row("within one frame", "verdict")
     + row("healthy subscribers with a state beyond the bound", "late")

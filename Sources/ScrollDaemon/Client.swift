@@ -45,8 +45,8 @@ package final class Client {
 
     /// What NIO may hold of a connection's writes before the channel says it is not writable
     /// (and back below which it says it is again). Only what the kernel refused waits there —
-    /// the socket's own buffer already holds some 150 state lines — so a few kilobytes are
-    /// enough for a reply or a line's remainder; past them a subscription turns latest-wins.
+    /// the socket's own buffer already holds some 170 state lines — so a few kilobytes are
+    /// enough for replies and the rest of a batch; past them a subscription turns latest-wins.
     /// A larger buffer only queues states that a newer one will replace anyway, and at the
     /// moment a few hundred clients that stopped reading fill up together, queueing them is
     /// what delays everyone else (docs/performance-live.md, finding 8).

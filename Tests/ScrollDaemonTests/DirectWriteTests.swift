@@ -82,6 +82,8 @@ import Glibc
         // would be coalesced (the next test).
         try daemon.publish(100)
         #expect(try daemon.wait { core in core.session.nextDeadline == nil })
+        // Before the client reads: the kernel took every byte, NIO holds none.
+        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
         let last = try daemon.onLoop { core in core.session.seqs[0] }
         let states = try client.states(through: last)
         #expect(last > 100)

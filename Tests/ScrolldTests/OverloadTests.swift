@@ -38,9 +38,13 @@ struct OverloadTests {
     /// SCHED_FIFO (RealTimePriority), so that the latency figure is the daemon's own work.
     /// Not in `make test`, where real-time threads would take the CPU from whatever else runs.
     static let benchmark = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_BENCH"] == "1"
-    /// Also for `make bench` (`OVERLOAD_DAEMON_CPU`): the daemon's threads on this CPU, the
-    /// test's on the others (CPUAffinity), so that the load does not share the daemon's CPU.
-    static let daemonCPU = benchmark ? ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DAEMON_CPU"].flatMap { Int($0) } : nil
+    /// Also for `make bench` (`OVERLOAD_DAEMON_CPU`, a number or `last`): the daemon's threads
+    /// on this CPU, the test's on the others (CPUAffinity), so that the load does not share the
+    /// daemon's CPU.
+    static let daemonCPU: Int? = {
+        guard benchmark, let value = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DAEMON_CPU"], !value.isEmpty else { return nil }
+        return value == "last" ? CPUAffinity.allowed.last : Int(value)
+    }()
     /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
     static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
     /// `run --stuck-client-timeout`: the clients that never read are dropped this long after
@@ -122,8 +126,9 @@ struct OverloadTests {
             try #require(!others.isEmpty, "no CPU left for the test besides \(cpu)")
             if let failure = CPUAffinity.pin(process: probe.pid, to: [cpu]) ?? CPUAffinity.pin(process: getpid(), to: others) {
                 Issue.record("\(failure)")
+            } else {
+                placement = ", the daemon alone on CPU \(cpu)"
             }
-            placement = ", the daemon alone on CPU \(cpu)"
         }
         let sampler = CPUSampler(pid: probe.pid, realTimePriority: priorityFailure == nil ? Self.samplerPriority : nil)
         sampler.start()
@@ -249,13 +254,14 @@ struct OverloadTests {
         // Within one frame (docs/security.md), a figure: for every state the engine computes in
         // the pass and every healthy subscriber, that state or a newer one is in the
         // subscriber's socket one frame after the state's time (with `rate` R: one frame plus
-        // 1/R). Healthy: it reads its socket as states come; one that let ~100 states pile up
-        // (this test's readers starved of a CPU) is counted, not judged. Judged by `make bench`,
-        // from the line printed here.
+        // 1/R). Healthy: it reads its socket as states come. One whose reader came back late to
+        // ~100 states waiting (StreamCheck.fellBehind) may have had its socket fill, and then
+        // the daemon waits for it by design: counted, not judged. Judged by `make bench`, from
+        // the line printed here.
         var classes = Self.healthyClasses.map { StalenessFigures(rate: $0.rate, frame: Self.frameMicros) }
         for (i, stream) in streams.enumerated() {
             let k = Self.healthyClasses.firstIndex { $0.rate == stream.rate }!
-            if stream.mostQueued >= LineClient.neverFullBelow {
+            if stream.fellBehind {
                 classes[k].fellBehind += 1
                 continue
             }

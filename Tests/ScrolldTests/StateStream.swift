@@ -84,6 +84,15 @@ struct StreamCheck {
     /// The most bytes one read returned: what was waiting in the socket, as the reader's
     /// buffer takes all of it (compared with LineClient.neverFullBelow).
     var mostQueued = 0
+    /// Whether its reader once stayed away longer than `StreamCheck.promptRead` and then found
+    /// at least LineClient.neverFullBelow bytes waiting: the socket may have filled because of
+    /// the reader, and the daemon then waits and coalesces (latest wins), so what this stream
+    /// held late is not the daemon's doing alone. As many bytes read promptly are a burst the
+    /// daemon sent (after a stall of its own, say): that stream stays judged.
+    var fellBehind = false
+    /// How long a reader may take to come back to a ready socket and still count as reading
+    /// "as states come": one frame at 120 Hz.
+    static let promptRead: Int64 = 8_334
 
     init(fd: Int32, rate: Double?) {
         self.fd = fd
@@ -108,8 +117,10 @@ struct StreamCheck {
         if head.phase == UInt8(ascii: "I") { idleLines[head.seq] = Array(line) }
     }
 
-    /// Called after each read: records it if it completed broadcasts.
-    mutating func read(lower: Int64, arrival: Int64) {
+    /// Called after each read of `bytes`: records it if it completed broadcasts.
+    mutating func read(lower: Int64, arrival: Int64, bytes: Int) {
+        mostQueued = max(mostQueued, bytes)
+        if bytes >= LineClient.neverFullBelow, arrival - lower > Self.promptRead { fellBehind = true }
         let end = Int32(seqs.count)
         if end > (reads.last?.end ?? 0) { reads.append(Read(lower: lower, arrival: arrival, end: end)) }
     }

@@ -43,7 +43,8 @@ final class SubscriberReaders: @unchecked Sendable {
 
     private let shards: [Shard]
     private let count: Int
-    /// More than a full socket holds (LineClient.neverFullBelow, plus the partial line kept).
+    /// More than a full socket can hold (its send buffer, `wmem_default`: 208 KiB), plus the
+    /// partial line kept from the last read.
     static let bufferSize = 1 << 18
 
     private let realTimePriority: Int32?
@@ -137,9 +138,8 @@ final class SubscriberReaders: @unchecked Sendable {
                         let n = read(shard.streams[k].fd, buffer.baseAddress! + filled[k], room)
                         let arrival = monotonicMicroseconds()
                         if n > 0 {
-                            shard.streams[k].mostQueued = max(shard.streams[k].mostQueued, n)
                             filled[k] = consume(buffer, filled: filled[k], new: n, into: &shard.streams[k])
-                            shard.streams[k].read(lower: lower, arrival: arrival)
+                            shard.streams[k].read(lower: lower, arrival: arrival, bytes: n)
                             if n < room { lastDrainStart[k] = readStart; break }
                         } else if n < 0, errno == EAGAIN {
                             lastDrainStart[k] = readStart
