@@ -246,7 +246,10 @@ package final class DaemonCore {
     /// timestamp, each published).
     private func runDeadlines(until time: Timestamp) {
         if let next = session.nextDeadline, next <= time {
-            session.advance(to: time) { collect($0) }
+            // Not `advance(to: time)`: `time` is when the input thread's barrier read the clock,
+            // and an event the kernel stamped just before it may reach the loop after it; the
+            // session stays at the last frame, so that event still applies at its own time.
+            session.runDeadlines(dueBy: time) { collect($0) }
             deliver()
             deliverObservations()
         }

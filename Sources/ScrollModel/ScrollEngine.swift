@@ -191,6 +191,17 @@ public struct ScrollEngine: Sendable {
     /// `Slot` is large, and reading a computed property of `slots[i]` from out here can copy
     /// the whole slot (and retain all it holds) on every event.
     public mutating func advance(to time: Timestamp, _ emit: (Update) -> Void) {
+        runDeadlines(dueBy: time, emit)
+        now = max(now, time)
+    }
+
+    /// Runs every frame tick and timer due at or before `time`, as ``advance(to:_:)`` does,
+    /// but leaves the clock at the last one that ran: an event stamped between that and `time`
+    /// that reaches the engine afterwards still applies at its own time, as a replay of the
+    /// recording applies it. (A live daemon asks its input thread for everything stamped before
+    /// a moment, then runs the frames due by then; an event the kernel stamped just before that
+    /// moment may still have been on its way into the device's buffer.)
+    public mutating func runDeadlines(dueBy time: Timestamp, _ emit: (Update) -> Void) {
         while true {
             var best = -1
             var bestTime = Timestamp.max
@@ -204,7 +215,6 @@ public struct ScrollEngine: Sendable {
             now = max(now, bestTime)
             slots[best].fire(at: bestTime, rate: frameRate, index: best, emit)
         }
-        now = max(now, time)
     }
 
     /// Applies an event at its time, after every deadline before it, and publishes the state of

@@ -80,9 +80,19 @@ public struct Session: Sendable {
         }
     }
 
-    /// Runs every frame and timer due by `time`, publishing each.
+    /// Runs every frame and timer due by `time`, publishing each; the session is at `time`.
     public mutating func advance(to time: Timestamp, _ publish: (Publication) -> Void) {
         engine.advance(to: time) { update in
+            seqs[update.container] += 1
+            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
+        }
+    }
+
+    /// Runs every frame and timer due by `time`, publishing each; the session stays at the last
+    /// of them (ScrollEngine.runDeadlines(dueBy:_:)), so input stamped after it that arrives
+    /// later still applies, and is recorded, at its own time.
+    public mutating func runDeadlines(dueBy time: Timestamp, _ publish: (Publication) -> Void) {
+        engine.runDeadlines(dueBy: time) { update in
             seqs[update.container] += 1
             publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
         }
