@@ -24,55 +24,59 @@ import Testing
         }
     }
 
+    /// A daemon with a subscriber to `main`, a wheel click at `start` and its first frame due:
+    /// the loop has woken for that frame and waits for the barrier.
+    struct FrameDue {
+        let daemon: EmbeddedDaemon
+        let source = HeldSource()
+        let client: Connection
+        let start: Timestamp
+        let frame: Timestamp
+
+        init() throws {
+            daemon = try EmbeddedDaemon()
+            daemon.core.input = source
+            client = try daemon.connect()
+            _ = try client.request(#"{"op":"subscribe","container":"main","id":1}"#)
+            daemon.input(.deviceAdded(name: "mouse", capabilities: [.wheel]))
+            daemon.input(.wheel(v120: AxisValues(y: 120), degrees: nil))
+            start = daemon.now
+            _ = try client.drain()
+            frame = try #require(daemon.core.session.nextDeadline)
+            daemon.advance(Double(frame - daemon.now) / 1e6)
+        }
+
+        func click(at time: Timestamp) {
+            daemon.core.input(ScrollEvent(time: time, device: 1, kind: .wheel(v120: AxisValues(y: 120), degrees: nil)))
+        }
+    }
+
     /// A frame that comes due while the loop is busy runs once the barrier passes, at its own
     /// time; an event the kernel stamped after that frame but which reached the loop after the
     /// barrier read the clock (it was still on its way into the device's buffer) applies at its
     /// own time too — not at the moment the barrier read, which no replay could reproduce.
     @Test func inputStampedAfterTheLastFrameRunAppliesAtItsOwnTimeEvenAfterTheBarrier() throws {
-        let daemon = try EmbeddedDaemon()
-        let source = HeldSource()
-        daemon.core.input = source
-        let client = try daemon.connect()
-        _ = try client.request(#"{"op":"subscribe","container":"main","id":1}"#)
-        daemon.input(.deviceAdded(name: "mouse", capabilities: [.wheel]))
-        daemon.input(.wheel(v120: AxisValues(y: 120), degrees: nil))
-        _ = try client.drain()
-        let frame = try #require(daemon.core.session.nextDeadline)
-
-        // The frame's wake-up asks for a barrier; nothing runs until it passes.
-        daemon.advance(Double(frame - daemon.now) / 1e6)
-        #expect(source.waiting.count == 1)
-        #expect(try client.drain().isEmpty)
+        let due = try FrameDue()
+        // Nothing runs until the barrier passes.
+        #expect(due.source.waiting.count == 1)
+        #expect(try due.client.drain().isEmpty)
         // It passes 1.8 ms late (a busy machine): the frame runs, stamped with its own time.
-        source.pass(readTime: frame + 1_800)
-        let frames = try client.drain()
-        #expect(frames.map { $0["t"] as? Double } == [Double(frame)])
-
+        due.source.pass(readTime: due.frame + 1_800)
+        #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
         // A click stamped 1.7 ms after the frame reaches the loop only now.
-        daemon.core.input(ScrollEvent(time: frame + 1_700, device: 1, kind: .wheel(v120: AxisValues(y: 120), degrees: nil)))
-        let click = try client.drain()
-        #expect(click.map { $0["t"] as? Double } == [Double(frame + 1_700)])
+        due.click(at: due.frame + 1_700)
+        let click = try due.client.drain()
+        #expect(click.map { $0["t"] as? Double } == [Double(due.frame + 1_700)])
         #expect(click.first?["phase"] as? String == "interacting")
     }
 
     /// Input stamped before a frame that already ran cannot go back in time: it applies at that
     /// frame's time (and is recorded there, so a replay applies it there too).
     @Test func inputStampedBeforeAFrameThatRanAppliesAtThatFrame() throws {
-        let daemon = try EmbeddedDaemon()
-        let source = HeldSource()
-        daemon.core.input = source
-        let client = try daemon.connect()
-        _ = try client.request(#"{"op":"subscribe","container":"main","id":1}"#)
-        daemon.input(.deviceAdded(name: "mouse", capabilities: [.wheel]))
-        daemon.input(.wheel(v120: AxisValues(y: 120), degrees: nil))
-        let start = daemon.now
-        _ = try client.drain()
-        let frame = try #require(daemon.core.session.nextDeadline)
-        daemon.advance(Double(frame - daemon.now) / 1e6)
-        source.pass(readTime: frame + 100)
-        #expect(try client.drain().map { $0["t"] as? Double } == [Double(frame)])
-
-        daemon.core.input(ScrollEvent(time: start + 1_000, device: 1, kind: .wheel(v120: AxisValues(y: 120), degrees: nil)))
-        #expect(try client.drain().map { $0["t"] as? Double } == [Double(frame)])
+        let due = try FrameDue()
+        due.source.pass(readTime: due.frame + 100)
+        #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
+        due.click(at: due.start + 1_000)
+        #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
     }
 }
