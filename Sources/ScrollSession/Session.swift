@@ -75,16 +75,14 @@ public struct Session: Sendable {
             recorder!.record(applied)
         }
         engine.handle(event) { update in
-            seqs[update.container] += 1
-            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
+            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
         }
     }
 
     /// Runs every frame and timer due by `time`, publishing each; the session is at `time`.
     public mutating func advance(to time: Timestamp, _ publish: (Publication) -> Void) {
         engine.advance(to: time) { update in
-            seqs[update.container] += 1
-            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
+            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
         }
     }
 
@@ -93,9 +91,15 @@ public struct Session: Sendable {
     /// later still applies, and is recorded, at its own time.
     public mutating func runDeadlines(dueBy time: Timestamp, _ publish: (Publication) -> Void) {
         engine.runDeadlines(dueBy: time) { update in
-            seqs[update.container] += 1
-            publish(Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container]))
+            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
         }
+    }
+
+    /// An engine update as published: the container's next `seq` (counted in `seqs`).
+    /// Static, as the engine's callbacks run while the engine itself is being changed.
+    private static func publication(of update: ScrollEngine.Update, seqs: inout [Int], paused: [Bool]) -> Publication {
+        seqs[update.container] += 1
+        return Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container])
     }
 
     /// The earliest frame or timer of any container; nil when nothing moves.

@@ -70,11 +70,10 @@ struct StalenessFigures: CustomStringConvertible {
     }
 
     var description: String {
-        guard subscribers > 0 else {
-            return "\(name) (0, bound \(String(format: "%.2f", Double(bound) / 1000)) ms): none judged; \(fellBehind) fell behind their socket, not judged"
-        }
+        let heading = "\(name) (\(subscribers), bound \(String(format: "%.2f", Double(bound) / 1000)) ms)"
+        guard subscribers > 0 else { return "\(heading): none judged; \(fellBehind) fell behind their socket, not judged" }
         return """
-        \(name) (\(subscribers), bound \(String(format: "%.2f", Double(bound) / 1000)) ms): staleness as read \(LatencySummary(upper)); \
+        \(heading): staleness as read \(LatencySummary(upper)); \
         at the socket (lower bound) \(LatencySummary(lower)); over the bound: \(overBoundUpper) as read, \
         \(late.count) subscribers at the socket\(unreached > 0 ? "; \(unreached) states never reached" : ""); \(fellBehind) fell behind their socket, not judged
         """
