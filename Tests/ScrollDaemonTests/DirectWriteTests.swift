@@ -120,6 +120,28 @@ import Glibc
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
     }
 
+    /// A reader that stops costs the daemon at most the write buffer's high watermark in NIO
+    /// (`Client.writeBufferWaterMark`, 8 KiB) before its subscription turns latest-wins: states
+    /// published one at a time, each its own write, queue there only until the channel says it
+    /// is not writable (with 64 KiB, ~150 of them each, which stalled the loop when two hundred
+    /// such clients filled at once: docs/performance-live.md, finding 8).
+    @Test func aReaderThatStopsQueuesAtMostEightKiBInNIO() throws {
+        let daemon = try SocketDaemon(sendBuffer: 4096)
+        let client = try SocketClient(path: daemon.path)
+        #expect(try client.next()?["type"] as? String == "welcome")
+        client.send(#"{"op":"subscribe","container":"main","id":1}"#)
+        #expect(try client.next()?["seq"] as? Int == 0)
+        try daemon.addMouse()
+        for _ in 0..<400 { try daemon.publish(1) }
+        let (queued, writable) = try daemon.onLoop { core in
+            (core.clients.values.map(\.writesQueuedInNIO).max() ?? 0, core.clients.values.allSatisfy(\.channel.isWritable))
+        }
+        #expect(!writable)
+        // Each write is one state line of at least 200 bytes; docs/security.md promises about
+        // 8 KiB (the number itself, not the constant, so that raising it fails here).
+        #expect(queued > 0 && queued * 200 <= 8 * 1024 + 200, "\(queued) writes held in NIO")
+    }
+
     /// A peer that closes while its socket is full and the daemon keeps writing: the failure
     /// goes to NIO, which closes the connection; the daemon forgets the client and keeps serving.
     @Test func aPeerClosingMidWriteIsDroppedAndTheDaemonKeepsServing() throws {
