@@ -71,12 +71,15 @@ import Testing
     }
 
     /// Input stamped before a frame that already ran cannot go back in time: it applies at that
-    /// frame's time (and is recorded there, so a replay applies it there too).
+    /// frame's time (and is recorded there, so a replay applies it there too), and is counted
+    /// (and logged) as late.
     @Test func inputStampedBeforeAFrameThatRanAppliesAtThatFrame() throws {
         let due = try FrameDue()
         due.source.pass(readTime: due.frame + 100)
         #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
+        #expect(due.daemon.core.lateInputs == 0)
         due.click(at: due.start + 1_000)
         #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
+        #expect(due.daemon.core.lateInputs == 1)
     }
 }

@@ -289,6 +289,21 @@ e2e_wait_for "$W/opens.log" "^fd [^ ]+ daemon [0-9]+ $DEV_TOUCHPAD_NODE\$" 90 \
   || fatal "scrolld run opened the touchpad"
 e2e_wait_for "$W/opens.log" "^fd [^ ]+ daemon [0-9]+ $DEV_MOUSE_NODE\$" 30 \
   || fatal "scrolld run opened the mouse"
+# The kernel stamps an input event a moment before it queues it in the device's buffer, with
+# interrupts off: microseconds on real hardware. Under TCG on a loaded host the virtual CPU can
+# be descheduled in between for milliseconds (3.1 ms seen with two guests side by side) while the
+# daemon's input thread, on the other one, answers a frame's barrier without the event; the
+# daemon then applies it at that frame (and logs it as late). With the device server and the
+# input thread on one virtual CPU the window is atomic for the thread, as on real hardware, so
+# the check "every wheel click reached the daemon before any later frame" tests the daemon's
+# barrier and not the host's scheduler. The event loop keeps both CPUs.
+taskset -a -p -c 0 "$E2E_UINPUT_PID" >/dev/null || fatal "the device server pinned to CPU 0"
+INPUT_TID=
+for task in /proc/"$DAEMON_PID"/task/*; do
+  [ "$(cat "$task/comm" 2>/dev/null)" = scrolld-input ] && INPUT_TID=${task##*/}
+done
+[ -n "$INPUT_TID" ] && taskset -p -c 0 "$INPUT_TID" >/dev/null \
+  || fatal "the daemon's input thread (scrolld-input) pinned to CPU 0"
 "$PY" "$RUN/subscriber.py" "$SOCK" "$LIVE" 2>"$W/subscriber.log" &
 SUB_PID=$!
 e2e_wait_for "$LIVE" '"type":"state"' 60 || fatal "the subscriber received the subscription's state"
