@@ -25,18 +25,19 @@ extension DaemonCore {
         input([event])
     }
 
-    /// An event stamped before something the session already ran (a frame, a request): it
-    /// applies at the session's time, where the recording puts it too, so live and replay still
-    /// agree, but later than it happened. The barrier cannot see an event the kernel has stamped
-    /// but not yet queued, which takes microseconds, unless the machine stops the kernel in
-    /// between (a hypervisor descheduling the virtual CPU): said at the 1st, 10th, 100th… time.
+    /// An event stamped before something the session already ran: it applies at the session's
+    /// time, and is recorded there, so live and replay still agree, but later than it happened.
+    /// A request runs at the loop's clock without waiting for input on its way; a frame waits
+    /// for the input thread's barrier, which sees every event the kernel has queued but not one
+    /// it has stamped and not yet queued — microseconds with interrupts off, unless a hypervisor
+    /// deschedules the virtual CPU in between. Said at the 1st, 10th, 100th… time.
     private func arrivedLate(_ event: ScrollEvent) {
         lateInputs += 1
         var power = 1
         while power < lateInputs { power *= 10 }
         guard power == lateInputs else { return }
         let times = lateInputs == 1 ? "once" : "\(lateInputs) times"
-        logger.info("input reached the daemon after a frame it predates \(times) (this one stamped \(session.now - event.time) µs before it, and applied at it): the machine held it up between the kernel's timestamp and the device's buffer")
+        logger.info("input reached the daemon after a frame or request it predates \(times) (this one by \(session.now - event.time) µs): applied and recorded at that moment")
     }
 
     /// Keeps exactly one wake-up scheduled: at the session's next deadline, or none at all.
