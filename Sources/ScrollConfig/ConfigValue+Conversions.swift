@@ -21,6 +21,7 @@ extension ConfigValue {
         switch self {
         case .integer(let i): return Double(i)
         case .double(let d) where d.isFinite: return d
+        case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(description)")
         default: throw fail(key, "a number")
         }
     }

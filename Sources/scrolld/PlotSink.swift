@@ -9,7 +9,7 @@ struct PlotSink: ReplaySink {
         if let state { recorder.begin(at: origin, state: state) }
     }
 
-    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?) {
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?, paused: Bool) {
         recorder.record(state, isFrame: cause == .frame)
     }
 

@@ -90,7 +90,7 @@ struct Replayer<Sink: ReplaySink> {
         index = index ?? session.index(of: name)
         guard case .everyState = mode, let index else { return }
         for publication in published where publication.container == index {
-            sink.publish(publication.state, seq: publication.seq, cause: publication.cause)
+            sink.publish(publication.state, seq: publication.seq, cause: publication.cause, paused: publication.paused)
         }
     }
 
@@ -146,7 +146,7 @@ struct Replayer<Sink: ReplaySink> {
     /// A sampled state; before the container exists there is nothing to sample.
     mutating func sample(at time: Timestamp) {
         guard let index else { return }
-        sink.publish(session.sampleAdvancing(container: index, at: time), seq: nil, cause: nil)
+        sink.publish(session.sampleAdvancing(container: index, at: time), seq: nil, cause: nil, paused: session.paused[index])
     }
 }
 
@@ -162,13 +162,13 @@ extension Replayer {
         session.input(event) { publication in
             // The engine publishes a state after exactly the input routed to the container.
             if publication.container == reported, publication.cause == .input, event.isInput { sink.input(event) }
-            if publication.container == published { sink.publish(publication.state, seq: publication.seq, cause: publication.cause) }
+            if publication.container == published { sink.publish(publication.state, seq: publication.seq, cause: publication.cause, paused: publication.paused) }
         }
     }
 
     static func advance(to time: Timestamp, publishing index: Int, session: inout Session, sink: inout Sink) {
         session.advance(to: time) { publication in
-            if publication.container == index { sink.publish(publication.state, seq: publication.seq, cause: publication.cause) }
+            if publication.container == index { sink.publish(publication.state, seq: publication.seq, cause: publication.cause, paused: publication.paused) }
         }
     }
 }
@@ -178,8 +178,9 @@ protocol ReplaySink {
     /// The log's first line is at `origin`; `state` is the container's before any input (nil
     /// when a request of the log creates it later).
     mutating func begin(at origin: Timestamp, state: ScrollState?)
-    /// A state: published (`seq` and `cause` given), or sampled (both nil).
-    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?)
+    /// A state: published (`seq` and `cause` given), or sampled (both nil); `paused` while a
+    /// `pause` request is in force on the container (DESIGN §19: its state says so).
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?, paused: Bool)
     /// An input event that reached the container.
     mutating func input(_ event: ScrollEvent)
     /// Writes out whatever is buffered.
@@ -204,7 +205,7 @@ struct StatePrinter: ReplaySink {
         self.output = output
     }
 
-    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?) {
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?, paused: Bool) {
         let number: Int
         if let seq {
             number = seq
@@ -212,7 +213,7 @@ struct StatePrinter: ReplaySink {
             samples += 1
             number = samples
         }
-        encoder.encode(state, container: container, seq: number, into: &output.buffer)
+        encoder.encode(state, container: container, seq: number, paused: paused, into: &output.buffer)
         output.buffer.append(UInt8(ascii: "\n"))
         output.flushIfFull()
     }

@@ -47,8 +47,8 @@ struct InputShapingKeysTests {
     @Test(arguments: [
         ("speed = 0", "input.devices.m.speed", "must be greater than 0, got 0"),
         ("speed = -2.5", "input.devices.m.speed", "must be greater than 0, got -2.5"),
-        ("speed_x = inf", "input.devices.m.speed_x", "expected a number, got a number inf"),
-        ("speed_y = nan", "input.devices.m.speed_y", "expected a number, got a number nan"),
+        ("speed_x = inf", "input.devices.m.speed_x", "expected a finite number, got inf"),
+        ("speed_y = nan", "input.devices.m.speed_y", "expected a finite number, got nan"),
         ("speed = \"fast\"", "input.devices.m.speed", "expected a number, got a string \"fast\""),
         ("wheel_acceleration = 0.9", "input.devices.m.wheel_acceleration", "must be at least 1 (1 turns acceleration off), got 0.9"),
         ("wheel_acceleration_window_ms = 0", "input.devices.m.wheel_acceleration_window_ms", "must be greater than 0, got 0"),

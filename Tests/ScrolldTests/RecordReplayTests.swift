@@ -36,10 +36,12 @@ import Glibc
         }
     }
 
-    /// The fields DESIGN §17 promises equal, as comparable text.
+    /// The fields DESIGN §17 promises equal, as comparable text, and `paused` (§19: a paused
+    /// container's state says so, in a replay as live: one schema, §4).
     static func key(_ state: [String: Any]) -> String {
         let fields: [String: Any] = ["seq": state["seq"]!, "t": state["t"]!, "phase": state["phase"]!,
-                                     "contentOffset": state["contentOffset"]!, "velocity": state["velocity"]!]
+                                     "contentOffset": state["contentOffset"]!, "velocity": state["velocity"]!,
+                                     "paused": state["paused"] as? Bool ?? false]
         return String(decoding: try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self)
     }
 
