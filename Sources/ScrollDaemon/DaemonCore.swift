@@ -268,6 +268,8 @@ package final class DaemonCore {
     /// updated at once; containers created by clients and not in it stay as they are.
     func apply(_ new: Configuration, client: Int = 0) throws(ConfigurationError) {
         try session.reload(new, client: client, at: eventLoop.timestamp) { collect($0) }
+        // A container the file now names is the file's: no connection's close removes it.
+        for name in owners.keys where session.fileContainers.contains(name) { owners[name] = nil }
         input?.apply(new.input)
         syncFeeds()
         deliver()

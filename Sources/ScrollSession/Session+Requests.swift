@@ -131,6 +131,10 @@ extension Session {
     /// fails to resolve. `announcingNew` false: containers it creates publish nothing (the
     /// configuration a recording starts with describes containers the daemon already had).
     public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool = true, _ publish: (Publication) -> Void) throws(ConfigurationError) {
+        // The file's containers, before the ones clients created join them: only these are
+        // the file's (a `remove` or an owner's close may still remove the others), and only
+        // these are recorded, so that a replay's reload keeps the same ones the same way.
+        let file = new
         var new = new
         new.keepContainers(from: configuration)
         var resolved: [(String, ContainerConfiguration)] = []
@@ -139,7 +143,7 @@ extension Session {
         }
         let time = Swift.max(time, engine.now)
         advance(to: time, publish)
-        fileContainers = Set(new.containers.map(\.name))
+        fileContainers = Set(file.containers.map(\.name))
         configuration = new
         engine.frameRate = new.daemon.frameRate
         // New shaping applies from each device's next event (DESIGN §18).
@@ -156,7 +160,7 @@ extension Session {
                 if announcingNew { publishState(of: index, publish) }
             }
         }
-        recorder?.recordConfiguration(configuration, client: client, at: engine.now)
+        recorder?.recordConfiguration(file, client: client, at: engine.now)
     }
 }
 

@@ -1,5 +1,7 @@
 import NIOCore
 import NIOEmbedded
+import ScrollDaemon
+import ScrollLog
 import ScrollModel
 import Testing
 
@@ -31,5 +33,43 @@ struct LifetimeTests {
         let gone = try other.request(#"{"op":"get","container":"feed","id":2}"#)
         #expect(gone?["code"] as? String == "unknown_container")
         #expect(try other.request(#"{"op":"ping","id":3}"#)?["type"] as? String == "pong")
+    }
+
+    /// A reload keeps the containers clients created, and they stay theirs: an owned one still
+    /// goes with its connection, `remove` still removes one, and the recording's reload line
+    /// holds the file's containers only, so that a replay's reload keeps them the same way.
+    /// (A user trial found a reload counting them as the configuration file's from then on.)
+    @Test func containersCreatedByRequestsStayTheirsAcrossAReload() throws {
+        let daemon = try EmbeddedDaemon()
+        let recording = MemoryRecording()
+        daemon.core.startRecording(to: recording, header: EventLogHeader(created: "2026-11-26T00:00:00Z", source: "test"))
+        let app = try daemon.connect()
+        let other = try daemon.connect()
+        #expect(try app.request(#"{"op":"configure","container":"feed","owned":true,"id":1}"#)?["type"] as? String == "ok")
+        #expect(try other.request(#"{"op":"configure","container":"side","id":1}"#)?["type"] as? String == "ok")
+        _ = try app.drain()
+        _ = try other.drain()
+        let reloaded = try other.request(#"{"op":"reload","id":2}"#)
+        #expect(reloaded?["type"] as? String == "reloaded" && reloaded?["ok"] as? Bool == true, "\(String(describing: reloaded))")
+        #expect(try other.request(#"{"op":"remove","container":"side","id":3}"#)?["type"] as? String == "ok")
+        _ = try other.drain()
+
+        try app.channel.close().wait()
+        daemon.loop.run()
+        #expect(try other.request(#"{"op":"get","container":"feed","id":4}"#)?["code"] as? String == "unknown_container")
+
+        let reloads = recording.text.split(separator: "\n").filter { $0.contains(#""op":"reload""#) }
+        #expect(reloads.count == 2)  // the configuration at the start, and the client's reload
+        #expect(reloads.allSatisfy { $0.contains("containers.main.") && !$0.contains("containers.side.") && !$0.contains("containers.feed.") })
+    }
+}
+
+/// A recording kept in memory.
+final class MemoryRecording: RecordingSink {
+    var path: String { "(memory)" }
+    private(set) var text = ""
+    func write(_ bytes: [UInt8]) -> String? {
+        text += String(decoding: bytes, as: UTF8.self)
+        return nil
     }
 }
