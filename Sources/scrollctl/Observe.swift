@@ -86,7 +86,7 @@ struct Observe: ParsableCommand {
                     printed += 1
                     if let count, printed >= count { return }
                 case .removed(let name) where name == container:
-                    throw ClientFailure("container \"\(container)\" was removed", status: ExitStatus.daemonError)
+                    throw Watch.removed(container)
                 case .error(let code, let text, nil):
                     throw DaemonConnection.failure(code: code, message: text)
                 default:

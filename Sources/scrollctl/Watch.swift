@@ -10,7 +10,9 @@ struct Watch: ParsableCommand {
         discussion: """
             On a terminal, draws the container's offset, position, velocity, phase, header and \
             visible rows, updated in place (Ctrl-C ends it). When stdout is not a terminal, or \
-            with --json, prints the state lines exactly as the daemon sends them, one per line.
+            with --json, prints the state lines exactly as the daemon sends them, one per line. \
+            When the container is removed it exits with status 1 (with --json after printing \
+            the daemon's "removed" line).
             """
     )
 
@@ -49,6 +51,10 @@ struct Watch: ParsableCommand {
         }
     }
 
+    static func removed(_ container: String) -> ClientFailure {
+        ClientFailure("container \"\(container)\" was removed", status: ExitStatus.daemonError)
+    }
+
     /// Raw lines, each written (and so flushed) as it arrives.
     private func stream(_ daemon: DaemonConnection, first: DaemonConnection.Message) throws(ClientFailure) {
         var received = 0
@@ -58,6 +64,11 @@ struct Watch: ParsableCommand {
                 Output.write(message.line + [UInt8(ascii: "\n")])
                 received += 1
                 if let count, received >= count { return }
+            } else if case .removed(let name) = message.reply, name == container {
+                // The subscription ended with its container: the line says so, and so does the
+                // exit status (as `observe`'s).
+                Output.write(message.line + [UInt8(ascii: "\n")])
+                throw Self.removed(container)
             } else if case .error(let code, let text, nil) = message.reply {
                 throw DaemonConnection.failure(code: code, message: text)
             }
@@ -82,6 +93,8 @@ struct Watch: ParsableCommand {
                 view.record(line, at: clock.now)
                 dirty = true
                 return count.map { received >= $0 } ?? false
+            case .removed(let name) where name == container:
+                throw Self.removed(container)
             case .error(let code, let text, nil):
                 throw DaemonConnection.failure(code: code, message: text)
             default:

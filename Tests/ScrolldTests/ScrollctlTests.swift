@@ -326,6 +326,41 @@ struct ScrollctlTests {
         #expect(stderr.hasPrefix("scrollctl: scrolld closed the connection"))
     }
 
+    /// A watch ends with its container (found by a user trial: it followed a dead subscription
+    /// for ever), as `observe` does: status 1, the reason on stderr, the daemon's line on stdout.
+    @Test func watchEndsWith1WhenItsContainerIsRemoved() throws {
+        let daemon = try DaemonProcess()
+        #expect(try Scrollctl.run(["configure", "gone", "--container-size", "100x100"], on: daemon).status == 0)
+        let process = Process()
+        process.executableURL = Scrollctl.binary
+        process.arguments = ["watch", "gone", "--json", "--timeout", "60", "--socket", daemon.socketPath]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        let first = out.fileHandleForReading.availableData
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"type":"state""#))
+        #expect(try Scrollctl.run(["remove", "gone"], on: daemon).status == 0)
+        // A watch that does not end is killed (a deadline that only catches the hang).
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+        defer { watchdog.cancel() }
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(rest.hasSuffix(#"{"type":"removed","container":"gone"}"# + "\n"), "\(rest)")
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr == "scrollctl: container \"gone\" was removed\n")
+    }
+
     @Test func usageErrorsExit64() throws {
         #expect(try Scrollctl.run(["scroll-to", "--socket", "/nonexistent.sock"]).status == 64)  // no --x/--y
         #expect(try Scrollctl.run(["scroll-to", "--y", "1", "--animation", "wobbly", "--socket", "/nonexistent.sock"]).status == 64)
