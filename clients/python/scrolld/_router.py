@@ -85,6 +85,8 @@ class Router:
         self.paused: set = set()
         self.instance: Optional[str] = None
         self.last_id = 0
+        # An error the daemon sent without an id, which the connection's end then carries.
+        self.failure: Optional[ScrolldError] = None
 
     # --- requests -------------------------------------------------------------------------
 
@@ -93,7 +95,13 @@ class Router:
         """Registers `request` (giving it an id) and returns the line to send. `op` overrides
         what the reply is taken for ("restore": a configure sent again, not recorded again)."""
         request = dict(request)
-        request["id"] = self.last_id = next(self._ids)
+        request["id"] = next(self._ids)
+        if stream is not None and stream.kind == "subscribe":
+            self._check_rate(stream)
+        # Encoded before anything is registered: a request that cannot be sent leaves nothing
+        # behind (no stream a reconnection would try to send again).
+        line = encode(request)
+        self.last_id = request["id"]
         if stream is not None and stream.kind == "subscribe":
             self.subscriptions.setdefault(stream.container, []).append(stream)
         if stream is not None and stream.kind == "observe":
@@ -101,7 +109,18 @@ class Router:
             stream.request = request
             self.observations[request["id"]] = stream
         self.pending[request["id"]] = Pending(op or request["op"], done, stream, request)
-        return encode(request)
+        return line
+
+    def _check_rate(self, stream: Stream) -> None:
+        """The daemon keeps one subscription per container and connection, with one `rate`:
+        iterators of one container on one client share it, so they must ask for the same."""
+        for other in self.subscriptions.get(stream.container, ()):
+            if other is not stream and other.request.get("rate") != stream.request.get("rate"):
+                raise ScrolldError(
+                    "invalid_value",
+                    f"{stream.container!r} is already followed on this client at rate "
+                    f"{other.request.get('rate')} (one subscription per container and connection); "
+                    f"use the same rate, or another Client for {stream.request.get('rate')}")
 
     def unsubscribe(self, stream: Stream, done) -> Optional[bytes]:
         streams = self.subscriptions.get(stream.container, [])
@@ -140,15 +159,19 @@ class Router:
         if kind == "removed":
             self._removed(message.get("container"))
             return
+        if kind == "error" and message_id is None:
+            # A line the daemon could not read as far as its id: one over 64 KiB (`too_large`),
+            # after which it closes the connection. Lines are answered in order, so it is the
+            # oldest waiting request's; the connection's end then carries the same error.
+            error = self.failure = error_from(message)
+            if self.pending:
+                self._fail(self.pending.pop(next(iter(self.pending))), error)
+            return
         pending = self.pending.pop(message_id, None) if message_id is not None else None
         if pending is None:
             return  # an unsolicited message this client has no use for
         if kind == "error":
-            error = error_from(message)
-            if pending.stream is not None:
-                self._drop(pending.stream)
-                pending.stream.end(error if pending.done is _ignore else None)
-            pending.done(None, error)
+            self._fail(pending, error_from(message))
             return
         if pending.op == "subscribe" and kind == "state" and pending.stream is not None:
             pending.stream.deliver(message)
@@ -160,6 +183,12 @@ class Router:
         elif pending.op == "remove":
             self._forget(pending.request["container"])
         pending.done(message, None)
+
+    def _fail(self, pending: Pending, error: ScrolldError) -> None:
+        if pending.stream is not None:
+            self._drop(pending.stream)
+            pending.stream.end(error if pending.done is _ignore else None)
+        pending.done(None, error)
 
     def _record_configure(self, request: Dict[str, Any]) -> None:
         replay = {k: v for k, v in request.items() if k not in ("id", "animation")}
@@ -200,6 +229,8 @@ class Router:
         """Every waiting request fails; streams end with `error`, or wait for the new
         connection when reconnecting."""
         pending, self.pending = self.pending, {}
+        error = error or self.failure
+        self.failure = None
         failure = error or ScrolldError("disconnected", "the connection to scrolld ended")
         for entry in pending.values():
             entry.done(None, failure)

@@ -18,7 +18,13 @@ def default_socket() -> str:
 
 
 def encode(request: Dict[str, Any]) -> bytes:
-    return json.dumps(request, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    """The request's line. A value JSON cannot carry (nan, inf, an object of no JSON type) is
+    the caller's `invalid_value`, raised here, before anything is sent or registered."""
+    try:
+        return json.dumps(request, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+    except (ValueError, TypeError) as error:
+        op = request.get("op", "a request")
+        raise ScrolldError("invalid_value", f"{op}: a value JSON cannot carry ({error})") from None
 
 
 def decode(line: bytes) -> dict:

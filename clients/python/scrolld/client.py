@@ -209,6 +209,9 @@ class Client:
         return time.monotonic() - start
 
     def subscribe(self, container: str, rate: Optional[float] = None) -> Subscription:
+        """Follows a container: its current state, then every change (at most `rate` a
+        second). Iterators of one container on one client share the connection's subscription,
+        so they must ask for the same rate (`invalid_value` otherwise)."""
         request = {"op": "subscribe", "container": container}
         if rate is not None:
             request["rate"] = rate

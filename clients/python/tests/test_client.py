@@ -252,3 +252,40 @@ def test_two_iterators_on_one_container(client):
     client.scroll_to("list", y=88, animation="none")
     assert next(second).content_offset.y == 88
     assert next(first, None) is None
+
+
+def test_two_iterators_on_one_container_share_one_rate(client):
+    # The daemon keeps one subscription per container and connection (one rate): a second
+    # iterator asking for another rate is refused instead of changing the first one's.
+    client.configure("list", **LIST)
+    every = client.subscribe("list")
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.subscribe("list", rate=5)
+    assert error.value.code == "invalid_value" and "rate" in error.value.message
+    also_every = client.subscribe("list")
+    client.scroll_to("list", y=44, animation="none")
+    assert next(every).seq == next(also_every).seq
+    assert next(every).content_offset.y == next(also_every).content_offset.y == 44
+
+
+def test_a_value_json_cannot_carry_is_invalid_value_and_leaves_nothing_behind(client):
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.subscribe("main", rate=float("inf"))
+    assert error.value.code == "invalid_value" and "subscribe" in error.value.message
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.observe("main", "contentOffset.y", step=float("nan"))
+    assert error.value.code == "invalid_value"
+    # Nothing was registered: a subscription at another rate is still possible.
+    states = client.subscribe("main", rate=30)
+    assert next(states).container == "main"
+
+
+def test_a_line_over_64_kib_is_the_daemons_too_large_error(client):
+    # The daemon cannot read the id of such a line: it answers `too_large` without one and
+    # closes the connection; the request that sent it gets that error.
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.configure("big", rows={"heights": [44.123456789] * 8000})
+    assert error.value.code == "too_large"
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.ping()
+    assert error.value.code == "disconnected"

@@ -166,3 +166,33 @@ def test_python_m_scrolld_observe_prints_changes_and_exit_statuses(daemon, tmp_p
     gone = subprocess.run(command[:6] + ["--socket", str(tmp_path / "nobody.sock")], env=env,
                           stderr=subprocess.PIPE, timeout=DEADLINE)
     assert gone.returncode == 69 and b"not_running" in gone.stderr
+
+
+def test_a_refused_request_does_not_break_reconnection(daemon):
+    # A request that could not be sent left its stream registered, and the reconnection's
+    # attempt to send it again killed the reader: iterators then waited for ever.
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    with pytest.raises(scrolld.ScrolldError):
+        client.subscribe("main", rate=float("inf"))
+    states = client.subscribe("main")
+    assert next(states).resumed is False
+    daemon.kill()
+    daemon.start()
+    assert next(states).resumed is True
+    assert client.ping() >= 0
+    client.close()
+
+
+def test_asyncio_a_refused_request_does_not_break_reconnection(daemon):
+    async def main():
+        client = await scrolld.aio.connect(daemon.socket, reconnect=True, timeout=DEADLINE)
+        with pytest.raises(scrolld.ScrolldError):
+            await client.observe("main", "contentOffset.y", step=float("nan"))
+        states = await client.subscribe("main")
+        assert (await states.__anext__()).resumed is False
+        daemon.kill()
+        daemon.start()
+        assert (await states.__anext__()).resumed is True
+        assert await client.ping() >= 0
+        await client.close()
+    asyncio.run(main())
