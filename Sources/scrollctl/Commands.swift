@@ -1,6 +1,9 @@
 import ArgumentParser
 import ScrollModel
 import ScrollProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct Get: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print a container's current state as one JSON line.")
@@ -252,8 +255,9 @@ struct Focus: ParsableCommand {
             The focus is the daemon's: the last focus request wins, whoever sent it. It ends when \
             its container is removed, or when the connection that set it closes: \
             so `scrollctl focus CONTAINER` holds its connection, and the focus, until it is \
-            interrupted (Ctrl-C, SIGTERM) or the daemon goes away. `scrollctl focus --none` \
-            clears the focus, whoever set it, and returns at once.
+            interrupted (Ctrl-C, SIGTERM: status 0, the way to end it) or the daemon goes away \
+            (status 69). `scrollctl focus --none` clears the focus, whoever set it, and returns \
+            at once.
             """
     )
 
@@ -274,6 +278,16 @@ struct Focus: ParsableCommand {
         try connection.request(.focus(container: container)) { message, daemon throws(ClientFailure) in
             guard case .ok = message.reply else { throw .unexpected(message.reply, for: .focus(container: container)) }
             Output.error("focus on \(container) until interrupted")
+            // Being interrupted is how this command is meant to end: the process' exit closes
+            // the connection, which ends the focus.
+            // Unblocked too: a parent may have started it with them blocked (a test runner).
+            var ending = sigset_t()
+            sigemptyset(&ending)
+            for signal in [SIGINT, SIGTERM] {
+                _ = Glibc.signal(signal) { _ in _exit(0) }
+                sigaddset(&ending, signal)
+            }
+            pthread_sigmask(SIG_UNBLOCK, &ending, nil)
             // Holding the connection holds the focus; the daemon closing it ends both.
             while try daemon.nextLine(until: nil) != nil {}
         }

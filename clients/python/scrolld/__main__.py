@@ -10,8 +10,9 @@ import sys
 
 from . import Client, ScrolldError, VisibleRows
 
-# Exit statuses as scrollctl's: 1 an error reply, 69 not running or went away, 75 a timeout.
-EXIT = {"not_running": 69, "disconnected": 69, "timeout": 75}
+# Exit statuses as scrollctl's: 1 an error reply (or the container removed), 64 a key or option
+# the daemon refused, 69 not running or went away, 75 a timeout.
+EXIT = {"not_running": 69, "disconnected": 69, "timeout": 75, "invalid_value": 64}
 
 
 def _wire(value):
@@ -36,9 +37,10 @@ def observe(args) -> int:
                if v is not None}
     printed = 0
     with Client(args.socket, timeout=args.timeout) as client:
-        for change in client.observe(args.container, args.key, **options):
+        changes = client.observe(args.container, args.key, **options)
+        for change in changes:
             if args.json:
-                line = json.dumps({"type": "observation", "id": 1, "container": change.container,
+                line = json.dumps({"type": "observation", "id": changes.request["id"], "container": change.container,
                                    "of": change.of, "seq": change.seq, "t": change.t,
                                    "old": _wire(change.old), "new": _wire(change.new)}, separators=(",", ":"))
             else:
@@ -47,7 +49,9 @@ def observe(args) -> int:
             printed += 1
             if args.count is not None and printed >= args.count:
                 return 0
-    return 0
+    # The observation ended without an error: its container was removed.
+    print(f"scrolld: container {json.dumps(args.container)} was removed", file=sys.stderr)
+    return 1
 
 
 def main(argv=None) -> int:

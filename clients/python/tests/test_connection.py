@@ -166,6 +166,31 @@ def test_python_m_scrolld_observe_prints_changes_and_exit_statuses(daemon, tmp_p
     gone = subprocess.run(command[:6] + ["--socket", str(tmp_path / "nobody.sock")], env=env,
                           stderr=subprocess.PIPE, timeout=DEADLINE)
     assert gone.returncode == 69 and b"not_running" in gone.stderr
+    refused = subprocess.run(command[:5] + ["nope", "--socket", daemon.socket], env=env,
+                             stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert refused.returncode == 64 and b"invalid_value" in refused.stderr
+
+
+def test_python_m_scrolld_observe_ends_with_1_when_its_container_is_removed(daemon):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=package)
+    with scrolld.Client(daemon.socket, timeout=DEADLINE) as client:
+        client.configure("gone", container_size=(100, 100))
+        watcher = subprocess.Popen([sys.executable, "-m", "scrolld", "observe", "gone", "phase", "--json",
+                                    "--socket", daemon.socket], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            first = json.loads(watcher.stdout.readline())
+            assert (first["type"], first["of"], first["new"]) == ("observation", "phase", "idle")
+            assert isinstance(first["id"], int)
+            client.remove("gone")
+            out, err = watcher.communicate(timeout=DEADLINE)
+        finally:
+            if watcher.poll() is None:
+                watcher.kill()
+                watcher.wait()
+    assert watcher.returncode == 1
+    assert err == b'scrolld: container "gone" was removed\n'
 
 
 def test_a_refused_request_does_not_break_reconnection(daemon):
