@@ -83,6 +83,8 @@ class Router:
         self.configures: List[Dict[str, Any]] = []
         self.owned: set = set()
         self.paused: set = set()
+        # The container this client last gave the focus (undone when a connection closes).
+        self.focus: Optional[str] = None
         self.instance: Optional[str] = None
         self.last_id = 0
         # An error the daemon sent without an id, which the connection's end then carries.
@@ -180,6 +182,8 @@ class Router:
         elif pending.op in ("pause", "resume"):
             container = pending.request["container"]
             (self.paused.add if pending.op == "pause" else self.paused.discard)(container)
+        elif pending.op == "focus":
+            self.focus = pending.request["container"]
         elif pending.op == "remove":
             self._forget(pending.request["container"])
         pending.done(message, None)
@@ -212,6 +216,8 @@ class Router:
         self.configures = [c for c in self.configures if c["container"] != container]
         self.owned.discard(container)
         self.paused.discard(container)
+        if self.focus == container:
+            self.focus = None
 
     def _drop(self, stream: Stream) -> None:
         if stream.kind == "subscribe":
@@ -247,8 +253,8 @@ class Router:
     def restore(self, welcome: dict) -> List[bytes]:
         """The lines that bring a new connection where the old one was: the configure calls
         (all of them when this is a new daemon, else those of owned containers, which went
-        with the old connection), the pauses (undone when a connection closes), then the
-        subscriptions and observations, whose first replies are marked resumed."""
+        with the old connection), the pauses and the focus (undone when a connection closes),
+        then the subscriptions and observations, whose first replies are marked resumed."""
         instance = welcome.get("instance")
         new_daemon = instance is None or instance != self.instance
         self.instance = instance
@@ -258,6 +264,8 @@ class Router:
                 lines.append(self.request(configure, _ignore, op="restore"))
         for container in sorted(self.paused):
             lines.append(self.request({"op": "pause", "container": container}, _ignore))
+        if self.focus is not None:
+            lines.append(self.request({"op": "focus", "container": self.focus}, _ignore, op="restore"))
         for streams in self.subscriptions.values():
             for stream in streams:
                 stream.request = {k: v for k, v in stream.request.items() if k != "id"}

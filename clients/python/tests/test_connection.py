@@ -119,6 +119,27 @@ def test_an_owned_container_comes_back_with_a_reconnection(daemon):
     client.close()
 
 
+def test_the_focus_comes_back_with_a_reconnection(daemon):
+    # The daemon undoes a connection's focus when it closes; the client gives it again, after
+    # its configure calls (a new daemon has to have the container first).
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    assert "routing" in client.features
+    client.configure("mine", container_size=(100, 100), content_size=(100, 500))
+    client.focus("mine")
+    states = client.subscribe("mine")
+    next(states)
+    daemon.kill()
+    daemon.start()
+    assert next(states).resumed
+    assert client.devices()["focus"] == "mine"
+    client.focus(None)
+    daemon.kill()
+    daemon.start()
+    assert next(states).resumed
+    assert client.devices()["focus"] is None
+    client.close()
+
+
 def test_asyncio_reconnects_across_a_daemon_restart(daemon):
     async def main():
         async with scrolld.aio.connect(daemon.socket, reconnect=True, timeout=DEADLINE) as client:
