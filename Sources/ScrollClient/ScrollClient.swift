@@ -22,6 +22,10 @@ import Glibc
 public final class ScrollClient: Sendable {
     /// The daemon's greeting: its version, containers, features and instance (DESIGN §19).
     public let welcome: WelcomeLine
+    /// How long a request waits for its reply (``ScrollClientError/timeout(operation:seconds:)``
+    /// after that): a request sent just before a daemon died under systemd and came back with
+    /// the connection kept (DESIGN §16) may never be answered, and is then sent again.
+    public let timeout: Duration
     private let socket: SendableSocket
     private let waiting = Mutex(Waiting())
 
@@ -35,6 +39,8 @@ public final class ScrollClient: Sendable {
     private struct Waiting {
         var nextID = 1
         var requests: [RequestID: CheckedContinuation<Reply, any Error>] = [:]
+        /// Each waiting request's timeout, cancelled when its reply comes.
+        var timeouts: [RequestID: Task<Void, Never>] = [:]
         /// By container: one subscription per container and connection, as the daemon keeps it.
         var subscriptions: [String: Subscription] = [:]
         /// Subscribe requests not yet answered, by id, with their container.
@@ -45,17 +51,19 @@ public final class ScrollClient: Sendable {
     }
 
     /// Connects to the daemon at `socket` (by default where scrolld puts it:
-    /// `$XDG_RUNTIME_DIR/scrolld/scrolld.sock`) and reads its welcome.
-    public static func connect(socket path: String? = nil) async throws -> ScrollClient {
+    /// `$XDG_RUNTIME_DIR/scrolld/scrolld.sock`) and reads its welcome; each request then waits
+    /// up to `timeout` for its reply.
+    public static func connect(socket path: String? = nil, timeout: Duration = .seconds(30)) async throws -> ScrollClient {
         let path = path ?? UnixSocketAddress.defaultPath(environment: Self.environment)
         let socket = try DaemonSocket(path: path)
         let welcome = try await Self.readWelcome(socket)
-        return ScrollClient(socket: socket, welcome: welcome)
+        return ScrollClient(socket: socket, welcome: welcome, timeout: timeout)
     }
 
-    private init(socket: DaemonSocket, welcome: WelcomeLine) {
+    private init(socket: DaemonSocket, welcome: WelcomeLine, timeout: Duration) {
         self.socket = SendableSocket(socket)
         self.welcome = welcome
+        self.timeout = timeout
         // The thread holds the client weakly: an app that drops its client ends the connection
         // (deinit shuts the socket down, and the blocked read returns).
         let socket = self.socket
@@ -86,8 +94,9 @@ public final class ScrollClient: Sendable {
 
     // MARK: Requests
 
-    /// Sends `operation` and waits for its reply; a daemon error is thrown as
-    /// ``ScrollClientError/daemon(code:message:)``.
+    /// Sends `operation` and waits for its reply, up to ``timeout``; a daemon error is thrown
+    /// as ``ScrollClientError/daemon(code:message:)``, no reply in time as
+    /// ``ScrollClientError/timeout(operation:seconds:)``.
     public func request(_ operation: Operation) async throws -> Reply {
         let id = waiting.withLock { waiting in
             defer { waiting.nextID += 1 }
@@ -100,12 +109,20 @@ public final class ScrollClient: Sendable {
                 return nil
             }
             if let ended { return continuation.resume(throwing: ended) }
+            let timeout = self.timeout
+            let expired = ScrollClientError.timeout(operation: operation.name, seconds: DaemonSocket.seconds(timeout))
+            let timer = Task { [weak self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                self?.fail(id, with: expired)
+            }
+            waiting.withLock { waiting in
+                // The reply may already have come (and found no timer to cancel).
+                if waiting.requests[id] != nil { waiting.timeouts[id] = timer } else { timer.cancel() }
+            }
             do {
                 try socket.value.send(Request(id: id, operation: operation))
             } catch {
-                if let continuation = waiting.withLock({ $0.requests.removeValue(forKey: id) }) {
-                    continuation.resume(throwing: error)
-                }
+                fail(id, with: error)
             }
         }
     }
@@ -236,11 +253,20 @@ public final class ScrollClient: Sendable {
     }
 
     private func resume(_ id: RequestID, with reply: Reply) {
-        waiting.withLock { $0.requests.removeValue(forKey: id) }?.resume(returning: reply)
+        takeRequest(id)?.resume(returning: reply)
     }
 
-    private func fail(_ id: RequestID, with error: ScrollClientError) {
-        waiting.withLock { $0.requests.removeValue(forKey: id) }?.resume(throwing: error)
+    private func fail(_ id: RequestID, with error: any Error) {
+        takeRequest(id)?.resume(throwing: error)
+    }
+
+    /// The request's continuation, if it still waits (a reply, a failure and its timeout race:
+    /// the first takes it), its timeout cancelled.
+    private func takeRequest(_ id: RequestID) -> CheckedContinuation<Reply, any Error>? {
+        waiting.withLock { waiting in
+            waiting.timeouts.removeValue(forKey: id)?.cancel()
+            return waiting.requests.removeValue(forKey: id)
+        }
     }
 
     /// The connection is over: everyone waiting hears why.
@@ -254,6 +280,7 @@ public final class ScrollClient: Sendable {
             return before
         }
         guard let ended else { return }
+        for timer in ended.timeouts.values { timer.cancel() }
         for continuation in ended.requests.values { continuation.resume(throwing: reason) }
         for subscription in ended.subscriptions.values { subscription.continuation.finish(throwing: reason) }
         for observation in ended.observations.values { observation.continuation.finish(throwing: reason) }

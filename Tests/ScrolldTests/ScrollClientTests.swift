@@ -95,4 +95,31 @@ struct ScrollClientTests {
         }
         await #expect(throws: ScrollClientError.self) { try await client.ping() }
     }
+
+    /// A request that is never answered (a daemon that stopped; under systemd, one that died
+    /// just after reading it and came back with the connection kept) fails after the client's
+    /// timeout instead of waiting for ever; the connection goes on, and a late reply to it is
+    /// nobody's. (A user trial found `request` without a timeout.)
+    @Test func aRequestThatIsNeverAnsweredTimesOut() async throws {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        defer { client.close() }
+        _ = try await client.ping()
+        daemon.signal(SIGSTOP)
+        // Stopped for sure (a signal takes effect when its target next runs); nothing answers
+        // then, so the short timeout is exact, not a race.
+        #expect(waitUntil(timeout: 60) { Self.isStopped(daemon.pid) })
+        await #expect(throws: ScrollClientError.timeout(operation: "get", seconds: "0.3")) {
+            _ = try await client.get("main")
+        }
+        daemon.signal(SIGCONT)
+        #expect(try await client.get("main").container == "main")
+    }
+
+    /// Whether the process is in state T (stopped), from /proc/PID/stat.
+    static func isStopped(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] == "T"
+    }
 }
