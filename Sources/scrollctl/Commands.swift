@@ -170,6 +170,9 @@ struct Configure: ParsableCommand {
     @Option(help: ArgumentHelp("A gesture pushing against an edge: auto (chains to the parent), contain or none.", valueName: "BEHAVIOUR"))
     var overscroll: String?
 
+    @Option(help: ArgumentHelp("The default scroll anchor: top (the default) or bottom, which keeps the end in view as content grows (leading/trailing for a horizontal container).", valueName: "ANCHOR"))
+    var anchor: String?
+
     @Option(help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
     var physics: [PhysicsAssignment] = []
 
@@ -192,6 +195,7 @@ struct Configure: ParsableCommand {
         add("scroll_target", scrollTarget.map { .string($0) })
         add("parent", parent.map { .string($0) })
         add("overscroll", overscroll.map { .string($0) })
+        add("anchor", anchor.map { .string($0) })
         if !physics.isEmpty { add("physics", .object(physics.map { ($0.key, $0.value) })) }
         return settings
     }

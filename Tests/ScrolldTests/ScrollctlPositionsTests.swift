@@ -82,6 +82,20 @@ struct ScrollctlPositionsTests {
         }
     }
 
+    /// `configure --anchor bottom` (DESIGN §12's default anchor): a chat of 10 rows of 44 px in
+    /// 300 px starts at its end (440 − 300 = 140) and stays there as 5 rows arrive (660 − 300).
+    @Test func configureAnchorBottomKeepsTheEndInView() throws {
+        let daemon = try DaemonProcess()
+        let configured = try Scrollctl.run(["configure", "chat", "--container-size", "400x300", "--rows", "10x44", "--anchor", "bottom"], on: daemon)
+        try #require(configured.status == 0, "\(configured.stderr)")
+        #expect(try Scrollctl.state("chat", on: daemon).y == 140)
+        #expect(try Scrollctl.run(["rows", "chat", "--insert", "10", "--count", "5", "--height", "44"], on: daemon).status == 0)
+        #expect(try Scrollctl.state("chat", on: daemon).y == 360)
+        let refused = try Scrollctl.run(["configure", "chat", "--anchor", "middle"], on: daemon)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("anchor"), "\(refused.stderr)")
+    }
+
     @Test func observePrintsTheCurrentValueThenOnlyChanges() throws {
         // The demo session in a loop moves main through every phase.
         let daemon = try DaemonProcess(arguments: ["--loop"], replay: Scrolld.example("demo.scrolllog"))
