@@ -4,14 +4,16 @@ stream a state or an observation goes to, and what to send again after a reconne
 The sync client drives it from its reader thread (under a lock), the asyncio client from its
 reader task; both hand it the messages they read and write the bytes it returns."""
 import collections
+import dataclasses
 import itertools
 from typing import Any, Callable, Deque, Dict, List, Optional
 
 from ._types import Observation, ScrolldError, State
 from ._wire import encode, error_from
 
-#: States a subscription keeps for a consumer that falls behind; older ones are dropped, the
-#: daemon's own latest-wins rule (a gap in `seq` shows it).
+#: States a subscription keeps for a consumer that falls behind (older ones are dropped, the
+#: daemon's own latest-wins rule: a gap in `seq` shows it), and observations an observer keeps
+#: before the newest replaces the last one waiting.
 BACKLOG = 1024
 
 
@@ -45,6 +47,20 @@ class Stream:
             self.last_value = item.new
         self.resuming = False
         self._put(item)
+
+    def _queue(self, item: Any) -> None:
+        """Appends `item` for the consumer (the subclasses call it under their own lock).
+        States beyond BACKLOG push the oldest out (a gap in `seq` shows it). Observations
+        coalesce latest-wins as the daemon's do for a slow client (DESIGN §13): beyond BACKLOG
+        the newest replaces the last one waiting, keeping that one's `old` (the value the
+        consumer last received) and `resumed`, and goes when that makes it no change at all."""
+        if self.kind == "subscribe" or len(self._items) < BACKLOG:
+            self._items.append(item)
+            return
+        replaced = self._items.pop()
+        merged = dataclasses.replace(item, old=replaced.old, resumed=replaced.resumed or item.resumed)
+        if merged.old != merged.new or merged.resumed:
+            self._items.append(merged)
 
     def end(self, error: Optional[ScrolldError] = None) -> None:
         if not self.ended:

@@ -51,7 +51,7 @@ class _AsyncIterator(Stream):
         self._started = False
 
     def _put(self, item: Any) -> None:
-        self._items.append(item)
+        self._queue(item)
         self._changed.set()
 
     def _finish(self, error: Optional[ScrolldError]) -> None:

@@ -71,7 +71,7 @@ class _Iterator(Stream):
 
     def _put(self, item: Any) -> None:
         with self._ready:
-            self._items.append(item)
+            self._queue(item)
             self._ready.notify_all()
 
     def _finish(self, error: Optional[ScrolldError]) -> None:

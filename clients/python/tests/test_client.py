@@ -289,3 +289,25 @@ def test_a_line_over_64_kib_is_the_daemons_too_large_error(client):
     with pytest.raises(scrolld.ScrolldError) as error:
         client.ping()
     assert error.value.code == "disconnected"
+
+
+def test_an_observer_that_does_not_read_coalesces_latest_wins():
+    # No daemon needed: what the reader thread hands an observer that is never read. Beyond the
+    # backlog the newest replaces the last one waiting, keeping the value the consumer last
+    # received as its `old` (DESIGN §13's latest-wins for a slow client); memory stays bounded.
+    from scrolld._router import BACKLOG
+    from scrolld.client import _Iterator
+    observer = _Iterator(None, "observe", {"op": "observe", "container": "main", "of": "contentOffset.y", "id": 1})
+    values = list(range(3 * BACKLOG)) + [3 * BACKLOG - 2]  # the last one returns to an earlier value
+    previous = None
+    for seq, value in enumerate(values, 1):
+        observer.deliver({"type": "observation", "id": 1, "container": "main", "of": "contentOffset.y",
+                          "seq": seq, "t": seq, "old": previous, "new": value})
+        previous = value
+    items = list(observer._items)
+    assert len(items) == BACKLOG
+    assert [i.new for i in items[:BACKLOG - 1]] == values[:BACKLOG - 1]
+    # Each one's old is the previous one's new: a consumer sees one unbroken chain of changes.
+    assert all(a.new == b.old for a, b in zip(items, items[1:]))
+    assert items[0].old is None
+    assert items[-1].new == values[-1] and items[-1].seq == len(values)
