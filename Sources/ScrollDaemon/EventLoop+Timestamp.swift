@@ -9,8 +9,9 @@ extension EventLoop {
 }
 
 extension NIODeadline {
-    /// The deadline at `time` µs on the loop's clock.
+    /// The deadline at `time` µs on the loop's clock (beyond what nanoseconds hold: never).
     package init(timestamp time: Timestamp) {
-        self = .uptimeNanoseconds(UInt64(Swift.max(0, time)) * 1000)
+        let (nanoseconds, overflow) = UInt64(Swift.max(0, time)).multipliedReportingOverflow(by: 1000)
+        self = overflow ? .distantFuture : .uptimeNanoseconds(nanoseconds)
     }
 }

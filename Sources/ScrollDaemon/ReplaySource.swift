@@ -43,9 +43,15 @@ package final class ReplaySource {
         task = nil
     }
 
+    /// Where event `index` falls on the live clock. A very slow replay of a long log could put
+    /// it past what a timestamp holds: it is then due in thirty years, which is never.
     private func liveTime(of index: Int) -> Timestamp {
-        base + Timestamp((Double(events[index].time - events[0].time) / speed).rounded())
+        let offset = (Double(events[index].time - events[0].time) / speed).rounded()
+        return base + Timestamp(Swift.min(offset, Self.never))
     }
+
+    /// Thirty years in µs: beyond any replay, far below where a timestamp overflows.
+    private static let never = 1e15
 
     private func scheduleNext() {
         guard next < events.count else {

@@ -26,7 +26,7 @@ struct CanonicalEventLine {
     }
 
     private mutating func event() -> ScrollEvent? {
-        guard literal("{\"t\":"), let time = integer(),
+        guard literal("{\"t\":"), let time = integer(), time.magnitude <= EventLine.timeLimit.magnitude,
               literal(",\"dev\":"), let dev = integer(), let device = Int(exactly: dev),
               literal(",\"type\":\"")
         else { return nil }

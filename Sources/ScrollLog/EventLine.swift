@@ -6,6 +6,8 @@ import ScrollModel
 /// each known key starts (the last one wins, as in most JSON readers); the second reads the
 /// values the type needs. Each value is scanned at most twice, so the cost stays linear.
 struct EventLine {
+    /// The largest `t` a log may hold, either side of 0 (see `time(at:)`).
+    static let timeLimit: Int64 = 1 << 53
     private enum Field: Int {
         case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request
 
@@ -153,7 +155,7 @@ struct EventLine {
             return .warning(EventLogWarning(line: lineNumber, kind: .unknownEventType(name)))
         }
         record = .event(type: type.name)
-        let time = try integer(at: require(.t, "t"), key: "t")
+        let time = try time(at: require(.t, "t"))
         if type == .request { return .request(try recordedRequest(at: time)) }
         let device = try int(at: require(.dev, "dev"), key: "dev")
         let kind: ScrollEvent.Kind
@@ -229,6 +231,16 @@ struct EventLine {
         case .fractional: throw invalid(key, at: offset, expected: "an integer")
         case .outOfRange: throw invalid(key, at: offset, expected: "an integer that fits in 64 bits")
         }
+    }
+
+    /// `t`: microseconds within ±2^53 (285 years), where a double still holds every one and
+    /// no sum of a time and a duration the model makes can overflow.
+    private mutating func time(at offset: Int) throws(EventLogError) -> Int64 {
+        let value = try integer(at: offset, key: "t")
+        guard value.magnitude <= EventLine.timeLimit.magnitude else {
+            throw invalid("t", at: offset, expected: "microseconds within ±\(EventLine.timeLimit) (2^53, about 285 years)")
+        }
+        return value
     }
 
     private mutating func int(at offset: Int, key: String) throws(EventLogError) -> Int {

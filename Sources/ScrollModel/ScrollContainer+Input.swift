@@ -23,13 +23,23 @@ extension ScrollContainer {
         case let .wheel(v120, _):
             wheel(v120, detent: shaping.detent, at: event.time)
         case let .finger(delta), let .continuous(delta):
-            scroll(delta, device: event.device, momentum: shaping.momentum, at: event.time)
+            scroll(Self.bounded(delta), device: event.device, momentum: shaping.momentum, at: event.time)
         case .holdBegin:
             beginHold(device: event.device, at: event.time)
         case .holdEnd:
             if holdDevice != nil { endHold(at: event.time) }
         }
         return true
+    }
+
+    /// The most a finger or continuous event moves along an axis, px. No device comes near it
+    /// (a touchpad's events are a few px, a fast flick a few hundred); beyond it a log's (or a
+    /// driver's) absurd delta would make positions and velocities overflow to infinity.
+    public static let maximumDelta = 1e6
+
+    static func bounded(_ delta: AxisValues) -> AxisValues {
+        AxisValues(x: delta.x.map { Math.clamp($0, -maximumDelta...maximumDelta) },
+                   y: delta.y.map { Math.clamp($0, -maximumDelta...maximumDelta) })
     }
 
     // MARK: Wheel

@@ -40,7 +40,7 @@ import Testing
             ScrollEvent(time: 1, device: 0, kind: .wheel(v120: AxisValues(y: -120), degrees: AxisValues(y: -15))),
             ScrollEvent(time: 2, device: 7, kind: .wheel(v120: AxisValues(x: 30, y: 0.5), degrees: nil)),
             ScrollEvent(time: 3, device: 1, kind: .finger(AxisValues(x: 0, y: 0))),
-            ScrollEvent(time: .max, device: 1, kind: .finger(AxisValues(x: -1e-300, y: 0.1 + 0.2))),
+            ScrollEvent(time: 1 << 53, device: 1, kind: .finger(AxisValues(x: -1e-300, y: 0.1 + 0.2))),
             ScrollEvent(time: -5, device: -2, kind: .continuous(AxisValues())),
             ScrollEvent(time: 9, device: 3, kind: .continuous(AxisValues(x: 1.7976931348623157e308))),
             ScrollEvent(time: 10, device: 3, kind: .deviceRemoved),

@@ -87,9 +87,16 @@ import Testing
         let times = try events(
             #"{"t":1815000.0,"dev":1,"type":"device_removed"}"#,
             #"{"t":1.815e6,"dev":1,"type":"device_removed"}"#,
-            #"{"t":9223372036854775807,"dev":-1,"type":"device_removed"}"#
+            #"{"t":9007199254740992,"dev":-1,"type":"device_removed"}"#,
+            #"{"t":-9007199254740992,"dev":-1,"type":"device_removed"}"#
         ).map(\.time)
-        #expect(times == [1_815_000, 1_815_000, .max])
+        #expect(times == [1_815_000, 1_815_000, 1 << 53, -(1 << 53)])
+        // Beyond ±2^53 µs (285 years) a time is refused: the model's sums of a time and a
+        // duration would overflow (a user trial crashed replay with one near 2^63).
+        #expect(readError(headerLine + "\n" + #"{"t":9007199254740993,"dev":1,"type":"wheel","v120":{}}"#)
+            == #"line 2: event "wheel" has an invalid "t": expected microseconds within ±9007199254740992 (2^53, about 285 years), got 9007199254740993"#)
+        #expect(readError(headerLine + "\n" + #"{"t":-9223372036854775808,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+            == #"line 2: event "wheel" has an invalid "t": expected microseconds within ±9007199254740992 (2^53, about 285 years), got -9223372036854775808"#)
         #expect(readError(headerLine + "\n" + #"{"t":1.5,"dev":1,"type":"wheel","v120":{}}"#)
             == #"line 2: event "wheel" has an invalid "t": expected an integer, got 1.5"#)
         #expect(readError(headerLine + "\n" + #"{"t":1e19,"dev":1,"type":"wheel","v120":{}}"#)

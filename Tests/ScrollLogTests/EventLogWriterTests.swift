@@ -62,8 +62,8 @@ import Testing
             AxisValues(x: random.next() % 2 == 0 ? awkward() : nil, y: random.next() % 2 == 0 ? awkward() : nil)
         }
         var events: [ScrollEvent] = [
-            ScrollEvent(time: .min, device: .min, kind: .deviceAdded(name: "ünïcödé \u{0} \"q\" \\ \u{10FFFF}", capabilities: [.wheel, .finger, .continuous, .hold])),
-            ScrollEvent(time: .max, device: .max, kind: .deviceRemoved),
+            ScrollEvent(time: -(1 << 53), device: .min, kind: .deviceAdded(name: "ünïcödé \u{0} \"q\" \\ \u{10FFFF}", capabilities: [.wheel, .finger, .continuous, .hold])),
+            ScrollEvent(time: 1 << 53, device: .max, kind: .deviceRemoved),
         ]
         for i in 0..<2_000 {
             let kind: ScrollEvent.Kind
@@ -75,7 +75,7 @@ import Testing
             case 4: kind = .holdEnd(fingers: Int(random.next() % 5), cancelled: random.next() % 2 == 0)
             default: kind = .deviceAdded(name: "dev \(i)", capabilities: DeviceCapabilities(rawValue: UInt8(random.next() % 16)))
             }
-            events.append(ScrollEvent(time: Int64(bitPattern: random.next()), device: Int(random.next() % 100), kind: kind))
+            events.append(ScrollEvent(time: Int64(bitPattern: random.next()) >> 10, device: Int(random.next() % 100), kind: kind))  // within ±2^53
         }
         let log = EventLog(header: EventLogHeader(created: "2025-03-01T12:00:00+01:00", source: "round trip"), events: events)
         var warnings: [EventLogWarning] = []

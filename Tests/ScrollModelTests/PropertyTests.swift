@@ -96,6 +96,37 @@ struct PropertyTests {
         }
     }
 
+    /// Deltas no device makes (a hand-written log's 1e308) count as ±1e6 px: every state stays
+    /// finite and the motion ends inside the range (a user trial got infinity and NaN written
+    /// as numbers, then 600 s of motion).
+    @Test func absurdDeltasKeepEveryStateFinite() {
+        for configuration in Self.configurations {
+            var engine = ScrollEngine()
+            engine.add(ScrollContainer(name: "main", configuration: configuration))
+            var states: [ScrollState] = []
+            let events: [ScrollEvent] = [
+                ScrollEvent(time: 1_000, device: 1, kind: .finger(AxisValues(x: -1e308, y: 1e308))),
+                ScrollEvent(time: 1_001, device: 1, kind: .finger(AxisValues(x: -.greatestFiniteMagnitude, y: 1e308))),
+                ScrollEvent(time: 2_000, device: 1, kind: .finger(AxisValues(x: 0, y: 0))),
+                ScrollEvent(time: 3_000_000, device: 2, kind: .continuous(AxisValues(y: -1e308))),
+                ScrollEvent(time: 3_000_001, device: 2, kind: .continuous(AxisValues(y: 0))),
+            ]
+            for event in events { engine.handle(event) { states.append($0.state) } }
+            var ticks = 0
+            while let next = engine.nextDeadline, ticks < 100_000 {
+                engine.advance(to: next) { states.append($0.state) }
+                ticks += 1
+            }
+            #expect(engine.nextDeadline == nil)
+            #expect(states.allSatisfy(Self.isFinite))
+            let container = engine[0]
+            #expect(container.state.phase == .idle)
+            for axis in Axis.allCases where container.configuration.axes.contains(axis) {
+                #expect(container.range(axis).contains(container.state.contentOffset[axis]))
+            }
+        }
+    }
+
     @Test func theSameInputAlwaysGivesTheSameStates() async {
         await propertyCheck(count: 50, input: Gen.int(in: 0...(Self.configurations.count - 1)), Gen.int(in: 0...Int(Int32.max)).array(of: 1...25)) { which, seeds in
             let a = Self.run(Self.configurations[which], seeds).states
