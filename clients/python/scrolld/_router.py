@@ -103,8 +103,6 @@ class Router:
         self.focus: Optional[str] = None
         self.instance: Optional[str] = None
         self.last_id = 0
-        # An error the daemon sent without an id, which the connection's end then carries.
-        self.failure: Optional[ScrolldError] = None
 
     # --- requests -------------------------------------------------------------------------
 
@@ -112,8 +110,8 @@ class Router:
                 op: Optional[str] = None) -> bytes:
         """Registers `request` (giving it an id) and returns the line to send. `op` overrides
         what the reply is taken for ("restore": a configure sent again, not recorded again)."""
-        request = dict(request)
-        request["id"] = next(self._ids)
+        # `id` first: the daemon finds it even in a line it then refuses to read further.
+        request = {"id": next(self._ids), **{k: v for k, v in request.items() if k != "id"}}
         if stream is not None and stream.kind == "subscribe":
             self._check_rate(stream)
         # Encoded before anything is registered: a request that cannot be sent leaves nothing
@@ -139,6 +137,12 @@ class Router:
                     f"{stream.container!r} is already followed on this client at rate "
                     f"{other.request.get('rate')} (one subscription per container and connection); "
                     f"use the same rate, or another Client for {stream.request.get('rate')}")
+
+    def abandon(self, stream: Stream, error: Optional[ScrolldError] = None) -> None:
+        """Forgets a stream whose request failed or went unanswered (a reconnection must not
+        send it again), or that is closed while there is no connection to tell."""
+        self._drop(stream)
+        stream.end(error)
 
     def unsubscribe(self, stream: Stream, done) -> Optional[bytes]:
         streams = self.subscriptions.get(stream.container, [])
@@ -178,12 +182,12 @@ class Router:
             self._removed(message.get("container"))
             return
         if kind == "error" and message_id is None:
-            # A line the daemon could not read as far as its id: one over 64 KiB (`too_large`),
-            # after which it closes the connection. Lines are answered in order, so it is the
-            # oldest waiting request's; the connection's end then carries the same error.
-            error = self.failure = error_from(message)
-            if self.pending:
-                self._fail(self.pending.pop(next(iter(self.pending))), error)
+            # A line the daemon could not read as far as its id: one over 64 KiB, which `encode`
+            # refuses before sending, so only another client's bytes could cause it; the daemon
+            # then closes the connection. Lines are answered in order: it is the oldest waiting
+            # request's.
+            if message.get("code") == "too_large" and self.pending:
+                self._fail(self.pending.pop(next(iter(self.pending))), error_from(message))
             return
         pending = self.pending.pop(message_id, None) if message_id is not None else None
         if pending is None:
@@ -251,8 +255,6 @@ class Router:
         """Every waiting request fails; streams end with `error`, or wait for the new
         connection when reconnecting."""
         pending, self.pending = self.pending, {}
-        error = error or self.failure
-        self.failure = None
         failure = error or ScrolldError("disconnected", "the connection to scrolld ended")
         for entry in pending.values():
             entry.done(None, failure)
@@ -280,7 +282,8 @@ class Router:
                 lines.append(self.request(configure, _ignore, op="restore"))
         for container in sorted(self.paused):
             lines.append(self.request({"op": "pause", "container": container}, _ignore))
-        if self.focus is not None:
+        # Only when nobody holds the focus now: another client's later focus wins (DESIGN §14).
+        if self.focus is not None and welcome.get("focus") is None:
             lines.append(self.request({"op": "focus", "container": self.focus}, _ignore, op="restore"))
         for streams in self.subscriptions.values():
             for stream in streams:

@@ -17,14 +17,22 @@ def default_socket() -> str:
     return f"/tmp/scrolld-{os.getuid()}/scrolld.sock"
 
 
+#: The longest line the daemon reads (DESIGN §7: a longer one closes the connection).
+MAX_LINE = 64 * 1024
+
+
 def encode(request: Dict[str, Any]) -> bytes:
-    """The request's line. A value JSON cannot carry (nan, inf, an object of no JSON type) is
-    the caller's `invalid_value`, raised here, before anything is sent or registered."""
+    """The request's line. Raised here, before anything is sent or registered: a value JSON
+    cannot carry (nan, inf, an object of no JSON type) as `invalid_value`, a line longer than
+    the daemon reads as `too_large` (the connection stays open)."""
+    op = request.get("op", "a request")
     try:
-        return json.dumps(request, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+        line = json.dumps(request, separators=(",", ":"), allow_nan=False).encode()
     except (ValueError, TypeError) as error:
-        op = request.get("op", "a request")
         raise ScrolldError("invalid_value", f"{op}: a value JSON cannot carry ({error})") from None
+    if len(line) > MAX_LINE:
+        raise ScrolldError("too_large", f"{op}: {len(line)} bytes, more than the {MAX_LINE} a request may have")
+    return line + b"\n"
 
 
 def decode(line: bytes) -> dict:

@@ -61,7 +61,13 @@ class _AsyncIterator(Stream):
     async def _start(self):
         if not self._started:
             self._started = True
-            await self._client._call(self.request, self)
+            try:
+                await self._client._call(self.request, self)
+            except ScrolldError as error:
+                # Refused or unanswered: the iterator ends with why, and nothing of it stays
+                # for a reconnection to send again.
+                self._client._router.abandon(self, error)
+                raise
         return self
 
     def __await__(self):
@@ -242,6 +248,8 @@ class AsyncClient:
             pass  # the reader task sees the connection end and fails the waiting requests
 
     async def _close_stream(self, stream: Stream) -> None:
+        if self._writer is None:
+            return self._router.abandon(stream)  # nothing to tell: no request waits for ever
         if stream.kind == "subscribe":
             line = self._router.unsubscribe(stream, lambda reply, error: None)
         else:

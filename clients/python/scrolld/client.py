@@ -261,9 +261,13 @@ class Client:
         try:
             return reply.wait(self.timeout)
         except ScrolldError as error:
-            if error.code == "timeout":
-                with self._lock:
+            with self._lock:
+                if error.code == "timeout":
                     self._router.pending.pop(request_id, None)
+                if stream is not None:
+                    # The caller gets no iterator: nothing may follow it, nor a reconnection
+                    # send its request again.
+                    self._router.abandon(stream, error)
             raise
 
     def _send(self, sock, line: bytes) -> None:
@@ -276,6 +280,8 @@ class Client:
     def _close_stream(self, stream: Stream) -> None:
         with self._lock:
             sock = self._sock
+            if sock is None:
+                return self._router.abandon(stream)  # nothing to tell: no request waits for ever
             if stream.kind == "subscribe":
                 line = self._router.unsubscribe(stream, lambda reply, error: None)
             else:

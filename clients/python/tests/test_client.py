@@ -280,15 +280,31 @@ def test_a_value_json_cannot_carry_is_invalid_value_and_leaves_nothing_behind(cl
     assert next(states).container == "main"
 
 
-def test_a_line_over_64_kib_is_the_daemons_too_large_error(client):
-    # The daemon cannot read the id of such a line: it answers `too_large` without one and
-    # closes the connection; the request that sent it gets that error.
+def test_a_line_over_64_kib_is_too_large_before_it_is_sent(client):
+    # The daemon would answer `too_large` without an id and close the connection; the client
+    # refuses the line itself, and the connection stays.
     with pytest.raises(scrolld.ScrolldError) as error:
         client.configure("big", rows={"heights": [44.123456789] * 8000})
-    assert error.value.code == "too_large"
+    assert error.value.code == "too_large" and "configure" in error.value.message
+    assert client.ping() >= 0
     with pytest.raises(scrolld.ScrolldError) as error:
-        client.ping()
-    assert error.value.code == "disconnected"
+        client.get("big")
+    assert error.value.code == "unknown_container"
+
+
+def test_the_daemons_too_large_fails_the_oldest_waiting_request():
+    # What another writer's overlong line gets: an error without an id, which only the oldest
+    # waiting request can have caused (lines are answered in order); others keep waiting.
+    from scrolld._router import Router
+    router = Router()
+    outcomes = {}
+    router.request({"op": "ping"}, lambda reply, error: outcomes.setdefault("first", error))
+    router.request({"op": "ping"}, lambda reply, error: outcomes.setdefault("second", error))
+    router.dispatch({"type": "error", "code": "bad_request", "message": "not JSON"})
+    assert outcomes == {}  # no id, not too_large: nobody's
+    router.dispatch({"type": "error", "code": "too_large", "message": "a line over 65536 bytes"})
+    assert outcomes["first"].code == "too_large" and "second" not in outcomes
+    assert len(router.pending) == 1
 
 
 def test_an_observer_that_does_not_read_coalesces_latest_wins():

@@ -3,6 +3,8 @@ restores configure calls, subscriptions and observations, whose iterators go on.
 import asyncio
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 
@@ -227,6 +229,61 @@ def test_a_refused_request_does_not_break_reconnection(daemon):
     assert next(states).resumed is True
     assert client.ping() >= 0
     client.close()
+
+
+def stopped(pid):
+    """Whether the process is in state T (stopped), from /proc/PID/stat."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()[0] == "T"
+
+
+def test_a_subscription_that_timed_out_leaves_nothing_behind(daemon):
+    # Its stream would otherwise stay registered: sent again by every reconnection, and holding
+    # the container's rate against the next subscribe.
+    client = scrolld.Client(daemon.socket, timeout=0.3)
+    os.kill(daemon.process.pid, signal.SIGSTOP)
+    # Stopped for sure: a signal takes effect when a thread of its target next runs.
+    wait_for(lambda: stopped(daemon.process.pid), "the daemon to stop")
+    try:
+        with pytest.raises(scrolld.ScrolldError) as error:
+            client.subscribe("main", rate=5)
+        assert error.value.code == "timeout"
+    finally:
+        os.kill(daemon.process.pid, signal.SIGCONT)
+    client.timeout = DEADLINE
+    states = client.subscribe("main")  # another rate: nothing holds the old one
+    assert next(states).container == "main"
+    client.close()
+
+
+def test_asyncio_an_iterator_whose_request_was_refused_ends_with_the_error(daemon):
+    async def main():
+        client = await scrolld.aio.connect(daemon.socket, timeout=DEADLINE)
+        states = client.subscribe("main", rate=float("nan"))
+        with pytest.raises(scrolld.ScrolldError) as error:
+            await states
+        assert error.value.code == "invalid_value"
+        with pytest.raises(scrolld.ScrolldError):
+            await asyncio.wait_for(states.__anext__(), DEADLINE)  # ended: no wait for ever
+        await client.close()
+    asyncio.run(main())
+
+
+def test_a_reconnection_leaves_another_clients_later_focus_alone(daemon):
+    mine = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    theirs = scrolld.Client(daemon.socket, timeout=DEADLINE)
+    mine.configure("a", container_size=(100, 100))
+    theirs.configure("b", container_size=(100, 100))
+    mine.focus("a")
+    theirs.focus("b")  # the last focus wins (DESIGN §14)
+    # The same daemon drops only my connection: the focus it holds is b's, and stays b's.
+    dropped = mine._sock
+    dropped.shutdown(socket.SHUT_RDWR)
+    wait_for(lambda: mine._sock is not None and mine._sock is not dropped, "the reconnection")
+    assert mine.ping() >= 0
+    assert theirs.devices()["focus"] == "b"
+    theirs.close()
+    mine.close()
 
 
 def test_asyncio_a_refused_request_does_not_break_reconnection(daemon):
