@@ -175,7 +175,8 @@ extension DaemonCore {
         for (name, problem) in refused { logger.error("restart: container \(name) not taken back: \(problem)") }
         syncFeeds()
         for container in snapshot.containers where session.index(of: container.name) != nil {
-            if let owner = container.owner { owners[container.name] = owner }
+            // A container the configuration file names now is the file's (as after a reload).
+            if let owner = container.owner, !session.fileContainers.contains(container.name) { owners[container.name] = owner }
             if let pauser = container.pausedBy { pausedBy[container.name] = pauser }
         }
         focusedBy = session.focus == nil ? nil : snapshot.focusedBy

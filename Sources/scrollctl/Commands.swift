@@ -279,19 +279,19 @@ struct Focus: ParsableCommand {
 
     func run() throws {
         guard let container, !none else { return try connection.requestOK(.focus(container: nil)) }
+        // Being interrupted is how this command is meant to end (the process' exit closes the
+        // connection, which ends the focus): from before the request, so that no moment of it
+        // ends otherwise; unblocked too, as a parent may start it with them blocked.
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signal in [SIGINT, SIGTERM] {
+            _ = Glibc.signal(signal) { _ in _exit(0) }
+            sigaddset(&ending, signal)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &ending, nil)
         try connection.request(.focus(container: container)) { message, daemon throws(ClientFailure) in
             guard case .ok = message.reply else { throw .unexpected(message.reply, for: .focus(container: container)) }
             Output.error("focus on \(container) until interrupted")
-            // Being interrupted is how this command is meant to end: the process' exit closes
-            // the connection, which ends the focus.
-            // Unblocked too: a parent may have started it with them blocked (a test runner).
-            var ending = sigset_t()
-            sigemptyset(&ending)
-            for signal in [SIGINT, SIGTERM] {
-                _ = Glibc.signal(signal) { _ in _exit(0) }
-                sigaddset(&ending, signal)
-            }
-            pthread_sigmask(SIG_UNBLOCK, &ending, nil)
             // Holding the connection holds the focus; the daemon closing it ends both.
             while try daemon.nextLine(until: nil) != nil {}
         }
