@@ -40,7 +40,17 @@ public struct DaemonSettings: Hashable, Sendable {
 
     mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch name {
-        case "socket": socket = try value.string(key)
+        case "socket":
+            // What the daemon needs to make it (SocketLocation): a directory part, and a path
+            // `sun_path` holds.
+            let path = try value.string(key)
+            guard path.contains("/") else {
+                throw ConfigurationError(key: key, message: "expected a socket path in a directory, like \"/run/user/1000/scrolld/scrolld.sock\", got \(value.description)")
+            }
+            guard path.utf8.count < 108 else {
+                throw ConfigurationError(key: key, message: "longer than the 107 bytes a Unix socket path may have")
+            }
+            socket = path
         case "seat": seat = try value.string(key)
         case "devices": devices = try value.strings(key)
         case "ignore": ignore = try value.strings(key)

@@ -148,8 +148,10 @@ struct Replay: ParsableCommand {
         var parser = EventLogParser()
         var transcript: DebugEventsImporter?
         var firstLines: [String] = []
+        var lines = 0
         do {
             try reader.forEachLine { line, number, isLast in
+                lines = number
                 if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
                 if transcript != nil {
                     if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
@@ -178,6 +180,8 @@ struct Replay: ParsableCommand {
                 for warning in imported.warnings { standardError("scrolld: \(log): \(warning)") }
                 for event in imported.events { replayer.feed(event) }
             }
+            // An empty file is no event log (docs/event-log.md): it has no header.
+            if lines == 0 { _ = try parser.parse(line: [], lineNumber: 1) }
         } catch let error as EventLogError {
             replayer.sink.flush()
             standardError("scrolld: \(log): \(error)")
@@ -186,6 +190,11 @@ struct Replay: ParsableCommand {
             replayer.sink.flush()
             standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
             throw ExitCode(65)
+        } catch let error as Errno {
+            // Opened but not readable: a directory (no input file, 66), or a read that failed (74).
+            replayer.sink.flush()
+            standardError("scrolld: cannot read \(log): \(error)")
+            throw ExitCode(error == .isDirectory ? 66 : 74)
         }
         guard replayer.containerExists else {
             standardError("scrolld: \(log): no container '\(model.container)': neither the configuration nor the log's requests define it")

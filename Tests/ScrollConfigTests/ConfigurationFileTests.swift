@@ -160,11 +160,23 @@ struct ConfigurationFileTests {
         #expect(try config.resolve(container: "main").physics.flingOvershootLimit == 50)
     }
 
+    /// `daemon.socket` as the daemon will need it (a user trial: `socket = ""` passed
+    /// check-config, then the daemon refused to start): a directory part, and under 108 bytes.
+    @Test func aSocketPathTheDaemonCannotUseIsRefused() {
+        let empty = failure("[daemon]\nsocket = \"\"\n")
+        #expect(empty?.line == 2 && empty?.key == "daemon.socket")
+        #expect(empty?.message == #"expected a socket path in a directory, like "/run/user/1000/scrolld/scrolld.sock", got """#)
+        #expect(failure("[daemon]\nsocket = \"scrolld.sock\"\n")?.key == "daemon.socket")
+        let long = failure("[daemon]\nsocket = \"/tmp/\(String(repeating: "s", count: 103))\"\n")
+        #expect(long?.message == "longer than the 107 bytes a Unix socket path may have")
+        #expect(failure("[daemon]\nsocket = \"/tmp/\(String(repeating: "s", count: 102))\"\n") == nil)
+    }
+
     @Test func multiLineStringsAndArraysDoNotConfuseTheLineCount() {
         let error = failure(
             """
             [daemon]
-            socket = \"\"\"
+            seat = \"\"\"
             [physics]
             frame_rate = 1
             \"\"\"

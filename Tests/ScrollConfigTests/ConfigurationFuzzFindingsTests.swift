@@ -81,7 +81,7 @@ struct ConfigurationFuzzFindingsTests {
         let configuration = try Configuration.parse(
             """
             [daemon]
-            socket = \"\"\"
+            seat = \"\"\"
             [=]
             \"\"\"
             ignore = [
@@ -94,7 +94,7 @@ struct ConfigurationFuzzFindingsTests {
             """,
             file: "scrolld.toml"
         )
-        #expect(configuration.daemon.socket == "[=]\n")
+        #expect(configuration.daemon.seat == "[=]\n")
         #expect(configuration.daemon.ignore == ["a", "[[[", "}", "}", "}"])
     }
 

@@ -197,4 +197,18 @@ struct TranscriptReplayTests {
         #expect(result.status == 65)
         #expect(result.stderr.contains("line 1"), "\(result.stderr)")
     }
+
+    /// An empty file has no header: not an event log (docs/event-log.md), not an empty replay;
+    /// a directory is no input file (66), named. (Both found by a user trial: exit 0, and
+    /// "Error: Is a directory" with status 1.)
+    @Test func anEmptyFileOrADirectoryIsRefusedByName() throws {
+        let empty = try Scrolld.temporaryFile("")
+        let result = try Scrolld.run(["replay", empty])
+        #expect(result.status == 65)
+        #expect(result.stderr.hasSuffix("line 1: not a scrolld event log (expected header {\"format\":\"scrolld-events\",\"version\":1,...})\n"), "\(result.stderr)")
+        let directory = FileManager.default.temporaryDirectory.path
+        let refused = try Scrolld.run(["replay", directory])
+        #expect(refused.status == 66)
+        #expect(refused.stderr == "scrolld: cannot read \(directory): Is a directory\n", "\(refused.stderr)")
+    }
 }
