@@ -76,12 +76,22 @@ struct Record: ParsableCommand {
         let end = duration.map { MonotonicClock.now() + Timestamp($0 * 1_000_000) }
         var count = 0
         var polled = [pollfd(fd: context.fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: stopSignals, events: Int16(POLLIN), revents: 0)]
+        var started = false
         while true {
             // Events queued at start-up (devices already present) come out first.
             while let event = context.nextEvent() {
                 writer.appendLine(event, to: &line)
                 try write(&line, to: out)
                 count += 1
+            }
+            if !started {
+                started = true
+                // Said at once, as `run` says it: an empty log with no reason is no bug report.
+                if context.devices.isEmpty {
+                    let why = context.permissionProblem ?? "none with wheel, touchpad or trackpoint scrolling was found"
+                    let later = if case .seat = backend { " (a device plugged in later is recorded)" } else { "" }
+                    standardError("scrolld: no usable input device: \(why); recording anyway\(later)")
+                }
             }
             let timeout: Int32
             if let end {

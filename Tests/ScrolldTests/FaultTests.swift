@@ -120,6 +120,17 @@ struct FaultTests {
         #expect(result.stderr.contains("scrolld: cannot write /dev/full: No space left on device; the recording stops here"), "\(result.stderr)")
     }
 
+    /// A recording with no device to read says why at once (found by a user trial: only
+    /// "recorded 0 events", and a bug report with an empty log).
+    @Test func recordingWithoutAUsableDeviceSaysWhy() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).scrolllog").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let result = try Scrolld.run(["record", out, "--duration", "0.2", "--device", "/nonexistent"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("scrolld: /nonexistent: libinput could not use it"), "\(result.stderr)")
+        #expect(result.stderr.contains("scrolld: no usable input device: none with wheel, touchpad or trackpoint scrolling was found; recording anyway\n"), "\(result.stderr)")
+    }
+
     @Test func aTenMegabyteRequestLineIsRefusedAndClosedWhileOthersAreServed() throws {
         let daemon = try DaemonProcess()
         let subscriber = try LineClient(path: daemon.socketPath)
