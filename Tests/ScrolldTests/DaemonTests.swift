@@ -245,6 +245,31 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    /// A configuration that is a symbolic link (a dotfile manager's) reloads when the file it
+    /// points to is edited, in another directory (found by a user trial: only SIGHUP did).
+    @Test func editingTheFileASymlinkedConfigurationPointsToReloadsIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dotfiles-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let real = folder.appendingPathComponent("real.toml").path
+        try "[containers.main]\ncontainerSize = \"800x500\"\n".write(toFile: real, atomically: true, encoding: .utf8)
+        let link = folder.path + "-link.toml"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        let daemon = try DaemonProcess(arguments: ["--config", link])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        var attempt = 0
+        func height() -> Double? {
+            attempt += 1
+            return client.request(["op": "get", "container": "main"], id: attempt)?.number("containerSize", "height")
+        }
+        #expect(height() == 500)
+        try "[containers.main]\ncontainerSize = \"800x450\"\n".write(toFile: real, atomically: false, encoding: .utf8)
+        #expect(waitUntil(timeout: 30) { height() == 450 }, "\(daemon.stderr)")
+        daemon.stop()
+    }
+
     @Test func sigtermClosesClientsAndRemovesTheSocket() throws {
         let daemon = try DaemonProcess()
         let client = try LineClient(path: daemon.socketPath)

@@ -10,15 +10,18 @@ import Glibc
 /// directory: editors save by writing in place or by renaming a new file over the old one, and
 /// a directory watch sees both. The inotify fd is an ordinary readable fd, so NIO's pipe
 /// channel puts it on the daemon's event loop like any socket — no thread, no polling.
+/// A configuration that is a symbolic link (a dotfile manager's) is watched where it points too:
+/// an edit there changes no entry of the link's directory.
 final class ConfigurationWatcher: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    let fileName: String
+    /// The names whose change means the configuration changed (the file's, and its target's).
+    let fileNames: Set<String>
     let core: DaemonCore
     var debounce: Scheduled<Void>?
 
-    init(fileName: String, core: DaemonCore) {
-        self.fileName = fileName
+    init(fileNames: Set<String>, core: DaemonCore) {
+        self.fileNames = fileNames
         self.core = core
     }
 
@@ -28,24 +31,29 @@ final class ConfigurationWatcher: ChannelInboundHandler {
         // some process writes to /dev/null.
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let name = String(path.split(separator: "/").last ?? "")
+        var watched = [Self.split(path)]
+        var link = stat()
+        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) {
+            watched.append(Self.split(String(cString: resolved)))
+            free(resolved)
+        }
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else {
             logger.warning("not watching \(path) for changes: inotify: \(String(cString: strerror(errno)))")
             return nil
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-        guard inotify_add_watch(fd, directory.isEmpty ? "." : directory, mask) >= 0 else {
-            logger.warning("not watching \(path) for changes: \(String(cString: strerror(errno)))")
+        for (directory, _) in watched where inotify_add_watch(fd, directory, mask) < 0 {
+            logger.warning("not watching \(path) for changes: \(directory): \(String(cString: strerror(errno)))")
             close(fd)
             return nil
         }
+        let names = Set(watched.map(\.name))
         do {
             return try NIOPipeBootstrap(group: core.eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ConfigurationWatcher(fileName: name, core: core.value))
+                        try channel.pipeline.syncOperations.addHandler(ConfigurationWatcher(fileNames: names, core: core.value))
                     }
                 }
                 .takingOwnershipOfDescriptor(input: fd)
@@ -57,9 +65,16 @@ final class ConfigurationWatcher: ChannelInboundHandler {
         }
     }
 
+    /// A path's directory (`.` for none) and last component.
+    static func split(_ path: String) -> (directory: String, name: String) {
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        return (path.hasPrefix("/") && directory.isEmpty ? "/" : directory.isEmpty ? "." : directory,
+                String(path.split(separator: "/").last ?? ""))
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
-        guard InotifyEvent.parse(&buffer).contains(where: { $0.name == fileName }) else { return }
+        guard InotifyEvent.parse(&buffer).contains(where: { fileNames.contains($0.name) }) else { return }
         // A save is often several events (truncate, write, close, rename): reload once after
         // they settle.
         debounce?.cancel()
