@@ -204,19 +204,28 @@ struct Replay: ParsableCommand {
     }
 
     /// Writes the chart to `path`, or to standard output for -.
+    /// A file that cannot be made is 73 (EX_CANTCREAT), one that cannot be written 74 (EX_IOERR).
     func write(_ svg: String, to path: String) throws {
-        do {
-            if path == "-" {
-                try FileDescriptor.standardOutput.writeAll(svg.utf8)
-                return
+        let fd: FileDescriptor
+        if path == "-" {
+            fd = .standardOutput
+        } else {
+            do {
+                fd = try FileDescriptor.open(
+                    FilePath(path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
+                )
+            } catch {
+                standardError("scrolld: cannot create the plot \(path): \(error)")
+                throw ExitCode(73)
             }
-            let fd = try FileDescriptor.open(
-                FilePath(path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
-            )
-            try fd.closeAfter { _ = try fd.writeAll(svg.utf8) }
+        }
+        do {
+            _ = try fd.writeAll(svg.utf8)
+            if path != "-" { try fd.close() }
         } catch {
+            if path != "-" { try? fd.close() }
             standardError("scrolld: cannot write the plot to \(path): \(error)")
-            throw ExitCode(73)
+            throw ExitCode(74)
         }
     }
 }

@@ -72,6 +72,7 @@ struct Run: ParsableCommand {
             throw ValidationError("--stuck-client-timeout expects a number of seconds greater than 0 and at most 86400")
         }
         if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
+        if speed != 1 && replay == nil { throw ValidationError("--speed goes with --replay") }
     }
 
     static func loadReplay(_ path: String, speed: Double, loop: Bool, logger: Logger) throws -> Daemon.ReplayOptions {

@@ -10,18 +10,20 @@ struct Scrolld: ParsableCommand {
         // Written for both `--help` and the man page (man/scrolld.1 is generated from it): short
         // lines, plain ASCII (the generator drops anything else), no line starting with a dot.
         discussion: """
-            scrolld reads the scroll input of a seat's mice, touchpads and trackpoints through
-            libinput, turns it into the state of virtual scroll containers (offset, velocity,
-            phase, collapsing header, visible rows; the vocabulary of SwiftUI's ScrollView) and
-            streams those states to clients over a Unix socket, one JSON line each. The daemon
-            is `scrolld run`; the other subcommands record, replay and check. Replaying a
-            recorded log prints the same states, byte for byte, on every run.
+            scrolld reads the scroll input of a seat's mice, touchpads and trackpoints
+            through libinput, turns it into the state of virtual scroll containers
+            (offset, velocity, phase, collapsing header, visible rows; the vocabulary of
+            SwiftUI's ScrollView) and streams those states to clients over a Unix socket,
+            one JSON line each. The daemon is `scrolld run`; the other subcommands record,
+            replay and check. Replaying a recorded log prints the same states, byte for
+            byte, on every run.
 
             FILES
-              $XDG_CONFIG_HOME/scrolld/scrolld.toml (default ~/.config/scrolld/scrolld.toml),
-              then scrolld/scrolld.toml in each directory of $XDG_CONFIG_DIRS, then
-              /etc/xdg/scrolld/scrolld.toml: the configuration. The first one that exists is
-              used; without any, the built-in defaults. Check one with `scrolld check-config`.
+              $XDG_CONFIG_HOME/scrolld/scrolld.toml (default
+              ~/.config/scrolld/scrolld.toml), then scrolld/scrolld.toml in each directory
+              of $XDG_CONFIG_DIRS, then /etc/xdg/scrolld/scrolld.toml: the configuration.
+              The first one that exists is used; without any, the built-in defaults. Check
+              one with `scrolld check-config`.
               $XDG_RUNTIME_DIR/scrolld/scrolld.sock: the socket clients connect to
               (/tmp/scrolld-UID/scrolld.sock when XDG_RUNTIME_DIR is unset).
               /dev/input/event*: the devices read; reading them takes the input group.
@@ -33,20 +35,20 @@ struct Scrolld: ParsableCommand {
               XDG_SEAT: the udev seat whose devices are read (default seat0).
               LISTEN_FDS, LISTEN_PID: a listening socket passed by systemd.
               NOTIFY_SOCKET, WATCHDOG_USEC: readiness, status and watchdog for systemd.
-              DBUS_SYSTEM_BUS_ADDRESS: the system bus on which logind's sessions are followed.
+              DBUS_SYSTEM_BUS_ADDRESS: the system bus where logind's sessions are followed.
               JOURNAL_STREAM: set by systemd; log lines then carry journal priorities.
-              SCROLLD_NIO_WRITES=1: every write to clients through SwiftNIO (for measurements).
+              SCROLLD_NIO_WRITES=1: all writes to clients through SwiftNIO (measurements).
 
             EXIT STATUS
-              0 success; 1 failure (another scrolld serves the socket, the socket cannot be
-              made, check-config found an error, libinput cannot start); 64 bad command line;
-              65 malformed event log or transcript; 66 an input file cannot be read; 73 an
-              output file cannot be created; 74 a read or write error; 78 the configuration
-              is invalid when the daemon starts.
+              0 success; 1 failure (another scrolld serves the socket, the socket cannot
+              be made, check-config found an error, libinput cannot start); 64 bad command
+              line; 65 malformed event log or transcript; 66 an input file cannot be read;
+              73 an output file cannot be created; 74 a read or write error; 78 the
+              configuration is invalid when the daemon starts.
 
             EXAMPLES
               systemctl --user enable --now scrolld.socket   (start on first connection)
-              scrolld devices                                (what would be read, and why not)
+              scrolld devices                                (what would be read, or why not)
               scrolld check-config ~/.config/scrolld/scrolld.toml
               scrolld record session.scrolllog --duration 10
               scrolld replay session.scrolllog --every 100   (a state every 100 ms)

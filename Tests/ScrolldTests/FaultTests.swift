@@ -366,4 +366,14 @@ struct FaultTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("--stuck-client-timeout expects a number of seconds greater than 0 and at most 86400"), "\(result.stderr)")
     }
+
+    /// Options that only mean something with --replay are refused without it (found by a user
+    /// trial: --speed passed silently while --loop was refused).
+    @Test func replayOptionsWithoutAReplayAreRefused() throws {
+        for (option, values) in [("--speed", ["--speed", "2"]), ("--loop", ["--loop"])] {
+            let result = try Scrolld.run(["run"] + values + ["--config", "/dev/null"])
+            #expect(result.status == 64)
+            #expect(result.stderr.contains("\(option) goes with --replay"), "\(result.stderr)")
+        }
+    }
 }

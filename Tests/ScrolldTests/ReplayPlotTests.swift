@@ -200,8 +200,12 @@ struct ReplayPlotTests {
         #expect(withAt.status == 64)
         #expect(withAt.stderr.contains("--plot draws the whole replay and excludes --at"), "\(withAt.stderr)")
         #expect(!FileManager.default.fileExists(atPath: never))
-        let unwritable = try Scrolld.run(["replay", demo, "--plot", "/nonexistent/dir/plot.svg"])
-        #expect(unwritable.status == 73)
-        #expect(unwritable.stderr.contains("cannot write the plot to /nonexistent/dir/plot.svg"), "\(unwritable.stderr)")
+        let uncreatable = try Scrolld.run(["replay", demo, "--plot", "/nonexistent/dir/plot.svg"])
+        #expect(uncreatable.status == 73)
+        #expect(uncreatable.stderr.contains("cannot create the plot /nonexistent/dir/plot.svg"), "\(uncreatable.stderr)")
+        // Made but not written (a full disk): a write error, 74.
+        let full = try Scrolld.run(["replay", demo, "--plot", "/dev/full"])
+        #expect(full.status == 74)
+        #expect(full.stderr.contains("cannot write the plot to /dev/full: No space left on device"), "\(full.stderr)")
     }
 }
