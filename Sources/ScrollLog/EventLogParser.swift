@@ -22,6 +22,12 @@ public struct EventLogParser: Sendable {
             self.header = header
             return .header(header)
         }
+        // NUL bytes end a line only where a power loss cut the file: the line is the last, with
+        // no newline. Whatever came before them on it was cut off too.
+        if isLast, line.last == 0 {
+            let nuls = line.reversed().prefix { $0 == 0 }.count
+            return .warning(EventLogWarning(line: lineNumber, kind: .trailingNulBytes(nuls)))
+        }
         var probe = JSONScanner(line)
         if probe.isAtEnd() { return .skip }
         do {

@@ -8,6 +8,10 @@ public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
         /// The last line stops in the middle of its JSON and has no newline: what a recorder
         /// killed mid-write leaves. `error` says where it stops.
         case truncatedLastLine(JSONError)
+        /// The log ends in NUL bytes, and no newline: what a file system leaves of blocks it had
+        /// allocated but not written when the power went (with anything before them on that
+        /// line, a truncated last line too).
+        case trailingNulBytes(Int)
     }
 
     /// The 1-based line number.
@@ -26,6 +30,8 @@ public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
             return "line \(line): skipped event of unknown type \(quoted(type))"
         case .truncatedLastLine(let error):
             return "line \(line): ignored truncated last line (\(error))"
+        case .trailingNulBytes(let count):
+            return "line \(line): ignored \(count) NUL bytes at the end of the log, and what they cut off (a power loss leaves them)"
         }
     }
 }

@@ -178,6 +178,22 @@ import Testing
         #expect(readError(text) == "line 3: expected ',' or '}' at column 48")
     }
 
+    /// What a power loss leaves: the last blocks allocated but never written, NUL bytes, after
+    /// the last whole line or in the middle of one (`record --help` promises at most the last
+    /// line lost; a user trial found such a log refused).
+    @Test func acceptsTrailingNulBytesLikeATruncatedLastLine() throws {
+        let complete = #"{"t":1,"dev":1,"type":"wheel","v120":{"y":120}}"#
+        let nuls = String(repeating: "\u{0}", count: 4096)
+        let (log, warnings) = try read(headerLine + "\n" + complete + "\n" + nuls)
+        #expect(log.events == [ScrollEvent(time: 1, device: 1, kind: .wheel(v120: AxisValues(y: 120), degrees: nil))])
+        #expect(warnings == ["line 3: ignored 4096 NUL bytes at the end of the log, and what they cut off (a power loss leaves them)"])
+        let cut = try read(headerLine + "\n" + complete + "\n" + "{\"t\":2,\"dev\":1," + String(repeating: "\u{0}", count: 7))
+        #expect(cut.log.events.count == 1)
+        #expect(cut.warnings == ["line 3: ignored 7 NUL bytes at the end of the log, and what they cut off (a power loss leaves them)"])
+        // Anywhere but at the very end (a newline after them) they are an error.
+        #expect(readError(headerLine + "\n" + nuls + "\n" + complete + "\n") != nil)
+    }
+
     @Test func acceptsATruncatedLastLine() throws {
         let complete = #"{"t":1,"dev":1,"type":"wheel","v120":{"y":120}}"#
         let (log, warnings) = try read(headerLine + "\n" + complete + "\n" + #"{"t":2,"dev":1,"type":"wh"#)
