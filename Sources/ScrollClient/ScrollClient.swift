@@ -24,7 +24,8 @@ public final class ScrollClient: Sendable {
     public let welcome: WelcomeLine
     /// How long a request waits for its reply (``ScrollClientError/timeout(operation:seconds:)``
     /// after that): a request sent just before a daemon died under systemd and came back with
-    /// the connection kept (DESIGN §16) may never be answered, and is then sent again.
+    /// the connection kept (DESIGN §16) may never be answered (docs/protocol.md says what to
+    /// send again).
     public let timeout: Duration
     private let socket: SendableSocket
     private let waiting = Mutex(Waiting())
