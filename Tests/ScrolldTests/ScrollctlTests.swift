@@ -298,32 +298,43 @@ struct ScrollctlTests {
         #expect(result.stderr == "scrollctl: no reply from scrolld within 0.3 s (ping)\n")
     }
 
-    @Test func watchEndsWith69WhenTheDaemonGoesAway() throws {
-        let daemon = try DaemonProcess()
+    /// `scrollctl watch CONTAINER --json` running against a daemon, its first state read (the
+    /// subscription is in place); killed if it still runs when the test lets go of it.
+    final class RunningWatch {
         let process = Process()
-        process.executableURL = Scrollctl.binary
-        process.arguments = ["watch", "--json", "--timeout", "60", "--socket", daemon.socketPath]
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer {
+        let first: String
+
+        init(_ container: String, on daemon: DaemonProcess) throws {
+            process.executableURL = Scrollctl.binary
+            process.arguments = ["watch", container, "--json", "--timeout", "60", "--socket", daemon.socketPath]
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        }
+
+        deinit {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
         }
-        // The first state proves the subscription is in place.
-        let first = out.fileHandleForReading.availableData
-        #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"type":"state""#))
+
+        var stderr: String { String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+    }
+
+    @Test func watchEndsWith69WhenTheDaemonGoesAway() throws {
+        let daemon = try DaemonProcess()
+        let watch = try RunningWatch("main", on: daemon)
+        #expect(watch.first.hasPrefix(#"{"type":"state""#))
         // Killed outright: a daemon spawned from the test runner inherits its blocked signal
         // mask, and then does not see SIGTERM (DaemonTests' stop() waits 10 s and kills it).
         daemon.signal(SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 69)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stderr.hasPrefix("scrollctl: scrolld closed the connection"))
+        watch.process.waitUntilExit()
+        #expect(watch.process.terminationStatus == 69)
+        #expect(watch.stderr.hasPrefix("scrollctl: scrolld closed the connection"))
     }
 
     /// A watch ends with its container (found by a user trial: it followed a dead subscription
@@ -331,34 +342,19 @@ struct ScrollctlTests {
     @Test func watchEndsWith1WhenItsContainerIsRemoved() throws {
         let daemon = try DaemonProcess()
         #expect(try Scrollctl.run(["configure", "gone", "--container-size", "100x100"], on: daemon).status == 0)
-        let process = Process()
-        process.executableURL = Scrollctl.binary
-        process.arguments = ["watch", "gone", "--json", "--timeout", "60", "--socket", daemon.socketPath]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-        }
-        let first = out.fileHandleForReading.availableData
-        #expect(String(decoding: first, as: UTF8.self).hasPrefix(#"{"type":"state""#))
+        let watch = try RunningWatch("gone", on: daemon)
+        #expect(watch.first.hasPrefix(#"{"type":"state""#))
         #expect(try Scrollctl.run(["remove", "gone"], on: daemon).status == 0)
         // A watch that does not end is killed (a deadline that only catches the hang).
-        let pid = process.processIdentifier
+        let pid = watch.process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
         defer { watchdog.cancel() }
-        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let rest = String(decoding: watch.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watch.process.waitUntilExit()
+        #expect(watch.process.terminationStatus == 1)
         #expect(rest.hasSuffix(#"{"type":"removed","container":"gone"}"# + "\n"), "\(rest)")
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stderr == "scrollctl: container \"gone\" was removed\n")
+        #expect(watch.stderr == "scrollctl: container \"gone\" was removed\n")
     }
 
     @Test func usageErrorsExit64() throws {
