@@ -26,6 +26,13 @@ struct ProcessProbe {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Whether it is stopped (state T in /proc/PID/stat): a SIGSTOP takes effect only when one
+    /// of its threads next runs, so a test that stops a daemon waits for this.
+    var isStopped: Bool {
+        guard let text = procFile("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return false }
+        return text[text.index(after: close)...].split(separator: " ").first == "T"
+    }
+
     var residentKiB: Int { status("VmRSS") ?? -1 }
     var peakResidentKiB: Int { status("VmHWM") ?? -1 }
 

@@ -108,7 +108,7 @@ struct ScrollClientTests {
         daemon.signal(SIGSTOP)
         // Stopped for sure (a signal takes effect when its target next runs); nothing answers
         // then, so the short timeout is exact, not a race.
-        #expect(waitUntil(timeout: 60) { Self.isStopped(daemon.pid) })
+        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
         await #expect(throws: ScrollClientError.timeout(operation: "get", seconds: "0.3")) {
             _ = try await client.get("main")
         }
@@ -119,12 +119,5 @@ struct ScrollClientTests {
         defer { patient.close() }
         _ = try await patient.ping()
         #expect(client.welcome.instance == patient.welcome.instance)
-    }
-
-    /// Whether the process is in state T (stopped), from /proc/PID/stat.
-    static func isStopped(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(close, offsetBy: 2)] == "T"
     }
 }
