@@ -69,12 +69,18 @@ import Glibc
 
     // MARK: Through the daemon
 
-    @Test func aClientThatReadsGetsEveryStateStraightFromTheLoop() throws {
-        let daemon = try SocketDaemon()
+    /// A client of `daemon` subscribed to `main`, its welcome and first state (seq 0) read.
+    static func subscriber(of daemon: SocketDaemon) throws -> SocketClient {
         let client = try SocketClient(path: daemon.path)
         #expect(try client.next()?["type"] as? String == "welcome")
         client.send(#"{"op":"subscribe","container":"main","id":1}"#)
         #expect(try client.next()?["seq"] as? Int == 0)
+        return client
+    }
+
+    @Test func aClientThatReadsGetsEveryStateStraightFromTheLoop() throws {
+        let daemon = try SocketDaemon()
+        let client = try Self.subscriber(of: daemon)
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
         try daemon.addMouse()
         // As many as its socket holds (~40 KB in one batch, the spring's frames after it): the
@@ -97,10 +103,7 @@ import Glibc
     /// has written its queue the writes go direct again.
     @Test func aFullSocketHandsTheRestToNIOAndTheClientReadsWholeLinesInOrder() throws {
         let daemon = try SocketDaemon(sendBuffer: 4096)
-        let client = try SocketClient(path: daemon.path)
-        #expect(try client.next()?["type"] as? String == "welcome")
-        client.send(#"{"op":"subscribe","container":"main","id":1}"#)
-        #expect(try client.next()?["seq"] as? Int == 0)
+        let client = try Self.subscriber(of: daemon)
         try daemon.addMouse()
         try daemon.publish(3000)
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO > 0 && !$0.channel.isWritable } })
@@ -127,10 +130,9 @@ import Glibc
     /// such clients filled at once: docs/performance-live.md, finding 8).
     @Test func aReaderThatStopsQueuesAtMostEightKiBInNIO() throws {
         let daemon = try SocketDaemon(sendBuffer: 4096)
-        let client = try SocketClient(path: daemon.path)
-        #expect(try client.next()?["type"] as? String == "welcome")
-        client.send(#"{"op":"subscribe","container":"main","id":1}"#)
-        #expect(try client.next()?["seq"] as? Int == 0)
+        // A reader that never reads again (kept open to the end).
+        let stopped = try Self.subscriber(of: daemon)
+        defer { withExtendedLifetime(stopped) {} }
         try daemon.addMouse()
         for _ in 0..<400 { try daemon.publish(1) }
         let (queued, writable) = try daemon.onLoop { core in
@@ -146,10 +148,7 @@ import Glibc
     /// goes to NIO, which closes the connection; the daemon forgets the client and keeps serving.
     @Test func aPeerClosingMidWriteIsDroppedAndTheDaemonKeepsServing() throws {
         let daemon = try SocketDaemon(sendBuffer: 4096)
-        let leaving = try SocketClient(path: daemon.path)
-        #expect(try leaving.next()?["type"] as? String == "welcome")
-        leaving.send(#"{"op":"subscribe","container":"main","id":1}"#)
-        #expect(try leaving.next()?["seq"] as? Int == 0)
+        let leaving = try Self.subscriber(of: daemon)
         try daemon.addMouse()
         try daemon.publish(20)  // part of it in the kernel's buffer, the rest in NIO's
         leaving.close()
