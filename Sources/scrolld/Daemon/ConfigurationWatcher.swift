@@ -2,6 +2,7 @@ import ScrollDaemon
 import Logging
 import NIOCore
 import NIOPosix
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -67,9 +68,9 @@ final class ConfigurationWatcher: ChannelInboundHandler {
 
     /// A path's directory (`.` for none) and last component.
     static func split(_ path: String) -> (directory: String, name: String) {
-        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return (path.hasPrefix("/") && directory.isEmpty ? "/" : directory.isEmpty ? "." : directory,
-                String(path.split(separator: "/").last ?? ""))
+        let file = FilePath(path)
+        let directory = file.removingLastComponent()
+        return (directory.isEmpty ? "." : directory.string, file.lastComponent?.string ?? "")
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
