@@ -148,10 +148,8 @@ struct Replay: ParsableCommand {
         var parser = EventLogParser()
         var transcript: DebugEventsImporter?
         var firstLines: [String] = []
-        var lines = 0
         do {
             try reader.forEachLine { line, number, isLast in
-                lines = number
                 if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
                 if transcript != nil {
                     if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
@@ -181,7 +179,7 @@ struct Replay: ParsableCommand {
                 for event in imported.events { replayer.feed(event) }
             }
             // An empty file is no event log (docs/event-log.md): it has no header.
-            if lines == 0 { _ = try parser.parse(line: [], lineNumber: 1) }
+            if parser.header == nil, transcript == nil { _ = try parser.parse(line: [], lineNumber: 1) }
         } catch let error as EventLogError {
             replayer.sink.flush()
             standardError("scrolld: \(log): \(error)")
