@@ -14,7 +14,14 @@
 # "<!-- make bench: overload, daemon alone on a CPU -->" markers instead (and to
 # Benchmarks/overload-results-own-cpu.md). It needs two CPUs.
 #
-# Usage: [OVERLOAD_DAEMON_CPU=N|last] Benchmarks/scripts/overload.sh [RUNS]
+# With OVERLOAD_DEADLINE=RUNTIME/PERIOD (milliseconds, e.g. 9.5/10) the test puts the daemon's
+# event loop under that SCHED_DEADLINE reservation instead of SCHED_FIFO, on CPUs shared with
+# the load: Linux 6.12+'s fair server preempts SCHED_FIFO threads there, not an earlier
+# deadline (Tests/ScrolldTests/DeadlineReservation.swift). That table goes between the
+# "<!-- make bench: overload, daemon under SCHED_DEADLINE -->" markers (and to
+# Benchmarks/overload-results-deadline.md).
+#
+# Usage: [OVERLOAD_DAEMON_CPU=N|last] [OVERLOAD_DEADLINE=R/P] Benchmarks/scripts/overload.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-10}
@@ -34,16 +41,19 @@ for run in $(seq "$runs"); do
     echo "overload run $run of $runs" >&2
     status=0
     SCROLLD_TEST_BINARY=$PWD/.build/release/scrolld SCROLLD_OVERLOAD_BENCH=1 SCROLLD_OVERLOAD_DAEMON_CPU=${OVERLOAD_DAEMON_CPU:-} \
+        SCROLLD_OVERLOAD_DEADLINE=${OVERLOAD_DEADLINE:-} \
         swift test --skip-build --filter OverloadTests >"$logs/$run.log" 2>&1 || status=$?
     echo "$status" >"$logs/$run.status"
     grep -E '^OVERLOAD within one frame:' "$logs/$run.log" >&2 || echo "run $run: no verdict (status $status)" >&2
 done
 
-python3 - "$logs" "$runs" "$before" "${OVERLOAD_DAEMON_CPU:-}" <<'EOF'
+python3 - "$logs" "$runs" "$before" "${OVERLOAD_DAEMON_CPU:-}" "${OVERLOAD_DEADLINE:-}" <<'EOF'
 import datetime, os, re, subprocess, sys
 
-logs, runs, before, daemon_cpu = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-conditions = "release build, SCHED_FIFO" + (r", the daemon alone on CPU \d+" if daemon_cpu else "")
+logs, runs, before, daemon_cpu, deadline = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+conditions = ("release build, SCHED_FIFO"
+              + (r", the event loop under SCHED_DEADLINE [\d.]+ ms every [\d.]+ ms" if deadline else "")
+              + (r", the daemon alone on CPU \d+" if daemon_cpu else ""))
 columns = []
 for run in range(1, runs + 1):
     text = open(os.path.join(logs, "%d.log" % run), errors="replace").read()
@@ -81,8 +91,9 @@ row = lambda label, key: "| %s | %s |\n" % (label, " | ".join(c[key] for c in co
 block = (
     "**Within one frame under overload, `make bench`: met in %d of %d runs** (%s, commit %s; %s, %d cores; "
     "load average before %s). `Benchmarks/scripts/overload.sh %d`: the overload test against the static "
-    "release build, the daemon and the test's readers under SCHED_FIFO%s; staleness at the socket (lower "
+    "release build, the daemon and the test's readers under SCHED_FIFO%s%s; staleness at the socket (lower "
     "bound), p50 / p99 / max in ms:\n\n" % (met, runs, date, commit or "?", cpu, os.cpu_count(), before, runs,
+    ", the daemon's event loop under a SCHED_DEADLINE reservation instead, on CPUs shared with the test (`OVERLOAD_DEADLINE=%s`: ms of runtime / period)" % deadline if deadline else "",
     ", the daemon's threads pinned to a CPU of their own and the test's to the others (`OVERLOAD_DAEMON_CPU=%s`)" % daemon_cpu if daemon_cpu else "")
     + header
     + row("within one frame", "verdict")
@@ -96,7 +107,7 @@ block = (
     + row("load average during the run", "load")
     + row("the test's behaviour checks", "behaviour")
 )
-name = "make bench: overload" + (", daemon alone on a CPU" if daemon_cpu else "")
+name = "make bench: overload" + (", daemon under SCHED_DEADLINE" if deadline else "") + (", daemon alone on a CPU" if daemon_cpu else "")
 start, end = "<!-- %s -->" % name, "<!-- end: %s -->" % name
 for path in ("docs/performance.md", "docs/security.md"):
     text = open(path).read()
@@ -105,8 +116,9 @@ for path in ("docs/performance.md", "docs/security.md"):
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
     open(path, "w").write(head + start + "\n" + block + end + tail)
-results = "Benchmarks/overload-results-own-cpu.md" if daemon_cpu else "Benchmarks/overload-results.md"
-open(results, "w").write("# Overload: within one frame" + (" (the daemon alone on a CPU)" if daemon_cpu else "") + "\n\n" + block)
+results = "Benchmarks/overload-results%s%s.md" % ("-deadline" if deadline else "", "-own-cpu" if daemon_cpu else "")
+title = "# Overload: within one frame" + (" (the event loop under SCHED_DEADLINE)" if deadline else "") + (" (the daemon alone on a CPU)" if daemon_cpu else "")
+open(results, "w").write(title + "\n\n" + block)
 print(block)
 print("within one frame: met in %d of %d runs" % (met, runs))
 EOF

@@ -45,6 +45,14 @@ struct OverloadTests {
         guard benchmark, let value = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DAEMON_CPU"], !value.isEmpty else { return nil }
         return value == "last" ? CPUAffinity.allowed.last : Int(value)
     }()
+    /// Also for `make bench` (`OVERLOAD_DEADLINE`, runtime/period in ms, e.g. `9.5/10`): the
+    /// daemon's event loop under that SCHED_DEADLINE reservation instead of SCHED_FIFO, which
+    /// Linux 6.12+'s fair server preempts on CPUs shared with the test's load
+    /// (DeadlineReservation).
+    static let deadline: DeadlineReservation? = {
+        guard benchmark, let value = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DEADLINE"], !value.isEmpty else { return nil }
+        return DeadlineReservation(milliseconds: value)
+    }()
     /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
     static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
     /// `run --stuck-client-timeout`: the clients that never read are dropped this long after
@@ -121,13 +129,20 @@ struct OverloadTests {
             ? RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
             : "not asked for outside `make bench`"
         var placement = ""
+        if priorityFailure == nil, let deadline = Self.deadline {
+            if let failure = deadline.apply(toThreadsOf: probe.pid, named: "NIO-ELT-") {
+                Issue.record("\(failure)")
+            } else {
+                placement += ", the event loop under \(deadline)"
+            }
+        }
         if let cpu = Self.daemonCPU {
             let others = CPUAffinity.allowed.filter { $0 != cpu }
             try #require(!others.isEmpty, "no CPU left for the test besides \(cpu)")
             if let failure = CPUAffinity.pin(process: probe.pid, to: [cpu]) ?? CPUAffinity.pin(process: getpid(), to: others) {
                 Issue.record("\(failure)")
             } else {
-                placement = ", the daemon alone on CPU \(cpu)"
+                placement += ", the daemon alone on CPU \(cpu)"
             }
         }
         let sampler = CPUSampler(pid: probe.pid, realTimePriority: priorityFailure == nil ? Self.samplerPriority : nil)
