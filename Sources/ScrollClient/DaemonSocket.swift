@@ -84,19 +84,56 @@ public final class DaemonSocket {
 
     /// Writes one request line as it is (its `id` the caller's). Touches no read state, so
     /// another thread may send while one reads.
-    public func send(_ request: Request) throws(ScrollClientError) {
+    ///
+    /// With a `timeout`, gives up when the daemon has not taken the whole line by then (one that
+    /// stopped with its socket full): `.timeout` if none of the line went, and if part of it did,
+    /// `.disconnected` — the daemon would read the next line as the rest of this one, so the
+    /// caller must end the connection. Without one, waits as long as it takes.
+    public func send(_ request: Request, timeout: Duration? = nil) throws(ScrollClientError) {
         var line: [UInt8] = []
         RequestEncoder.encode(request, into: &line)
         line.append(UInt8(ascii: "\n"))
+        let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
+        let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
         var offset = 0
         while offset < line.count {
-            let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw errno == EPIPE || errno == ECONNRESET
-                    ? closed : .disconnected("cannot send to scrolld: \(String(cString: strerror(errno)))")
+            let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
+            if n >= 0 {
+                offset += n
+                continue
             }
-            offset += n
+            let code = errno
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN where deadline != nil:
+                if try waitUntilWritable(until: deadline!) { continue }
+                let operation = request.operation.name, seconds = Self.seconds(timeout!)
+                guard offset == 0 else {
+                    throw .disconnected("scrolld took only part of a request (\(operation)) within \(seconds) s; the connection cannot go on")
+                }
+                throw .timeout(operation: operation, seconds: seconds)
+            case EPIPE, ECONNRESET:
+                throw closed
+            default:
+                throw .disconnected("cannot send to scrolld: \(String(cString: strerror(code)))")
+            }
+        }
+    }
+
+    /// Whether the socket can take more before `deadline` (an error on it counts: the next
+    /// send reports it).
+    private func waitUntilWritable(until deadline: ContinuousClock.Instant) throws(ScrollClientError) -> Bool {
+        while true {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else { return false }
+            let (seconds, attoseconds) = remaining.components
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR {
+                throw .disconnected("cannot send to scrolld: \(String(cString: strerror(errno)))")
+            }
         }
     }
 

@@ -25,7 +25,8 @@ public final class ScrollClient: Sendable {
     /// How long a request waits for its reply (``ScrollClientError/timeout(operation:seconds:)``
     /// after that): a request sent just before a daemon died under systemd and came back with
     /// the connection kept (DESIGN §16) may never be answered (docs/protocol.md says what to
-    /// send again).
+    /// send again). Also how long any line waits for a daemon that has stopped reading to take
+    /// it.
     public let timeout: Duration
     private let socket: SendableSocket
     private let waiting = Mutex(Waiting())
@@ -121,10 +122,24 @@ public final class ScrollClient: Sendable {
                 if waiting.requests[id] != nil { waiting.timeouts[id] = timer } else { timer.cancel() }
             }
             do {
-                try socket.value.send(Request(id: id, operation: operation))
+                try send(Request(id: id, operation: operation))
             } catch {
                 fail(id, with: error)
             }
+        }
+    }
+
+    /// Sends a line, waiting up to ``timeout`` for the daemon to take it. A line it took only
+    /// part of, or a broken socket, ends the connection: everyone waiting hears why.
+    private func send(_ request: Request) throws(ScrollClientError) {
+        do {
+            try socket.value.send(request, timeout: timeout)
+        } catch {
+            if case .disconnected = error {
+                end(error)
+                socket.value.shutdown()
+            }
+            throw error
         }
     }
 
@@ -152,7 +167,7 @@ public final class ScrollClient: Sendable {
         let id = RequestID(token)
         continuation.onTermination = { [weak self] _ in self?.endSubscription(container, token: token) }
         do {
-            try socket.value.send(Request(id: id, operation: .subscribe(container: container, rate: rate)))
+            try send(Request(id: id, operation: .subscribe(container: container, rate: rate)))
         } catch {
             continuation.finish(throwing: error)
         }
@@ -176,7 +191,7 @@ public final class ScrollClient: Sendable {
         guard let id else { return stream }
         continuation.onTermination = { [weak self] _ in self?.endObservation(id) }
         do {
-            try socket.value.send(Request(id: nil, operation: .observe(container: container, observation: observation, id: id)))
+            try send(Request(id: nil, operation: .observe(container: container, observation: observation, id: id)))
         } catch {
             continuation.finish(throwing: error)
         }
@@ -190,14 +205,14 @@ public final class ScrollClient: Sendable {
             waiting.subscriptions[container] = nil
             return true
         }
-        if ended { try? socket.value.send(Request(id: nil, operation: .unsubscribe(container: container))) }
+        if ended { try? send(Request(id: nil, operation: .unsubscribe(container: container))) }
     }
 
     private func endObservation(_ id: RequestID) {
         let ended = waiting.withLock { waiting in
             waiting.ended == nil && waiting.observations.removeValue(forKey: id) != nil
         }
-        if ended { try? socket.value.send(Request(id: nil, operation: .unobserve(id: id))) }
+        if ended { try? send(Request(id: nil, operation: .unobserve(id: id))) }
     }
 
     // MARK: Reading
@@ -307,7 +322,7 @@ public final class ScrollClient: Sendable {
     }
 }
 
-/// The socket, read by the reader thread and written by any task (``DaemonSocket/send(_:)-(Request)``
+/// The socket, read by the reader thread and written by any task (``DaemonSocket/send(_:timeout:)``
 /// touches no read state).
 private final class SendableSocket: @unchecked Sendable {
     let value: DaemonSocket

@@ -120,4 +120,59 @@ struct ScrollClientTests {
         _ = try await patient.ping()
         #expect(client.welcome.instance == patient.welcome.instance)
     }
+
+    /// A daemon that stopped reading fills its socket; a request sent then waits for room no
+    /// longer than the client's timeout (it waited for ever: a review found the send
+    /// unbounded). The lines that went whole wait for their replies and time out; a line the
+    /// socket took only part of ends the connection, since the daemon would read the next line
+    /// as its rest.
+    @Test func aRequestTheDaemonCannotTakeTimesOut() async throws {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        defer { client.close() }
+        _ = try await client.ping()
+        daemon.signal(SIGSTOP)
+        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        // 60 KB lines (under the daemon's 64 KiB limit): a few fill a Unix socket's ~208 KB.
+        let name = String(repeating: "x", count: 60_000)
+        let finished = DispatchSemaphore(value: 0)
+        let requests = Task {
+            defer { finished.signal() }
+            var outcomes: [ScrollClientError] = []
+            for _ in 0..<12 {
+                do {
+                    _ = try await client.get(name)
+                } catch let error as ScrollClientError {
+                    outcomes.append(error)
+                } catch {
+                    outcomes.append(.protocolViolation("\(error)"))
+                }
+            }
+            return outcomes
+        }
+        // Twelve requests of 0.3 s each end in seconds; a send that waits for ever never does
+        // (the generous deadline only catches that hang).
+        let ended = finished.wait(timeout: .now() + 60) == .success
+        #expect(ended, "a request waited for a stopped daemon to take its line for over 60 s")
+        daemon.signal(SIGCONT)
+        let outcomes = await requests.value
+        let timedOut = ScrollClientError.timeout(operation: "get", seconds: "0.3")
+        let cut = ScrollClientError.disconnected("scrolld took only part of a request (get) within 0.3 s; the connection cannot go on")
+        let whole = outcomes.prefix { $0 == timedOut }.count
+        #expect(whole >= 1 && whole < 12, "\(outcomes)")
+        // After the lines that went whole: more that went not at all (each its own timeout),
+        // then the one cut short, which ends the connection for every later request.
+        let rest = outcomes.dropFirst(whole).drop { $0 == timedOut }
+        #expect(rest.allSatisfy { $0 == cut }, "\(outcomes)")
+        if rest.isEmpty {
+            await #expect(throws: Never.self) { _ = try await client.ping() }
+        } else {
+            await #expect(throws: cut) { _ = try await client.ping() }
+        }
+        // The daemon, resumed, read the whole lines and the cut one's end, and serves on.
+        let patient = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { patient.close() }
+        _ = try await patient.ping()
+        #expect(client.welcome.instance == patient.welcome.instance)
+    }
 }

@@ -232,9 +232,15 @@ class AsyncClient:
 
         line = self._router.request(request, done, stream)
         request_id = self._router.last_id
-        await self._send(writer, line)
+
+        async def exchange() -> dict:
+            # Both bounded by the one timeout: a daemon that stopped reading with its socket
+            # full never lets drain() return (the line, in the transport's buffer, goes when it
+            # reads again; its reply is then nobody's).
+            await self._send(writer, line)
+            return await reply
         try:
-            return await asyncio.wait_for(reply, self.timeout)
+            return await asyncio.wait_for(exchange(), self.timeout)
         except asyncio.TimeoutError:
             self._router.pending.pop(request_id, None)
             raise ScrolldError("timeout", f"no reply within {self.timeout} s") from None
@@ -255,7 +261,10 @@ class AsyncClient:
         else:
             line = self._router.unobserve(stream, lambda reply, error: None)
         if self._writer is not None and line is not None:
-            await self._send(self._writer, line)
+            try:
+                await asyncio.wait_for(self._send(self._writer, line), self.timeout)
+            except asyncio.TimeoutError:
+                pass  # the line waits in the transport; the stream has ended here
 
     async def _run(self, reader: asyncio.StreamReader) -> None:
         while True:

@@ -1,5 +1,6 @@
 """The blocking client: requests are methods that return the reply, subscriptions and
 observations are iterators. One reader thread per connection sorts what the daemon sends."""
+import select
 import socket as _socket
 import threading
 import time
@@ -257,8 +258,8 @@ class Client:
                 raise ScrolldError("disconnected", f"not connected to scrolld at {self.socket_path}")
             line = self._router.request(request, reply, stream)
             request_id = self._router.last_id
-        self._send(sock, line)
         try:
+            self._send(sock, line)
             return reply.wait(self.timeout)
         except ScrolldError as error:
             with self._lock:
@@ -271,11 +272,37 @@ class Client:
             raise
 
     def _send(self, sock, line: bytes) -> None:
+        """Writes a line, waiting up to `timeout` for the daemon to take it (one that stopped
+        reading fills its socket): ScrolldError("timeout") when none of it went. A line the
+        socket took only part of ends the connection, since the daemon would read the next line
+        as its rest: the reader sees the end (and a reconnecting client connects again)."""
+        view, sent = memoryview(line), 0
+        deadline = time.monotonic() + self.timeout
         try:
             with self._write_lock:
-                sock.sendall(line)
+                writable = select.poll()
+                writable.register(sock, select.POLLOUT)
+                while sent < len(view):
+                    try:
+                        sent += sock.send(view[sent:], _socket.MSG_DONTWAIT)
+                        continue
+                    except BlockingIOError:
+                        pass
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0 or not writable.poll(remaining * 1000):
+                        break
         except OSError:
-            pass  # the reader sees the connection end and fails the waiting requests
+            return  # the reader sees the connection end and fails the waiting requests
+        if sent == len(view):
+            return
+        if sent == 0:
+            raise ScrolldError("timeout", f"scrolld did not take the request within {self.timeout} s")
+        try:
+            sock.shutdown(_socket.SHUT_RDWR)
+        except OSError:
+            pass
+        raise ScrolldError("disconnected", f"scrolld took only part of a request within {self.timeout} s; "
+                                           "the connection was closed")
 
     def _close_stream(self, stream: Stream) -> None:
         with self._lock:
@@ -287,7 +314,10 @@ class Client:
             else:
                 line = self._router.unobserve(stream, lambda reply, error: None)
         if sock is not None and line is not None:
-            self._send(sock, line)
+            try:
+                self._send(sock, line)
+            except ScrolldError:
+                pass  # the stream has ended here; the daemon ends it when the connection goes
 
     def _run(self, reader) -> None:
         while True:
