@@ -80,6 +80,13 @@ public struct InputSettings: Hashable, Sendable {
         rules.filter { rule in rule.match.map { name.contains($0) } ?? false }.map(\.name)
     }
 
+    /// What is valid but almost certainly not what the user meant: a rule without `match`
+    /// applies to no device (a `match` added later by `--set` or a reload is the one use of
+    /// such a rule, so it is not an error). `check-config` prints these; the daemon logs them.
+    public var warnings: [String] {
+        rules.filter { $0.match == nil }.map { "input.devices.\($0.name) has no `match`: it applies to no device" }
+    }
+
     /// The shaping keys as the engine resolves them per device: the `[input]` defaults (a rule
     /// matching every device), then each rule with a `match`, in file order.
     public var shapingRules: InputShapingRules {

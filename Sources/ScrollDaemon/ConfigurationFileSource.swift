@@ -46,6 +46,7 @@ extension DaemonCore {
             let (configuration, file) = try source.load()
             try apply(configuration)
             fileInForce = file
+            for warning in configuration.input.warnings { logger.warning("configuration: \(warning)") }
             let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)")

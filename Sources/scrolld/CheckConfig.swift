@@ -10,7 +10,9 @@ struct CheckConfig: ParsableCommand {
             Without FILE, checks the file the daemon would use: \
             $XDG_CONFIG_HOME/scrolld/scrolld.toml, then scrolld/scrolld.toml under each of \
             $XDG_CONFIG_DIRS and /etc/xdg. Prints 'FILE: ok' and the containers it defines, or \
-            'FILE:LINE: KEY: problem' on standard error and exits with status 1.
+            'FILE:LINE: KEY: problem' on standard error and exits with status 1. What is \
+            valid but applies to nothing (a device rule without `match`) is a warning on \
+            standard error; the status stays 0.
             """
     )
 
@@ -34,6 +36,7 @@ struct CheckConfig: ParsableCommand {
             let configuration = try Configuration.load(contentsOf: path)
             print("\(path): ok")
             print("containers: \(configuration.containers.map(\.name).joined(separator: ", "))")
+            for warning in configuration.input.warnings { standardError("\(path): warning: \(warning)") }
         } catch {
             standardError(error.description)
             throw ExitCode(1)

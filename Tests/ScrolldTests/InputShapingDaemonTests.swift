@@ -117,6 +117,30 @@ import Glibc
         #expect(text.split(separator: "\n").contains { $0.contains("Logitech USB Optical Mouse") && $0.hasSuffix("mouse,usb") }, "\(text)")
     }
 
+    /// A rule without `match` is valid (a later `--set` or reload may give it one) but applies
+    /// to no device: `check-config` says so on standard error and still passes, and the daemon
+    /// logs it at start and at every reload that keeps it. (A user trial found it silent.)
+    @Test func aRuleWithoutMatchIsAWarning() throws {
+        let config = Self.config + "\n[input.devices.trackball]\nspeed = 3\n"
+        let file = try Scrolld.temporaryFile(config, name: "scrolld.toml")
+        let check = try Scrolld.run(["check-config", file])
+        #expect(check.status == 0, "\(check.stderr)")
+        let warning = "input.devices.trackball has no `match`: it applies to no device"
+        #expect(check.stderr == "\(file): warning: \(warning)\n", "\(check.stderr)")
+        let clean = try Scrolld.run(["check-config", try Scrolld.temporaryFile(Self.config, name: "clean.toml")])
+        #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
+
+        let log = try Scrolld.temporaryFile(Self.turns(passes: 1))
+        let daemon = try DaemonProcess(config: config, arguments: ["--loop"], replay: log)
+        defer { daemon.stop() }
+        #expect(waitUntil(timeout: 30) { daemon.stderr.contains("warning: configuration: \(warning)") }, "\(daemon.stderr)")
+        let client = try LineClient(path: daemon.socketPath)
+        defer { client.close() }
+        _ = client.read(type: "welcome")
+        #expect(client.request(["op": "reload"], id: 1)?["type"] as? String == "reloaded")
+        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: warning).count == 3 }, "\(daemon.stderr)")
+    }
+
     /// Live shaping is replay's: a recorded session with a mouse and a touchpad under different
     /// rules — and a reload mid-way that changes the mouse's speed — replays line for line.
     @Test func liveShapingEqualsAReplayOfTheRecordingAcrossAReload() throws {
