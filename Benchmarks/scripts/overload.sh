@@ -29,6 +29,23 @@ if [ -n "${OVERLOAD_DAEMON_CPU:-}" ] && [ "$(nproc)" -lt 2 ]; then
     echo "overload.sh: OVERLOAD_DAEMON_CPU needs two CPUs (this process may use $(nproc)); not run" >&2
     exit 0
 fi
+if [ -n "${OVERLOAD_DEADLINE:-}" ]; then
+    # Checked before the runs, not found wrong after ten of them.
+    if ! [[ $OVERLOAD_DEADLINE =~ ^[0-9]+(\.[0-9]+)?/[0-9]+(\.[0-9]+)?$ ]]; then
+        echo "overload.sh: OVERLOAD_DEADLINE must be RUNTIME/PERIOD in ms, e.g. 9.5/10 (got $OVERLOAD_DEADLINE)" >&2
+        exit 64
+    fi
+    if [ -n "${OVERLOAD_DAEMON_CPU:-}" ]; then
+        # The kernel refuses to narrow a SCHED_DEADLINE thread's CPUs (EBUSY).
+        echo "overload.sh: OVERLOAD_DEADLINE and OVERLOAD_DAEMON_CPU are separate sets; give one" >&2
+        exit 64
+    fi
+    if [ "$(nproc)" -lt 2 ]; then
+        # With the kernel's 5 % fair server, a 95 % reservation leaves no room on one CPU.
+        echo "overload.sh: OVERLOAD_DEADLINE needs two CPUs (this process may use $(nproc)); not run" >&2
+        exit 0
+    fi
+fi
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 

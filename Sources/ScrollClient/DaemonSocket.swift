@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import ScrollProtocol
+import Synchronization
 
 /// One connection to scrolld with blocking POSIX socket I/O: JSON lines both ways, every request
 /// with its own `id` and its reply found by that id among whatever else arrives. What
 /// `scrollctl` talks through, and what ``ScrollClient`` reads on its own thread.
 ///
-/// Not thread-safe: one thread reads; sending from another is safe only through `send(line:)`,
-/// which touches no read state.
+/// Not thread-safe: one thread reads; any thread may send a ``Request`` through
+/// ``send(_:timeout:)``, which touches no read state and sends one line at a time.
 public final class DaemonSocket {
     /// A line as it arrived, and what it says.
     public struct Message: Sendable {
@@ -32,6 +33,9 @@ public final class DaemonSocket {
 
     /// A line this long without a newline is not the protocol.
     public static let maximumLineLength = 16 << 20
+    /// Held while a line is sent, so that lines from several threads never interleave; holds
+    /// why the connection was cut, once a line went only in part (nothing may follow it).
+    private let sending = Mutex<ScrollClientError?>(nil)
 
     public init(path: String) throws(ScrollClientError) {
         self.path = path
@@ -83,40 +87,53 @@ public final class DaemonSocket {
     }
 
     /// Writes one request line as it is (its `id` the caller's). Touches no read state, so
-    /// another thread may send while one reads.
+    /// another thread may send while one reads; lines sent from several threads go whole, one
+    /// after the other.
     ///
     /// With a `timeout`, gives up when the daemon has not taken the whole line by then (one that
-    /// stopped with its socket full): `.timeout` if none of the line went, and if part of it did,
-    /// `.disconnected` — the daemon would read the next line as the rest of this one, so the
-    /// caller must end the connection. Without one, waits as long as it takes.
+    /// stopped reading with its socket full): `.timeout` if none of the line went. If part of it
+    /// did, the daemon would read the next line as its rest, so the connection is shut down:
+    /// this send, every later one and the reading thread's next read fail with `.disconnected`
+    /// saying so. Without a timeout, waits as long as it takes.
     public func send(_ request: Request, timeout: Duration? = nil) throws(ScrollClientError) {
         var line: [UInt8] = []
         RequestEncoder.encode(request, into: &line)
         line.append(UInt8(ascii: "\n"))
         let deadline = timeout.map { ContinuousClock.now.advanced(by: $0) }
+        // Non-blocking per call, not per descriptor (O_NONBLOCK): the reading thread blocks in
+        // poll(2) on the same descriptor and must keep doing so.
         let flags = Int32(MSG_NOSIGNAL) | (deadline == nil ? 0 : Int32(MSG_DONTWAIT))
-        var offset = 0
-        while offset < line.count {
-            let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
-            if n >= 0 {
-                offset += n
-                continue
-            }
-            let code = errno
-            switch code {
-            case EINTR:
-                continue
-            case EAGAIN where deadline != nil:
-                if try waitUntilWritable(until: deadline!) { continue }
-                let operation = request.operation.name, seconds = Self.seconds(timeout!)
-                guard offset == 0 else {
-                    throw .disconnected("scrolld took only part of a request (\(operation)) within \(seconds) s; the connection cannot go on")
+        try sending.withLock { (cut: inout ScrollClientError?) throws(ScrollClientError) in
+            if let cut { throw cut }
+            var offset = 0
+            while offset < line.count {
+                let n = line[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
+                if n >= 0 {
+                    offset += n
+                    continue
                 }
-                throw .timeout(operation: operation, seconds: seconds)
-            case EPIPE, ECONNRESET:
-                throw closed
-            default:
-                throw .disconnected("cannot send to scrolld: \(String(cString: strerror(code)))")
+                let code = errno
+                switch code {
+                case EINTR:
+                    continue
+                case EAGAIN:
+                    guard let deadline, let timeout else { continue }
+                    if try waitUntilWritable(until: deadline) { continue }
+                    let operation = request.operation.name, seconds = Self.seconds(timeout)
+                    guard offset == 0 else {
+                        let reason = ScrollClientError.disconnected(
+                            "scrolld took only part of a request (\(operation)) within \(seconds) s; the connection cannot go on"
+                        )
+                        cut = reason
+                        shutdown()
+                        throw reason
+                    }
+                    throw .timeout(operation: operation, seconds: seconds)
+                case EPIPE, ECONNRESET:
+                    throw closed
+                default:
+                    throw .disconnected("cannot send to scrolld: \(String(cString: strerror(code)))")
+                }
             }
         }
     }
@@ -130,9 +147,10 @@ public final class DaemonSocket {
             let (seconds, attoseconds) = remaining.components
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
             let ready = poll(&descriptor, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            let code = errno
             if ready > 0 { return true }
-            if ready < 0 && errno != EINTR {
-                throw .disconnected("cannot send to scrolld: \(String(cString: strerror(errno)))")
+            if ready < 0 && code != EINTR {
+                throw .disconnected("cannot send to scrolld: \(String(cString: strerror(code)))")
             }
         }
     }
@@ -233,9 +251,10 @@ public final class DaemonSocket {
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, wait)
+            let code = errno
             if ready < 0 {
-                if errno == EINTR { continue }
-                throw .disconnected("cannot read from scrolld: \(String(cString: strerror(errno)))")
+                if code == EINTR { continue }
+                throw .disconnected("cannot read from scrolld: \(String(cString: strerror(code)))")
             }
             if ready == 0 { continue }
             try receive()
@@ -258,7 +277,8 @@ public final class DaemonSocket {
         if n < 0 && code != ECONNRESET {
             throw .disconnected("cannot read from scrolld: \(String(cString: strerror(code)))")
         }
-        throw closed
+        // The end of the stream: the daemon's, or this side's after a line was cut.
+        throw sending.withLock { $0 } ?? closed
     }
 
     private var closed: ScrollClientError {

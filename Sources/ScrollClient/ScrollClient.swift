@@ -130,17 +130,10 @@ public final class ScrollClient: Sendable {
     }
 
     /// Sends a line, waiting up to ``timeout`` for the daemon to take it. A line it took only
-    /// part of, or a broken socket, ends the connection: everyone waiting hears why.
+    /// part of ends the connection (``DaemonSocket/send(_:timeout:)``), and the reading thread
+    /// then ends every request and sequence with that reason; a broken socket it finds by itself.
     private func send(_ request: Request) throws(ScrollClientError) {
-        do {
-            try socket.value.send(request, timeout: timeout)
-        } catch {
-            if case .disconnected = error {
-                end(error)
-                socket.value.shutdown()
-            }
-            throw error
-        }
+        try socket.value.send(request, timeout: timeout)
     }
 
     // MARK: Streams
@@ -152,23 +145,32 @@ public final class ScrollClient: Sendable {
     public func states(of container: String, rate: Double? = nil) -> AsyncThrowingStream<StateLine, any Error> {
         let (stream, continuation) = AsyncThrowingStream<StateLine, any Error>.makeStream(bufferingPolicy: .bufferingNewest(256))
         // The subscribe request's number doubles as the sequence's token.
-        let token = waiting.withLock { waiting -> Int? in
+        let registered = waiting.withLock { waiting -> (token: Int, replaced: Subscription?)? in
             if let ended = waiting.ended {
                 continuation.finish(throwing: ended)
                 return nil
             }
             let token = waiting.nextID
             waiting.nextID += 1
-            waiting.subscriptions.updateValue(Subscription(token: token, continuation: continuation), forKey: container)?.continuation.finish()
             waiting.subscribing[RequestID(token)] = container
-            return token
+            let replaced = waiting.subscriptions.updateValue(Subscription(token: token, continuation: continuation), forKey: container)
+            return (token, replaced)
         }
-        guard let token else { return stream }
-        let id = RequestID(token)
+        guard let registered else { return stream }
+        // Finished outside the lock: finishing runs the old sequence's termination handler,
+        // which takes the lock (and, seeing a newer token, sends nothing).
+        registered.replaced?.continuation.finish()
+        let token = registered.token, id = RequestID(token)
         continuation.onTermination = { [weak self] _ in self?.endSubscription(container, token: token) }
         do {
             try send(Request(id: id, operation: .subscribe(container: container, rate: rate)))
         } catch {
+            // The daemon has no such subscription: forget it first, so that finishing sends
+            // no `unsubscribe`.
+            waiting.withLock { waiting in
+                waiting.subscribing[id] = nil
+                if waiting.subscriptions[container]?.token == token { waiting.subscriptions[container] = nil }
+            }
             continuation.finish(throwing: error)
         }
         return stream
@@ -193,6 +195,8 @@ public final class ScrollClient: Sendable {
         do {
             try send(Request(id: nil, operation: .observe(container: container, observation: observation, id: id)))
         } catch {
+            // The daemon has no such observation: forget it first (no `unobserve` then).
+            _ = waiting.withLock { $0.observations.removeValue(forKey: id) }
             continuation.finish(throwing: error)
         }
         return stream

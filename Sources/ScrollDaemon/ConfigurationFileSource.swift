@@ -1,3 +1,4 @@
+import Logging
 import ScrollConfig
 import ScrollProtocol
 
@@ -25,6 +26,12 @@ package struct ConfigurationFileSource: Sendable {
         for (key, value) in overrides { try configuration.set(key, value) }
         return (configuration, file)
     }
+
+    /// What the configuration accepts but applies to nothing (``InputSettings/warnings``), at
+    /// start and at every reload.
+    package static func logWarnings(of configuration: Configuration, to logger: Logger) {
+        for warning in configuration.input.warnings { logger.warning("configuration: \(warning)") }
+    }
 }
 
 extension DaemonCore {
@@ -46,10 +53,11 @@ extension DaemonCore {
             let (configuration, file) = try source.load()
             try apply(configuration)
             fileInForce = file
-            for warning in configuration.input.warnings { logger.warning("configuration: \(warning)") }
+            ConfigurationFileSource.logWarnings(of: configuration, to: logger)
             let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
-            return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)")
+            let warnings = configuration.input.warnings.map { "; warning: \($0)" }.joined()
+            return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")
         } catch {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         }

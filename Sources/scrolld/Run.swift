@@ -127,7 +127,7 @@ struct Run: ParsableCommand {
             configuration = loaded
             fileInForce = file
             logger.info("configuration: \(file ?? "built-in defaults")")
-            for warning in configuration.input.warnings { logger.warning("configuration: \(warning)") }
+            ConfigurationFileSource.logWarnings(of: configuration, to: logger)
         } catch {
             logger.critical("\(error)")
             throw ExitCode(78)  // EX_CONFIG

@@ -11,7 +11,8 @@ import Foundation
 /// finding 8, has the scheduler trace). The fair server is itself a deadline entity with a
 /// 1 s period, so a thread whose deadline is one frame away runs first.
 ///
-/// Set through util-linux's `chrt` (Glibc's module has no `sched_setattr`), with
+/// Set through util-linux's `chrt` (2.37 or later for `--reset-on-fork` with `--deadline`;
+/// Glibc's module has no `sched_setattr`), with
 /// `SCHED_RESET_ON_FORK`: the kernel refuses to clone a SCHED_DEADLINE thread without it, and
 /// libdispatch, which NIO's shutdown uses, then retries making a worker thread once a second
 /// for ever — the daemon would never stop.
@@ -21,8 +22,9 @@ struct DeadlineReservation: CustomStringConvertible {
 
     /// `9.5/10`: runtime and period in milliseconds; nil if `text` is not that.
     init?(milliseconds text: String) {
-        let parts = text.split(separator: "/").compactMap { Double($0) }
-        guard parts.count == 2, parts[0] > 0, parts[1] >= parts[0] else { return nil }
+        let fields = text.split(separator: "/", omittingEmptySubsequences: false)
+        let parts = fields.compactMap { Double($0) }
+        guard fields.count == 2, parts.count == 2, parts[0] > 0, parts[1] >= parts[0] else { return nil }
         runtime = .microseconds(Int64((parts[0] * 1000).rounded()))
         period = .microseconds(Int64((parts[1] * 1000).rounded()))
     }

@@ -119,7 +119,7 @@ import Glibc
 
     /// A rule without `match` is valid (a later `--set` or reload may give it one) but applies
     /// to no device: `check-config` says so on standard error and still passes, and the daemon
-    /// logs it at start and at every reload that keeps it. (A user trial found it silent.)
+    /// logs it at start and at every reload that keeps it, whose reply says it too.
     @Test func aRuleWithoutMatchIsAWarning() throws {
         let config = Self.config + "\n[input.devices.trackball]\nspeed = 3\n"
         let file = try Scrolld.temporaryFile(config, name: "scrolld.toml")
@@ -137,8 +137,10 @@ import Glibc
         let client = try LineClient(path: daemon.socketPath)
         defer { client.close() }
         _ = client.read(type: "welcome")
-        #expect(client.request(["op": "reload"], id: 1)?["type"] as? String == "reloaded")
-        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: warning).count == 3 }, "\(daemon.stderr)")
+        let reloaded = client.request(["op": "reload"], id: 1)
+        #expect(reloaded?["type"] as? String == "reloaded")
+        #expect((reloaded?["message"] as? String)?.hasSuffix("; warning: \(warning)") == true, "\(reloaded ?? [:])")
+        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: "warning: configuration: \(warning)").count == 3 }, "\(daemon.stderr)")
     }
 
     /// Live shaping is replay's: a recorded session with a mouse and a touchpad under different

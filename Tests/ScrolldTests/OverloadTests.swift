@@ -49,10 +49,11 @@ struct OverloadTests {
     /// daemon's event loop under that SCHED_DEADLINE reservation instead of SCHED_FIFO, which
     /// Linux 6.12+'s fair server preempts on CPUs shared with the test's load
     /// (DeadlineReservation).
-    static let deadline: DeadlineReservation? = {
+    static let deadlineSetting: String? = {
         guard benchmark, let value = ProcessInfo.processInfo.environment["SCROLLD_OVERLOAD_DEADLINE"], !value.isEmpty else { return nil }
-        return DeadlineReservation(milliseconds: value)
+        return value
     }()
+    static let deadline = deadlineSetting.flatMap(DeadlineReservation.init(milliseconds:))
     /// SCHED_FIFO priorities: the daemon above the test's threads, so that none of them delays it.
     static let daemonPriority: Int32 = 20, samplerPriority: Int32 = 15, readerPriority: Int32 = 10
     /// `run --stuck-client-timeout`: the clients that never read are dropped this long after
@@ -129,6 +130,9 @@ struct OverloadTests {
             ? RealTimePriority.apply(toProcess: probe.pid, priority: Self.daemonPriority)
             : "not asked for outside `make bench`"
         var placement = ""
+        if let setting = Self.deadlineSetting, Self.deadline == nil {
+            Issue.record("SCROLLD_OVERLOAD_DEADLINE must be RUNTIME/PERIOD in ms, e.g. 9.5/10 (got \(setting))")
+        }
         if priorityFailure == nil, let deadline = Self.deadline {
             if let failure = deadline.apply(toThreadsOf: probe.pid, named: "NIO-ELT-") {
                 Issue.record("\(failure)")

@@ -54,9 +54,10 @@ class _Reply:
         self.reply, self.error = reply, error
         self._event.set()
 
-    def wait(self, timeout: float) -> Optional[dict]:
+    def wait(self, timeout: float, budget: float) -> Optional[dict]:
+        """The reply, waited for up to `timeout` s (what is left of the request's `budget`)."""
         if not self._event.wait(timeout):
-            raise ScrolldError("timeout", f"no reply within {timeout} s")
+            raise ScrolldError("timeout", f"no reply within {budget} s")
         if self.error is not None:
             raise self.error
         return self.reply
@@ -249,6 +250,9 @@ class Client:
     # --- the connection -------------------------------------------------------------------
 
     def _call(self, request: Dict[str, Any], stream: Optional[Stream] = None) -> dict:
+        # One budget for the whole request, as the asyncio client has: waiting for a
+        # reconnection, for the daemon to take the line, and for its reply.
+        deadline = time.monotonic() + self.timeout
         reply = _Reply()
         with self._lock:
             if self.reconnect:
@@ -259,8 +263,8 @@ class Client:
             line = self._router.request(request, reply, stream)
             request_id = self._router.last_id
         try:
-            self._send(sock, line)
-            return reply.wait(self.timeout)
+            self._send(sock, line, deadline)
+            return reply.wait(max(0.0, deadline - time.monotonic()), self.timeout)
         except ScrolldError as error:
             with self._lock:
                 if error.code == "timeout":
@@ -271,38 +275,41 @@ class Client:
                     self._router.abandon(stream, error)
             raise
 
-    def _send(self, sock, line: bytes) -> None:
-        """Writes a line, waiting up to `timeout` for the daemon to take it (one that stopped
-        reading fills its socket): ScrolldError("timeout") when none of it went. A line the
-        socket took only part of ends the connection, since the daemon would read the next line
-        as its rest: the reader sees the end (and a reconnecting client connects again)."""
-        view, sent = memoryview(line), 0
-        deadline = time.monotonic() + self.timeout
-        try:
-            with self._write_lock:
-                writable = select.poll()
-                writable.register(sock, select.POLLOUT)
-                while sent < len(view):
-                    try:
-                        sent += sock.send(view[sent:], _socket.MSG_DONTWAIT)
-                        continue
-                    except BlockingIOError:
-                        pass
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0 or not writable.poll(remaining * 1000):
-                        break
-        except OSError:
-            return  # the reader sees the connection end and fails the waiting requests
-        if sent == len(view):
-            return
-        if sent == 0:
+    def _send(self, sock, line: bytes, deadline: float) -> None:
+        """Writes a line, waiting until `deadline` (time.monotonic()) for the daemon to take it
+        (one that stopped reading fills its socket): ScrolldError("timeout") when none of it
+        went. A line the socket took only part of ends the connection, since the daemon would
+        read the next line as its rest: the reader sees the end (and a reconnecting client
+        connects again). Lines from several threads go whole, one after the other."""
+        if not self._write_lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
             raise ScrolldError("timeout", f"scrolld did not take the request within {self.timeout} s")
         try:
-            sock.shutdown(_socket.SHUT_RDWR)
-        except OSError:
-            pass
-        raise ScrolldError("disconnected", f"scrolld took only part of a request within {self.timeout} s; "
-                                           "the connection was closed")
+            view, sent = memoryview(line), 0
+            writable = select.poll()
+            writable.register(sock, select.POLLOUT)
+            while sent < len(view):
+                try:
+                    # Non-blocking per call: the reader thread blocks on the same socket.
+                    sent += sock.send(view[sent:], _socket.MSG_DONTWAIT)
+                    continue
+                except BlockingIOError:
+                    pass
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not writable.poll(remaining * 1000):
+                    break
+            if sent == len(view):
+                return
+            if sent == 0:
+                raise ScrolldError("timeout", f"scrolld did not take the request within {self.timeout} s")
+            sock.shutdown(_socket.SHUT_RDWR)  # before any other line can follow the cut one
+            raise ScrolldError("disconnected", f"scrolld took only part of a request within {self.timeout} s; "
+                                               "the connection was closed")
+        except (OSError, ValueError):
+            # The connection broke, or the reader closed the socket (ValueError: no descriptor
+            # any more): the reader sees the end and fails the waiting requests.
+            return
+        finally:
+            self._write_lock.release()
 
     def _close_stream(self, stream: Stream) -> None:
         with self._lock:
@@ -315,7 +322,7 @@ class Client:
                 line = self._router.unobserve(stream, lambda reply, error: None)
         if sock is not None and line is not None:
             try:
-                self._send(sock, line)
+                self._send(sock, line, time.monotonic() + self.timeout)
             except ScrolldError:
                 pass  # the stream has ended here; the daemon ends it when the connection goes
 
@@ -367,7 +374,9 @@ class Client:
                 self.welcome = welcome
             try:
                 with self._write_lock:
+                    sock.settimeout(self.timeout)  # a daemon that stopped at once: try again
                     sock.sendall(b"".join(lines))
+                    sock.settimeout(None)
             except OSError:
                 sock.close()
                 continue
