@@ -176,10 +176,12 @@ struct ScrollClientTests {
                 return nil
             }
             let first = try await group.next()!
+            // Resumed before the group waits for its other child: a request blocked for ever
+            // (nil here) can then end.
+            daemon.signal(SIGCONT)
             group.cancelAll()
             return first
         }
-        daemon.signal(SIGCONT)
         #expect(outcomes != nil, "a request waited over 60 s for a stopped daemon to take its line")
         let timedOut = ScrollClientError.timeout(operation: "get", seconds: "0.3")
         let cut = ScrollClientError.disconnected("scrolld took only part of a request (get) within 0.3 s; the connection cannot go on")
