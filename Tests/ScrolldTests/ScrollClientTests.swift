@@ -117,24 +117,14 @@ struct ScrollClientTests {
     /// timeout instead of waiting for ever; the connection goes on, and a late reply to it is
     /// nobody's.
     @Test func aRequestThatIsNeverAnsweredTimesOut() async throws {
-        let daemon = try DaemonProcess()
-        // `connect` has read the welcome: nothing timed happens before the daemon stops.
-        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        let (daemon, client) = try await Self.stoppedDaemon()
         defer { client.close() }
-        daemon.signal(SIGSTOP)
-        // Stopped for sure (a signal takes effect when its target next runs); nothing answers
-        // then, so the short timeout is exact, not a race.
-        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
         await #expect(throws: ScrollClientError.timeout(operation: "get", seconds: "0.3")) {
             _ = try await client.get("main")
         }
         daemon.signal(SIGCONT)
-        // The connection goes on; a patient client (the default 30 s) shows it answering again
-        // (a loaded machine may take longer than 0.3 s to let a resumed daemon answer).
-        let patient = try await ScrollClient.connect(socket: daemon.socketPath)
-        defer { patient.close() }
-        _ = try await patient.ping()
-        #expect(client.welcome.instance == patient.welcome.instance)
+        // The connection goes on.
+        try await Self.expectServing(daemon, as: client)
     }
 
     /// A daemon that stopped reading fills its socket; a request sent then waits for room no
@@ -143,12 +133,8 @@ struct ScrollClientTests {
     /// (whether one is depends on how the kernel splits it) ends the connection, since the
     /// daemon would read the next line as its rest.
     @Test func aRequestTheDaemonCannotTakeTimesOut() async throws {
-        let daemon = try DaemonProcess()
-        // `connect` has read the welcome: nothing timed happens before the daemon stops.
-        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        let (daemon, client) = try await Self.stoppedDaemon()
         defer { client.close() }
-        daemon.signal(SIGSTOP)
-        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
         // 60 KB lines (under the daemon's 64 KiB limit), enough to fill the socket's send
         // buffer (net.core.wmem_default, ~208 KB) and then some.
         let buffer = Int((try? String(contentsOfFile: "/proc/sys/net/core/wmem_default", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 212_992
@@ -199,6 +185,24 @@ struct ScrollClientTests {
             await #expect(throws: cut) { _ = try await states.next() }
         }
         // The daemon read the lines that went (and a cut one's end) and serves on.
+        try await Self.expectServing(daemon, as: client)
+    }
+
+    /// A daemon and a client that waits 0.3 s for anything, the daemon stopped (SIGSTOP) for
+    /// sure: a signal takes effect when its target next runs, so the test waits for /proc to
+    /// say so. `connect` has read the welcome, so nothing timed happens before the stop, and
+    /// nothing answers after it: the short timeout is exact, not a race.
+    private static func stoppedDaemon() async throws -> (DaemonProcess, ScrollClient) {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        daemon.signal(SIGSTOP)
+        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        return (daemon, client)
+    }
+
+    /// The resumed daemon answers, and is the same one `client` met: a patient client shows it
+    /// (a loaded machine may take longer than 0.3 s to let a resumed daemon answer).
+    private static func expectServing(_ daemon: DaemonProcess, as client: ScrollClient) async throws {
         let patient = try await ScrollClient.connect(socket: daemon.socketPath)
         defer { patient.close() }
         _ = try await patient.ping()
