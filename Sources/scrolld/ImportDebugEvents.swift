@@ -68,7 +68,7 @@ struct ImportDebugEvents: ParsableCommand {
         }
 
         let log = result.eventLog(created: RFC3339.now(), transcript: name)
-        try write(log.serialized())
+        try FileDescriptor.writeOutput(log.serialized(), to: output, creating: output, writing: output, quietOnClosedPipe: true)
 
         let devices = result.events.count(where: { if case .deviceAdded = $0.kind { true } else { false } })
         let layout = result.layout.map { ", \($0)" } ?? ", no scroll lines"
@@ -77,33 +77,5 @@ struct ImportDebugEvents: ParsableCommand {
         let lines = "\(skipped.total) \(skipped.total == 1 ? "line" : "lines")"
         let summary = skipped.total == 0 ? "" : "; skipped \(lines): \(skipped.summary)"
         standardError("scrolld: \(shown): \(events) from \(from)\(layout)\(summary)")
-    }
-
-    /// Writes the whole log, to standard output for "-".
-    private func write(_ bytes: [UInt8]) throws {
-        let fd: FileDescriptor
-        if output == "-" {
-            fd = .standardOutput
-        } else {
-            do {
-                fd = try FileDescriptor.open(
-                    FilePath(output), .writeOnly, options: [.create, .truncate],
-                    permissions: [.ownerReadWrite, .groupRead, .otherRead]
-                )
-            } catch {
-                standardError("scrolld: cannot create \(output): \(error)")
-                throw ExitCode(73)  // EX_CANTCREAT
-            }
-        }
-        defer { if output != "-" { try? fd.close() } }
-        do {
-            _ = try bytes.withUnsafeBytes { try fd.writeAll($0) }
-        } catch Errno.brokenPipe {
-            // `… - | head`: the reader has all it wanted.
-            throw ExitCode.success
-        } catch {
-            standardError("scrolld: cannot write \(output): \(error)")
-            throw ExitCode(74)  // EX_IOERR
-        }
     }
 }

@@ -108,7 +108,9 @@ struct Replay: ParsableCommand {
             if series.isEmpty {
                 standardError("scrolld: \(log): no input event reached container '\(model.container)'; the plot says so")
             }
-            try write(PlotRenderer().render(series), to: plot)
+            try FileDescriptor.writeOutput(
+                PlotRenderer().render(series).utf8, to: plot, creating: "the plot \(plot)", writing: "the plot to \(plot)"
+            )
         } else {
             var replayer = try makeReplayer(configuration, mode: mode, sink: StatePrinter(container: model.container, output: .standardOutput))
             try feed(&replayer)
@@ -199,32 +201,6 @@ struct Replay: ParsableCommand {
             throw ExitCode(65)
         }
         replayer.finish()
-    }
-
-    /// Writes the chart to `path`, or to standard output for -.
-    /// A file that cannot be made is 73 (EX_CANTCREAT), one that cannot be written 74 (EX_IOERR).
-    func write(_ svg: String, to path: String) throws {
-        let fd: FileDescriptor
-        if path == "-" {
-            fd = .standardOutput
-        } else {
-            do {
-                fd = try FileDescriptor.open(
-                    FilePath(path), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
-                )
-            } catch {
-                standardError("scrolld: cannot create the plot \(path): \(error)")
-                throw ExitCode(73)
-            }
-        }
-        do {
-            _ = try fd.writeAll(svg.utf8)
-            if path != "-" { try fd.close() }
-        } catch {
-            if path != "-" { try? fd.close() }
-            standardError("scrolld: cannot write the plot to \(path): \(error)")
-            throw ExitCode(74)
-        }
     }
 }
 
