@@ -138,15 +138,22 @@ public final class DaemonSocket {
         }
     }
 
+    /// poll(2)'s timeout for `deadline`: the milliseconds left, rounded up so that a wake-up
+    /// is never early; nil once it has passed.
+    private static func pollTimeout(until deadline: ContinuousClock.Instant) -> Int32? {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return nil }
+        let (seconds, attoseconds) = remaining.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
     /// Whether the socket can take more before `deadline` (an error on it counts: the next
     /// send reports it).
     private func waitUntilWritable(until deadline: ContinuousClock.Instant) throws(ScrollClientError) -> Bool {
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return false }
-            let (seconds, attoseconds) = remaining.components
+            guard let wait = Self.pollTimeout(until: deadline) else { return false }
             var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            let ready = poll(&descriptor, 1, wait)
             let code = errno
             if ready > 0 { return true }
             if ready < 0 && code != EINTR {
@@ -244,10 +251,8 @@ public final class DaemonSocket {
             }
             var wait: Int32 = -1
             if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                guard remaining > .zero else { return nil }
-                let (seconds, attoseconds) = remaining.components
-                wait = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                guard let left = Self.pollTimeout(until: deadline) else { return nil }
+                wait = left
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, wait)
