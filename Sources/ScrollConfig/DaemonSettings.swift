@@ -38,6 +38,15 @@ public struct DaemonSettings: Hashable, Sendable {
         return changed
     }
 
+    /// The longest socket path `sun_path` holds (108 bytes with its NUL). The daemon checks a
+    /// path against it before it makes anything (SocketLocation), check-config before that.
+    public static let maximumSocketPathLength = 107
+
+    /// Why `path` is too long to be a Unix socket's, or nil.
+    public static func socketPathLengthProblem(_ path: String) -> String? {
+        path.utf8.count > maximumSocketPathLength ? "longer than the \(maximumSocketPathLength) bytes a Unix socket path may have" : nil
+    }
+
     mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch name {
         case "socket":
@@ -47,9 +56,7 @@ public struct DaemonSettings: Hashable, Sendable {
             guard path.contains("/") else {
                 throw ConfigurationError(key: key, message: "expected a socket path in a directory, like \"/run/user/1000/scrolld/scrolld.sock\", got \(value.description)")
             }
-            guard path.utf8.count < 108 else {
-                throw ConfigurationError(key: key, message: "longer than the 107 bytes a Unix socket path may have")
-            }
+            if let problem = Self.socketPathLengthProblem(path) { throw ConfigurationError(key: key, message: problem) }
             socket = path
         case "seat": seat = try value.string(key)
         case "devices": devices = try value.strings(key)

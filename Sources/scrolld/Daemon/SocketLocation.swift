@@ -1,3 +1,4 @@
+import ScrollConfig
 import ScrollProtocol
 import SystemPackage
 #if canImport(Glibc)
@@ -37,7 +38,7 @@ enum SocketLocation {
         guard let parent = file.removingLastComponent().string.nilIfEmpty else {
             throw Unusable(path: path, reason: "no directory")
         }
-        guard path.utf8.count < 108 else { throw Unusable(path: path, reason: "longer than the 107 bytes a Unix socket path may have") }
+        if let problem = DaemonSettings.socketPathLengthProblem(path) { throw Unusable(path: path, reason: problem) }
         if mkdir(parent, 0o700) == 0 {
             // Freshly made: exactly 0700 whatever the umask.
             chmod(parent, 0o700)
