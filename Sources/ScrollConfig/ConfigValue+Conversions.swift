@@ -17,13 +17,29 @@ extension ConfigValue {
         return b
     }
 
+    /// A number within ``Limits/magnitude`` (docs/design.md, "Limits"): whatever a key means,
+    /// no value beyond it is ever used.
     func number(_ key: String) throws(ConfigurationError) -> Double {
+        let n: Double
         switch self {
-        case .integer(let i): return Double(i)
-        case .double(let d) where d.isFinite: return d
+        case .integer(let i): n = Double(i)
+        case .double(let d) where d.isFinite: n = d
         case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(description)")
         default: throw fail(key, "a number")
         }
+        guard Limits.accepts(n) else {
+            throw ConfigurationError(key: key, message: "must be between -1e9 and 1e9, got \(description)")
+        }
+        return n
+    }
+
+    /// A number within `range`, the key's own (`Limits`).
+    func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
+        let n = try number(key)
+        guard range.contains(n) else {
+            throw ConfigurationError(key: key, message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(description)")
+        }
+        return n
     }
 
     func positive(_ key: String) throws(ConfigurationError) -> Double {
@@ -75,7 +91,7 @@ extension ConfigValue {
         default:
             throw fail(key, "WIDTHxHEIGHT")
         }
-        guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 && $0.isFinite }) else {
+        guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 && Limits.accepts($0) }) else {
             throw ConfigurationError(key: key, message: "expected two non-negative numbers (width, height), got \(description)")
         }
         return Size(width: numbers[0], height: numbers[1])
@@ -102,7 +118,7 @@ extension ConfigValue {
         default:
             throw fail(key, "TOP,LEADING,BOTTOM,TRAILING")
         }
-        guard numbers.count == 4, numbers.allSatisfy(\.isFinite) else { throw fail(key, "four numbers") }
+        guard numbers.count == 4, numbers.allSatisfy(Limits.accepts) else { throw fail(key, "four numbers between -1e9 and 1e9") }
         return EdgeInsets(top: numbers[0], leading: numbers[1], bottom: numbers[2], trailing: numbers[3])
     }
 

@@ -1,24 +1,57 @@
+import ScrollModel
+
 extension Configuration {
-    /// Checks the containers' `parent` keys (DESIGN §14): each names a container of this
-    /// configuration, and following parents never comes back to where it started. `only`: check
-    /// the named containers' own parents (a `configure`, which may leave another container's
-    /// parent dangling after a `remove`), but cycles through them all the same; nil: every one.
+    /// Checks the containers' `parent` keys (docs/design.md §14): each names a container of
+    /// this configuration, following parents never comes back to where it started, and no chain
+    /// holds more than ``Limits/chainDepth`` containers. `only`: check the named containers' own
+    /// parents (a `configure`, which may leave another container's parent dangling after a
+    /// `remove`), but cycles and depth through them all the same; nil: every one.
+    ///
+    /// Linear in the number of containers: each container's depth is found once, by name
+    /// through a dictionary, so a configure in a deep chain costs no more than one in a flat one.
     public func checkNesting(only names: [String]? = nil) throws(ConfigurationError) {
-        for settings in containers where names?.contains(settings.name) ?? true {
-            guard let parent = settings.parent else { continue }
-            let key = "containers.\(settings.name).parent"
-            guard container(named: parent) != nil else {
-                throw ConfigurationError(key: key, message: "no container \(Self.quoted(parent)) to nest in (parent names another container)")
-            }
-            var chain = [settings.name]
-            var next: String? = parent
-            while let current = next, let found = container(named: current) {
-                guard !chain.contains(current) else {
-                    let cycle = (chain + [current]).joined(separator: " → ")
-                    throw ConfigurationError(key: key, message: "nesting would make a cycle (\(cycle))")
+        var position: [String: Int] = [:]
+        for (index, settings) in containers.enumerated() { position[settings.name] = index }
+        let checked = names.map { Set($0) }
+        for settings in containers where checked?.contains(settings.name) ?? true {
+            guard let parent = settings.parent, position[parent] == nil else { continue }
+            throw ConfigurationError(
+                key: "containers.\(settings.name).parent",
+                message: "no container \(Self.quoted(parent)) to nest in (parent names another container)"
+            )
+        }
+        // The named containers first, so that a cycle is reported at the key just set.
+        let first = containers.indices.filter { checked?.contains(containers[$0].name) ?? true }
+        var depth = [Int](repeating: 0, count: containers.count)
+        for start in first + containers.indices where depth[start] == 0 {
+            // Up from `start` until a container whose depth is known, a top-level one, or one
+            // whose parent is gone (top-level for routing).
+            var chain: [Int] = []
+            var onChain = Set<Int>()
+            var current: Int? = start
+            var above = 0
+            while let index = current {
+                if depth[index] > 0 {
+                    above = depth[index]
+                    break
                 }
-                chain.append(current)
-                next = found.parent
+                guard onChain.insert(index).inserted else {
+                    let names = (chain.drop { $0 != index } + [index]).map { containers[$0].name }
+                    throw ConfigurationError(
+                        key: "containers.\(containers[start].name).parent",
+                        message: "nesting would make a cycle (\(names.joined(separator: " → ")))"
+                    )
+                }
+                chain.append(index)
+                current = containers[index].parent.flatMap { position[$0] }
+            }
+            for (offset, index) in chain.reversed().enumerated() { depth[index] = above + offset + 1 }
+            if depth[start] > Limits.chainDepth {
+                // A configure is refused at the key it set, wherever the chain ends.
+                throw ConfigurationError(
+                    key: "containers.\(names?.first ?? containers[start].name).parent",
+                    message: "nesting deeper than \(Limits.chainDepth) containers (a chain of \(depth[start]))"
+                )
             }
         }
     }

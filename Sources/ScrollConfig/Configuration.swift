@@ -39,7 +39,12 @@ public struct Configuration: Sendable {
             try input.set(Array(parts[1...]), value, key: key)
         case "containers" where parts.count >= 3:
             let name = parts[1]
-            if !containers.contains(where: { $0.name == name }) { containers.append(ContainerSettings(name: name)) }
+            if !containers.contains(where: { $0.name == name }) {
+                guard containers.count < Limits.containers else {
+                    throw ConfigurationError(key: key, message: "too many containers: the daemon holds at most \(Limits.containers)")
+                }
+                containers.append(ContainerSettings(name: name))
+            }
             let index = containers.firstIndex { $0.name == name }!
             try containers[index].set(Array(parts[2...]), value, key: key)
         default:

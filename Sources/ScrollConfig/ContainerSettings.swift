@@ -84,8 +84,8 @@ public struct ContainerSettings: Sendable {
     static func checkRow(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch name {
         case "count":
-            guard case .integer(let n) = value, n >= 0, n <= 10_000_000 else {
-                throw ConfigurationError(key: key, message: "expected a row count between 0 and 10000000, got \(value.description)")
+            guard case .integer(let n) = value, n >= 0, n <= Limits.rows else {
+                throw ConfigurationError(key: key, message: "expected a row count between 0 and \(Limits.rows), got \(value.description)")
             }
         case "heights":
             for item in try value.array(key) { _ = try item.nonNegative(key) }

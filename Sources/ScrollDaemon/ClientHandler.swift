@@ -1,4 +1,5 @@
 import NIOCore
+import ScrollProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,6 +18,8 @@ package final class ClientHandler: ChannelInboundHandler {
     /// The number of a connection taken back after a restart (DESIGN §16): it keeps its number
     /// and its subscriptions, and is not greeted again.
     let restoring: Int?
+    /// Counted among the daemon's open connections (until it closes).
+    private var counted = false
 
     package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>, restoring: Int? = nil) {
         self.core = core
@@ -27,6 +30,15 @@ package final class ClientHandler: ChannelInboundHandler {
     package func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
         let core = self.core
+        core.openConnections += 1
+        counted = true
+        // Past the limit a new connection is told so and closed; one taken back after a
+        // restart was already counted by the process before.
+        if restoring == nil, core.openConnections > core.connectionLimit {
+            core.refuse(channel, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connectionLimit) at once"))
+            context.fireChannelActive()
+            return
+        }
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
         identify(channel).assumeIsolated().whenComplete { result in
             guard channel.isActive else { return }
@@ -34,12 +46,12 @@ package final class ClientHandler: ChannelInboundHandler {
             switch result {
             case .success(let value): credentials = value
             case .failure:
-                core.refuse(channel, message: "cannot read the peer's credentials")
+                core.refuse(channel, ProtocolError(.forbidden, "cannot read the peer's credentials"))
                 return
             }
             let uid = credentials.uid
             guard core.isAllowed(uid: uid) else {
-                core.refuse(channel, message: "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)")
+                core.refuse(channel, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)"))
                 return
             }
             let number = self.restoring ?? core.nextClientNumber
@@ -74,6 +86,10 @@ package final class ClientHandler: ChannelInboundHandler {
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
+        if counted {
+            core.openConnections -= 1
+            counted = false
+        }
         if let client { core.disconnected(client) }
         client = nil
         context.fireChannelInactive()

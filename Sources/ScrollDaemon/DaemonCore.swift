@@ -25,6 +25,14 @@ package final class DaemonCore {
     /// Each container's subscribers and latest line, indexed like the session's containers.
     var feeds: [Feed] = []
     package var clients: [ObjectIdentifier: Client] = [:]
+    /// Connections open now, greeted or not (refused ones until they close).
+    var openConnections = 0
+    /// The most connections served at once; more are refused with `too_large`. The daemon's
+    /// POSIX side sets it from the descriptors it may open (docs/design.md, "Limits").
+    package var connectionLimit = DaemonCore.defaultConnectionLimit
+    package static let defaultConnectionLimit = 4096
+    /// The message of the last refused connection, logged once until one is accepted.
+    var lastRefusal: String?
     /// The number the next connection gets (DESIGN §17's `client`; 0 is the daemon itself).
     var nextClientNumber = 1
     /// Containers created with `"owned": true`, by name, with their connection's number.
@@ -216,6 +224,7 @@ package final class DaemonCore {
 
     func connected(_ client: Client) {
         clients[client.id] = client
+        lastRefusal = nil
         storeConnection(client)
         statusChanged()
     }

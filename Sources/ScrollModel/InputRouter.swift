@@ -88,7 +88,12 @@ public struct InputRouter: Sendable {
     /// without a parent until a container of that name appears.
     mutating func link(names: [String], parentNames: [String?]) {
         let count = names.count
-        parents = parentNames.map { parent in parent.flatMap { names.firstIndex(of: $0) } ?? -1 }
+        // By name through a dictionary (the first container of a name, as a search would find):
+        // linking runs at every container added or removed, and must not cost N² name compares.
+        var position: [String: Int] = [:]
+        position.reserveCapacity(count)
+        for (index, name) in names.enumerated() where position[name] == nil { position[name] = index }
+        parents = parentNames.map { parent in parent.flatMap { position[$0] } ?? -1 }
         // A cycle cannot be configured; should one arise anyway, chains end where it closes.
         for index in 0..<count {
             var seen = 0

@@ -13,7 +13,7 @@ public enum RowEdit: Hashable, Sendable {
     case remove(at: Int, count: Int)
 
     /// The most rows a list may hold after an edit, as the configuration's `rows.count` allows.
-    public static let maximumRows = 10_000_000
+    public static let maximumRows = Limits.rows
 
     /// Where row `row` of the list before the edit is after it; nil when the edit removed it.
     public func index(after row: Int) -> Int? {

@@ -35,24 +35,42 @@ public struct ScrollEngine: Sendable {
         /// frames and timers, and a removed device still ends its gestures.
         public var isPaused = false
 
-        /// The earlier of the next frame tick and the wheel timer.
-        var deadline: Timestamp? {
-            let frame = frames?.nextTick
-            let timer = container.timerDeadline
-            switch (frame, timer) {
-            case let (f?, t?): return min(f, t)
-            case let (f?, nil): return f
-            case let (nil, t?): return t
-            case (nil, nil): return nil
-            }
+        /// The earlier of the next frame tick and the wheel timer; nil when neither is armed.
+        /// Stored, and kept by ``syncFrames(at:rate:)`` (which runs after every change to the
+        /// container), so that finding what is due reads one word per slot.
+        public private(set) var deadline: Timestamp?
+        /// Where the container was after the last change that left it finite: where one whose
+        /// motion went non-finite comes to rest.
+        var lastFinitePosition: Point
+
+
+        init(container: ScrollContainer) {
+            self.container = container
+            deadline = container.timerDeadline
+            lastFinitePosition = container.position
         }
 
         /// Starts a frame grid when the container begins to move and drops it when it stops.
+        /// Runs after every change to the container, so it is also where a non-finite motion is
+        /// caught before its state is published (``ScrollContainer/isFinite``).
         mutating func syncFrames(at time: Timestamp, rate: Double) {
+            if container.isFinite {
+                lastFinitePosition = container.position
+            } else {
+                container.restAfterNonFiniteMotion(at: lastFinitePosition)
+            }
             if container.isMoving {
                 if frames == nil { frames = FrameClock(anchor: time, rate: rate) }
             } else {
                 frames = nil
+            }
+            let frame = frames?.nextTick
+            let timer = container.timerDeadline
+            switch (frame, timer) {
+            case let (f?, t?): deadline = min(f, t)
+            case let (f?, nil): deadline = f
+            case let (nil, t?): deadline = t
+            case (nil, nil): deadline = nil
             }
         }
 
@@ -201,19 +219,29 @@ public struct ScrollEngine: Sendable {
     /// recording applies it. (A live daemon asks its input thread for everything stamped before
     /// a moment, then runs the frames due by then; an event the kernel stamped just before that
     /// moment may still have been on its way into the device's buffer.)
+    ///
+    /// One pass over the slots finds the earliest instant due and every container due then;
+    /// they fire in index order, as one at a time in (time, index) order would, since firing
+    /// one container changes no other. A frame of N containers moving together costs one pass,
+    /// not N.
     public mutating func runDeadlines(dueBy time: Timestamp, _ emit: (Update) -> Void) {
+        var due: [Int] = []
         while true {
-            var best = -1
-            var bestTime = Timestamp.max
+            var dueTime = Timestamp.max
+            due.removeAll(keepingCapacity: true)
             for index in slots.indices {
-                if let d = slots[index].deadline, d <= time, d < bestTime {
-                    best = index
-                    bestTime = d
+                guard let d = slots[index].deadline, d <= time, d <= dueTime else { continue }
+                if d < dueTime {
+                    dueTime = d
+                    due.removeAll(keepingCapacity: true)
                 }
+                due.append(index)
             }
-            guard best >= 0 else { break }
-            now = max(now, bestTime)
-            slots[best].fire(at: bestTime, rate: frameRate, index: best, emit)
+            guard !due.isEmpty else { break }
+            now = max(now, dueTime)
+            for index in due {
+                slots[index].fire(at: dueTime, rate: frameRate, index: index, emit)
+            }
         }
     }
 
@@ -236,9 +264,10 @@ public struct ScrollEngine: Sendable {
             return
         case .deviceRemoved:
             let shaping = shaping(forDevice: event.device)
-            for index in slots.indices where slots[index].container.handle(event, shaping: shaping) {
+            for index in slots.indices {
+                let ended = slots[index].container.handle(event, shaping: shaping)
                 slots[index].syncFrames(at: event.time, rate: frameRate)
-                emit(Update(container: index, state: slots[index].container.state, cause: .input))
+                if ended { emit(Update(container: index, state: slots[index].container.state, cause: .input)) }
             }
             devices[event.device] = nil
             router.deviceRemoved(event.device)
@@ -299,5 +328,17 @@ extension ScrollEngine {
     public mutating func sample(container index: Int, at time: Timestamp) -> ScrollState {
         advance(to: time) { _ in }
         return slots[index].container.state(at: time)
+    }
+
+    /// What ``sample(container:at:)`` gives, computed on a copy of that one container (its
+    /// frames and timer run on the copy): a read costs the same however many containers there
+    /// are, since containers never affect one another's motion.
+    public func sampled(container index: Int, at time: Timestamp) -> ScrollState {
+        var slot = slots[index]
+        let time = Swift.max(time, now)
+        while let deadline = slot.deadline, deadline <= time {
+            _ = slot.fire(at: deadline, rate: frameRate)
+        }
+        return slot.container.state(at: time)
     }
 }

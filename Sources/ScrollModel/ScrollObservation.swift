@@ -129,16 +129,19 @@ struct OptionReader {
 
     func number(_ name: String, _ option: ScrollObservation.Option) throws(ObservationError) -> Double {
         switch option {
-        case .integer(let n): return Double(n)
-        case .number(let x) where x.isFinite: return x
-        default: throw ObservationError(option: name, message: "expected a number, got \(Self.describe(option))")
+        case .integer(let n) where Limits.accepts(Double(n)): return Double(n)
+        case .number(let x) where Limits.accepts(x): return x
+        default: throw ObservationError(option: name, message: "expected a number between -1e9 and 1e9, got \(Self.describe(option))")
         }
     }
 
     mutating func step() throws(ObservationError) -> Double? {
         guard let option = take("step") else { return nil }
         let s = try number("step", option)
-        guard s > 0 else { throw ObservationError(option: "step", message: "must be greater than 0, got \(Self.describe(option))") }
+        let range = Limits.observationStep
+        guard range.contains(s) else {
+            throw ObservationError(option: "step", message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(Self.describe(option))")
+        }
         return s
     }
 

@@ -3,9 +3,9 @@ import ScrollModel
 extension ProtocolReader {
     static let animationExpected = #""none", "smooth", "snappy", "bouncy" or {"spring":{"duration":…,"bounce":…}}"#
 
-    /// `"none"`, a preset name, or `{"spring":{"duration":T,"bounce":b}}` with T > 0 and
-    /// -1 < b < 1 (SwiftUI's defaults, 0.5 and 0, for absent ones), or
-    /// `{"spring":{"stiffness":k,"damping":c}}` with k, c > 0.
+    /// `"none"`, a preset name, or `{"spring":{"duration":T,"bounce":b}}` (SwiftUI's defaults,
+    /// 0.5 and 0, for absent ones), or `{"spring":{"stiffness":k,"damping":c}}`, each within
+    /// the ranges of `Limits` so that every spring settles.
     mutating func animation(at range: Range<Int>) throws(ProtocolError) -> ScrollAnimation {
         let key = "animation"
         switch kind(at: range) {
@@ -45,27 +45,20 @@ extension ProtocolReader {
             }
             guard let stiffness else { throw .missing("\(key).stiffness") }
             guard let damping else { throw .missing("\(key).damping") }
-            let positive = "a finite number greater than 0"
-            let k = try number(at: stiffness, key: "\(key).stiffness", expected: positive)
-            guard k > 0 else { throw invalid("\(key).stiffness", at: stiffness, expected: positive) }
-            let c = try number(at: damping, key: "\(key).damping", expected: positive)
-            guard c > 0 else { throw invalid("\(key).damping", at: damping, expected: positive) }
+            let k = try number(at: stiffness, key: "\(key).stiffness", in: Limits.springStiffness)
+            let ratio = Limits.springDampingRatio
+            let dampingExpected = "a number between \(Limits.format(ratio.lowerBound))·2√stiffness and \(Limits.format(ratio.upperBound))·2√stiffness (a damping ratio the spring settles with)"
+            let c = try number(at: damping, key: "\(key).damping", in: 0...Limits.magnitude, expected: dampingExpected)
+            guard ratio.contains(c / (2 * k.squareRoot())) else { throw invalid("\(key).damping", at: damping, expected: dampingExpected) }
             return Spring(stiffness: k, damping: c)
         }
         var t = 0.5
         if let duration {
-            let expected = "a finite number greater than 0"
-            t = try number(at: duration, key: "\(key).duration", expected: expected)
-            // Below ~1e-154 s the stiffness (2π/T)² overflows: no motion can use that spring.
-            guard t > 0, (2 * Double.pi / t * (2 * Double.pi / t)).isFinite else {
-                throw invalid("\(key).duration", at: duration, expected: expected)
-            }
+            t = try number(at: duration, key: "\(key).duration", in: Limits.springDuration)
         }
         var b = 0.0
         if let bounce {
-            let expected = "a number greater than -1 and less than 1"
-            b = try number(at: bounce, key: "\(key).bounce", expected: expected)
-            guard b > -1, b < 1 else { throw invalid("\(key).bounce", at: bounce, expected: expected) }
+            b = try number(at: bounce, key: "\(key).bounce", in: Limits.springBounce)
         }
         return Spring(duration: t, bounce: b)
     }

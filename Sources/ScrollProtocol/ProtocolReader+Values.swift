@@ -1,4 +1,5 @@
 import ScrollJSON
+import ScrollModel
 
 /// Typed reads of located values. `expected` describes what the key accepts, and is the message
 /// for every kind of mistake in it (wrong type or out of range).
@@ -8,11 +9,25 @@ extension ProtocolReader {
         return try readString()
     }
 
+    /// Any finite number (what the daemon sends: a reply is read as it is).
     mutating func number(at range: Range<Int>, key: String, expected: String = "a finite number") throws(ProtocolError) -> Double {
         guard let number = try jsonNumber(at: range), number.double.isFinite else {
             throw invalid(key, at: range, expected: expected)
         }
         return number.double
+    }
+
+    /// A number a request gives: within ``Limits/magnitude``, whatever the key means.
+    mutating func quantity(at range: Range<Int>, key: String) throws(ProtocolError) -> Double {
+        try number(at: range, key: key, in: -Limits.magnitude...Limits.magnitude)
+    }
+
+    /// A number within `bounds`, the key's own (`Limits`).
+    mutating func number(at range: Range<Int>, key: String, in bounds: ClosedRange<Double>, expected: String? = nil) throws(ProtocolError) -> Double {
+        let expected = expected ?? "a number between \(Limits.format(bounds.lowerBound)) and \(Limits.format(bounds.upperBound))"
+        let value = try number(at: range, key: key, expected: expected)
+        guard bounds.contains(value) else { throw invalid(key, at: range, expected: expected) }
+        return value
     }
 
     mutating func int(at range: Range<Int>, key: String, expected: String = "an integer") throws(ProtocolError) -> Int {
@@ -63,9 +78,15 @@ extension ProtocolReader {
         switch try peekKind() {
         case .object:
             var members: [(String, ProtocolValue)] = []
+            // By their bytes: keys that only look alike (Unicode spellings) are different keys.
+            var seen = Set<[UInt8]>()
             try beginObject()
             while let member = try nextKey() {
-                members.append((name(of: member), try nextValue(key: key)))
+                let memberName = name(of: member)
+                if !seen.insert(Array(memberName.utf8)).inserted {
+                    throw ProtocolError(.badRequest, "key \(ProtocolError.quoted(memberName)) given twice in \(ProtocolError.quoted(key)); give each key once")
+                }
+                members.append((memberName, try nextValue(key: key)))
             }
             return .object(members)
         case .array:

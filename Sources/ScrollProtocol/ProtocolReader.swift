@@ -31,6 +31,7 @@ struct ProtocolReader {
             throw .syntax(error)
         }
         guard kind == .object else { throw .notAnObject(kind) }
+        try fields.checkRepeats()
     }
 
     private mutating func locate<Key>(into fields: inout ObjectFields<Key>) throws(JSONError) {
@@ -51,6 +52,7 @@ struct ProtocolReader {
         } catch {
             throw .syntax(error)
         }
+        try fields.checkRepeats()
         return fields
     }
 

@@ -6,8 +6,8 @@ extension RequestReader {
     /// fit the container (rows, axes) is the container's to say.
     mutating func position() throws(ProtocolError) -> ScrollPosition {
         var position = ScrollPosition()
-        if let range = reader.present(fields[.x]) { position.point.x = try reader.number(at: range, key: "x") }
-        if let range = reader.present(fields[.y]) { position.point.y = try reader.number(at: range, key: "y") }
+        if let range = reader.present(fields[.x]) { position.point.x = try reader.quantity(at: range, key: "x") }
+        if let range = reader.present(fields[.y]) { position.point.y = try reader.quantity(at: range, key: "y") }
         if let range = reader.present(fields[.row]) {
             let expected = "a row index (an integer from 0)"
             let row = try reader.int(at: range, key: "row", expected: expected)
@@ -31,6 +31,9 @@ extension RequestReader {
                 throw reader.invalid("edge", at: range, expected: expected)
             }
             position.edge = edge
+        }
+        if position.anchor != nil, position.row == nil, let range = fields[.anchor] {
+            throw reader.invalid("anchor", at: range, expected: "an anchor together with a row (\"row\": N) to place")
         }
         guard position.point.x != nil || position.point.y != nil || position.row != nil || position.edge != nil else {
             throw ProtocolError(.badRequest, "missing \"x\", \"y\", \"row\" or \"edge\"")
@@ -68,7 +71,7 @@ extension RequestReader {
         switch reader.kind(at: range) {
         case .number:
             if let integer = try? reader.int(at: range, key: "") { return .integer(integer) }
-            return .number(try reader.number(at: range, key: "option"))
+            return .number(try reader.quantity(at: range, key: "option"))
         case .string:
             return .string(try reader.string(at: range, key: "option"))
         case .bool: return .other("a boolean")

@@ -62,20 +62,17 @@ struct RequestReader {
 
     private mutating func rate() throws(ProtocolError) -> Double? {
         guard let range = reader.present(fields[.rate]) else { return nil }
-        let expected = "a number of states per second greater than 0 and at most 1000"
-        let rate = try reader.number(at: range, key: "rate", expected: expected)
-        guard rate > 0, rate <= 1000 else { throw reader.invalid("rate", at: range, expected: expected) }
-        return rate
+        return try reader.number(at: range, key: "rate", in: Limits.subscriptionRate)
     }
 
     /// `x`/`y` or `dx`/`dy`: each optional (null is absent), at least one present.
     private mutating func axes(_ horizontal: RequestKey, _ vertical: RequestKey) throws(ProtocolError) -> AxisValues {
         var values = AxisValues()
         if let range = reader.present(fields[horizontal]) {
-            values.x = try reader.number(at: range, key: horizontal.name)
+            values.x = try reader.quantity(at: range, key: horizontal.name)
         }
         if let range = reader.present(fields[vertical]) {
-            values.y = try reader.number(at: range, key: vertical.name)
+            values.y = try reader.quantity(at: range, key: vertical.name)
         }
         guard values.x != nil || values.y != nil else {
             throw ProtocolError(.badRequest, "missing \(ProtocolError.quoted(horizontal.name)) or \(ProtocolError.quoted(vertical.name))")

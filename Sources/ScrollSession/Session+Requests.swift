@@ -83,6 +83,17 @@ extension Session {
         guard !name.utf8.contains(UInt8(ascii: ".")) else {
             throw ProtocolError(.invalidValue, "invalid \"container\": a container name cannot contain \".\" (containers are configured as containers.NAME.*)")
         }
+        let creating = index(of: name) == nil
+        if creating {
+            // Names are compared byte for byte, and no two containers may be told apart only
+            // by their Unicode normalisation (Swift's `==`, which the configuration's keys use).
+            if otherSpelling(of: name) != nil {
+                throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) is another Unicode spelling of an existing container's name; use that container's exact name, or another name")
+            }
+            guard names.count < Limits.containers else {
+                throw ProtocolError(.tooLarge, "too many containers: the daemon holds at most \(Limits.containers); remove one first")
+            }
+        }
         var updated = configuration
         updated.defineContainer(name)
         var edit: RowEdit?
@@ -104,7 +115,12 @@ extension Session {
                 }
             }
             resolved = try updated.resolve(container: name)
-            try updated.checkNesting(only: [name])
+            // The parent is checked when this request sets it or creates the container: a
+            // parent removed since stays named, and the container is top-level until one of
+            // that name exists again (docs/design.md §14).
+            if creating || settings.contains(where: { $0.key == "parent" }) {
+                try updated.checkNesting(only: [name])
+            }
         } catch {
             throw ProtocolError(.invalidValue, error.description)
         }
@@ -137,6 +153,9 @@ extension Session {
         let file = new
         var new = new
         new.keepContainers(from: configuration)
+        guard new.containers.count <= Limits.containers else {
+            throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers) (the file's and those clients created)")
+        }
         var resolved: [(String, ContainerConfiguration)] = []
         for settings in new.containers {
             resolved.append((settings.name, try new.resolve(container: settings.name)))

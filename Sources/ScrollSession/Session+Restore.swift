@@ -64,7 +64,11 @@ extension Session {
                 engine.setPaused(true, container: index)
                 paused[index] = true
             }
-            let target = AxisValues(x: stored.offset.x, y: stored.offset.y)
+            // An offset no state could have had (a damaged store) leaves that axis where it is.
+            let target = AxisValues(
+                x: Limits.accepts(stored.offset.x) ? stored.offset.x : nil,
+                y: Limits.accepts(stored.offset.y) ? stored.offset.y : nil
+            )
             update(container: index, at: engine.now, publish) { $0.scroll(to: target, animation: .none, at: $1) }
         }
         var focused: String?

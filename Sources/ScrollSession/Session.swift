@@ -51,9 +51,19 @@ public struct Session: Sendable {
         return index
     }
 
-    /// The index of the container called `name`.
+    /// The index of the container called `name`, byte for byte: a name that is only
+    /// canonically equivalent (`Cafe\u{301}` for `Caf\u{e9}`) names no container, so every
+    /// reply about a container carries the very bytes its client sent (docs/design.md, "Limits").
     public func index(of name: String) -> Int? {
-        names.firstIndex(of: name)
+        guard let index = names.firstIndex(of: name), names[index].utf8.elementsEqual(name.utf8) else { return nil }
+        return index
+    }
+
+    /// The name of a container whose name is canonically equivalent to `name` but spelled
+    /// with other bytes; nil when there is none.
+    public func otherSpelling(of name: String) -> String? {
+        guard let index = names.firstIndex(of: name), !names[index].utf8.elementsEqual(name.utf8) else { return nil }
+        return names[index]
     }
 
     /// The focused container's name (DESIGN §14), nil: none. A removed container takes the
@@ -108,8 +118,7 @@ public struct Session: Sendable {
     /// A container's state at `time` from its curves' closed forms, evaluated on a copy: a
     /// read (`get`, a new subscription) changes nothing, or live would no longer equal replay.
     public func sample(container index: Int, at time: Timestamp) -> ScrollState {
-        var copy = engine
-        return copy.sample(container: index, at: Swift.max(time, engine.now))
+        engine.sampled(container: index, at: time)
     }
 
     /// ``sample(container:at:)`` on the session itself, advancing it (replay's `--every` and

@@ -31,8 +31,7 @@ final class EmbeddedDaemon {
         let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
         let channel = EmbeddedChannel(loop: loop)
         if let failing { try channel.pipeline.syncOperations.addHandler(failing) }
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core) { $0.eventLoop.makeSucceededFuture(credentials) })
+        try ClientPipeline.configure(channel, core: core) { $0.eventLoop.makeSucceededFuture(credentials) }
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
         let connection = Connection(channel: channel)
         let welcome = try connection.next()

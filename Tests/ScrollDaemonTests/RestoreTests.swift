@@ -209,8 +209,7 @@ extension EmbeddedDaemon {
     func reconnect(number: Int) throws -> Connection {
         let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
         let channel = EmbeddedChannel(loop: loop)
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, identify: { $0.eventLoop.makeSucceededFuture(credentials) }, restoring: number))
+        try ClientPipeline.configure(channel, core: core, identify: { $0.eventLoop.makeSucceededFuture(credentials) }, restoring: number)
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
         return Connection(channel: channel)
     }

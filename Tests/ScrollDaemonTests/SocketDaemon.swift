@@ -34,12 +34,10 @@ final class SocketDaemon {
         let core = LoopOwned(self.core)
         let credentials = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
         var bootstrap = ServerBootstrap(group: group)
-            .childChannelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
         if let sendBuffer { bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer)) }
         server = try bootstrap.childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value) { $0.eventLoop.makeSucceededFuture(credentials) })
+                try ClientPipeline.configure(channel, core: core.value) { $0.eventLoop.makeSucceededFuture(credentials) }
             }
         }.bind(unixDomainSocketPath: path).wait()
     }

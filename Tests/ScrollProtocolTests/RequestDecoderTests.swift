@@ -46,9 +46,21 @@ import Testing
         #expect(operation("{\"op\":\"get\",\"container\":\"caf\u{E9} \u{1F600}\"}") == .get(container: "caf\u{E9} \u{1F600}"))
     }
 
-    @Test func aRepeatedKeyTakesItsLastValue() {
-        #expect(operation(#"{"op":"get","container":"a","container":"b"}"#) == .get(container: "b"))
-        #expect(operation(#"{"op":"frob","op":"ping"}"#) == .ping)
+    /// JSON leaves a repeated name's meaning open: two readers of one line could act on two
+    /// different values, so a known key given twice is refused, naming it.
+    @Test func aRepeatedKeyIsRefused() {
+        let twice = #"key "container" given twice (in one spelling or two); give each key once"#
+        #expect(refusal(#"{"op":"get","container":"a","container":"b"}"#)?.message == twice)
+        #expect(refusal(#"{"op":"get","container":"a","container":"b"}"#)?.code == .badRequest)
+        #expect(refusal(#"{"op":"frob","op":"ping"}"#)?.message == #"key "op" given twice (in one spelling or two); give each key once"#)
+        #expect(refusal(#"{"op":"configure","container":"m","insets":[1,2,3,4],"contentInsets":[5,6,7,8]}"#)?.message
+            == #"key "contentInsets" given twice (in one spelling or two); give each key once"#)
+        #expect(refusal(#"{"op":"configure","container":"m","header":{"maxHeight":9,"maxHeight":10}}"#)?.message
+            == #"key "maxHeight" given twice in "header"; give each key once"#)
+        #expect(refusal(#"{"op":"scrollTo","container":"m","y":1,"animation":{"spring":{"duration":1,"duration":2}}}"#)?.message
+            == #"key "duration" given twice (in one spelling or two); give each key once"#)
+        // Keys the op does not know are ignored, repeated or not.
+        #expect(operation(#"{"op":"ping","k":1,"k":2}"#) == .ping)
     }
 
     @Test func otherOpsIgnoreKeysTheyDoNotUse() {
@@ -128,19 +140,19 @@ import Testing
             (#"{"op":"get","container":7}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"container\": expected a non-empty string, got 7"}"#),
             (#"{"op":"resume","container":""}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"container\": expected a non-empty string, got \"\""}"#),
             (#"{"op":"unsubscribe","container":[]}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"container\": expected a non-empty string, got []"}"#),
-            (#"{"op":"subscribe","container":"m","rate":0}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number of states per second greater than 0 and at most 1000, got 0"}"#),
-            (#"{"op":"subscribe","container":"m","rate":1000.5}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number of states per second greater than 0 and at most 1000, got 1000.5"}"#),
-            (#"{"op":"subscribe","container":"m","rate":-60}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number of states per second greater than 0 and at most 1000, got -60"}"#),
-            (#"{"op":"subscribe","container":"m","rate":"60"}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number of states per second greater than 0 and at most 1000, got \"60\""}"#),
-            (#"{"op":"subscribe","container":"m","rate":1e999}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number of states per second greater than 0 and at most 1000, got 1e999"}"#),
+            (#"{"op":"subscribe","container":"m","rate":0}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number between 0.001 and 1000, got 0"}"#),
+            (#"{"op":"subscribe","container":"m","rate":1000.5}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number between 0.001 and 1000, got 1000.5"}"#),
+            (#"{"op":"subscribe","container":"m","rate":-60}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number between 0.001 and 1000, got -60"}"#),
+            (#"{"op":"subscribe","container":"m","rate":"60"}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number between 0.001 and 1000, got \"60\""}"#),
+            (#"{"op":"subscribe","container":"m","rate":1e999}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"rate\": expected a number between 0.001 and 1000, got 1e999"}"#),
             (#"{"op":"scrollTo","container":"m"}"#, #"{"type":"error","code":"bad_request","message":"missing \"x\", \"y\", \"row\" or \"edge\""}"#),
             (#"{"op":"scrollTo","container":"m","x":null,"y":null}"#, #"{"type":"error","code":"bad_request","message":"missing \"x\", \"y\", \"row\" or \"edge\""}"#),
             (#"{"op":"scrollTo","container":"m","dy":5}"#, #"{"type":"error","code":"bad_request","message":"missing \"x\", \"y\", \"row\" or \"edge\""}"#),
             (#"{"op":"scrollBy","container":"m","y":5}"#, #"{"type":"error","code":"bad_request","message":"missing \"dx\" or \"dy\""}"#),
-            (#"{"op":"scrollTo","container":"m","y":"100"}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"y\": expected a finite number, got \"100\""}"#),
-            (#"{"op":"scrollTo","container":"m","x":-1e309}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"x\": expected a finite number, got -1e309"}"#),
-            (#"{"op":"scrollBy","container":"m","dx":true}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"dx\": expected a finite number, got true"}"#),
-            (#"{"op":"scrollBy","container":"m","dy":{"v":1}}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"dy\": expected a finite number, got {\"v\":1}"}"#),
+            (#"{"op":"scrollTo","container":"m","y":"100"}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"y\": expected a number between -1e9 and 1e9, got \"100\""}"#),
+            (#"{"op":"scrollTo","container":"m","x":-1e309}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"x\": expected a number between -1e9 and 1e9, got -1e309"}"#),
+            (#"{"op":"scrollBy","container":"m","dx":true}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"dx\": expected a number between -1e9 and 1e9, got true"}"#),
+            (#"{"op":"scrollBy","container":"m","dy":{"v":1}}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"dy\": expected a number between -1e9 and 1e9, got {\"v\":1}"}"#),
         ]
         for (line, reply) in cases {
             #expect(errorReply(line) == reply, "\(line)")

@@ -59,11 +59,9 @@ extension Daemon {
         // its number; they carry on without a new `welcome`.
         for (fd, number) in taken.clients {
             let bootstrap = ClientBootstrap(group: loop)
-                .channelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value, identify: PeerCredentials.of, restoring: number))
+                        try ClientPipeline.configure(channel, core: core.value, identify: PeerCredentials.of, restoring: number)
                     }
                 }
             do {

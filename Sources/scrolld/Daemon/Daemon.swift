@@ -73,6 +73,7 @@ final class Daemon: Sendable {
             )
             core.fileInForce = options.fileInForce
             core.stuckClientLimit = options.stuckClientLimit
+            core.connectionLimit = OpenFileLimit.connectionLimit()
             return NIOLoopBound(core, eventLoop: loop)
         }.wait()
         // The input source: a replay, or libinput on its own thread (with an optional fallback).
@@ -145,11 +146,17 @@ final class Daemon: Sendable {
         @Sendable func makeBootstrap() -> ServerBootstrap {
             ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: SocketListener.backlog)
-                .childChannelOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
+                // Out of descriptors, accept(2) fails at once while the socket stays readable:
+                // NIO's back-off stops accepting for a second instead of spinning on it (a
+                // bootstrap given a bound socket does not add it by itself).
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                    }
+                }
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-                        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core.value, identify: PeerCredentials.of))
+                        try ClientPipeline.configure(channel, core: core.value, identify: PeerCredentials.of)
                     }
                 }
         }

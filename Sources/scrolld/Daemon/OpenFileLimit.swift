@@ -1,3 +1,4 @@
+import ScrollDaemon
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,5 +23,19 @@ enum OpenFileLimit {
         limit.rlim_cur = limit.rlim_max
         guard setrlimit(resource, &limit) == 0 else { return .failed(String(cString: strerror(errno))) }
         return .raised(from: from, to: UInt64(limit.rlim_max))
+    }
+
+    /// Descriptors kept for everything but clients: devices, the listening socket, inotify,
+    /// the session store, a recording.
+    static let reserved = 64
+
+    /// How many clients the daemon serves at once: `DaemonCore`'s default, fewer when the
+    /// descriptors the process may open would run out first. Each client holds two (NIO's and
+    /// the fan-out's duplicate); refusing one past the limit costs one, for a moment.
+    static func connectionLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return DaemonCore.defaultConnectionLimit }
+        let available = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max))) - reserved
+        return max(1, min(DaemonCore.defaultConnectionLimit, available / 2))
     }
 }

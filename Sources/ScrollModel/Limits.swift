@@ -1,0 +1,77 @@
+/// The ranges every number a client or a configuration file can give scrolld is validated
+/// into, and the bounds on every structure a client can grow (docs/design.md, "Limits").
+///
+/// The rule behind them: any combination of accepted values keeps the model's arithmetic
+/// finite and every motion finite in time. Lengths, velocities and scales are bounded in
+/// magnitude, so sums, products and quotients of a few of them stay far from overflow; what is
+/// divided by, exponentiated or converted to microseconds has a range of its own; and a spring
+/// or a deceleration always settles within minutes, never "in years".
+public enum Limits {
+    /// The largest magnitude of any plain number (px, px/s, a scale, an option): 10⁹. Rows can
+    /// still add up to more (10⁷ rows), which stays finite and exact to well under a pixel.
+    public static let magnitude = 1e9
+
+    /// Whether `value` is a number scrolld accepts at all: finite and at most ``magnitude``.
+    @inlinable
+    public static func accepts(_ value: Double) -> Bool {
+        value.isFinite && abs(value) <= magnitude
+    }
+
+    // MARK: Springs
+
+    /// Seconds: SwiftUI's perceptual `duration` of a spring (`animation.spring.duration`,
+    /// `physics.wheel_duration`). Below it the stiffness `(2π/T)²` leaves the range below;
+    /// above it a motion takes minutes.
+    public static let springDuration: ClosedRange<Double> = 0.001...10
+    /// A spring's `bounce`: ±0.9 keeps the damping ratio within [0.1, 10]. Closer to ±1 the
+    /// slowest part of the motion decays at a vanishing rate (a bounce of −0.99999999 takes
+    /// years to settle).
+    public static let springBounce: ClosedRange<Double> = -0.9...0.9
+    /// 1/s²: a spring's stiffness (`animation.spring.stiffness`, `physics.bounce_stiffness`).
+    public static let springStiffness: ClosedRange<Double> = 0.1...1e7
+    /// A spring given by stiffness and damping: its damping ratio `c / (2√k)`.
+    public static let springDampingRatio: ClosedRange<Double> = 0.05...20
+
+    // MARK: Time
+
+    /// Hz: a subscription's `rate` (one state every ~17 minutes at the least).
+    public static let subscriptionRate: ClosedRange<Double> = 0.001...1000
+    /// Seconds: `physics.velocity_window`, the time a release velocity is measured over.
+    public static let velocityWindow: ClosedRange<Double> = 0.001...1
+    /// Seconds: `physics.wheel_idle`, the wheel silence that ends a wheel gesture.
+    public static let wheelIdle: ClosedRange<Double> = 0...10
+    /// `physics.deceleration_rate`, per millisecond: nearer 1 a fling would glide for hours.
+    public static let decelerationRate: ClosedRange<Double> = 0.5...0.9999
+    /// 1/s: `physics.friction` (GTK's deceleration).
+    public static let friction: ClosedRange<Double> = 0.1...1000
+    /// px and px/s: the small thresholds a motion ends below (`settle_distance`,
+    /// `settle_velocity`, `deceleration_end_distance`, `stop_velocity`).
+    public static let threshold: ClosedRange<Double> = 0.001...magnitude
+
+    // MARK: Observations
+
+    /// An observation's `step`: the smallest keeps `v / step` finite for any offset.
+    public static let observationStep: ClosedRange<Double> = 1e-6...magnitude
+
+    // MARK: Structures a client can grow
+
+    /// Containers in one daemon, configured or created by requests together.
+    public static let containers = 1000
+    /// Containers in one `parent` chain, the container itself included.
+    public static let chainDepth = 32
+    /// Rows in one container.
+    public static let rows = 10_000_000
+}
+
+extension Limits {
+    /// A bound as the error messages and docs spell it: `10`, `0.001`, `1e9`, `1e-6`.
+    public static func format(_ value: Double) -> String {
+        let magnitude = abs(value)
+        if magnitude >= 1e6 || (magnitude > 0 && magnitude < 1e-4) {
+            let exponent = Int((Math.log(magnitude) / Math.log(10)).rounded())
+            if Math.pow(10, Double(exponent)) == magnitude { return (value < 0 ? "-" : "") + "1e\(exponent)" }
+        }
+        if value == value.rounded(), magnitude < 1e15 { return String(Int(value)) }
+        return "\(value)"
+    }
+}

@@ -1,0 +1,29 @@
+extension ScrollContainer {
+    /// Whether the position, the offset and the velocity are all finite numbers.
+    ///
+    /// Every value a client or a file gives is validated into a range where the arithmetic stays
+    /// finite (`Limits`), so this holds; the engine checks it after every change all the same,
+    /// because a state with NaN in it would reach every subscriber (and be stored for a restart).
+    @inline(__always)
+    var isFinite: Bool {
+        position.x.isFinite && position.y.isFinite && velocity.x.isFinite && velocity.y.isFinite
+            && contentOffset.x.isFinite && contentOffset.y.isFinite
+    }
+
+    /// Brings a container whose motion went non-finite to rest at `fallback` (where it last
+    /// was with finite numbers), clamped to its resting range: every motion and gesture ends.
+    mutating func restAfterNonFiniteMotion(at fallback: Point) {
+        stopMotion()
+        drag = nil
+        wheel = nil
+        holdDevice = nil
+        snapArmed = false
+        tracker.reset()
+        for axis in [Axis.horizontal, .vertical] {
+            let range = self.range(axis)
+            let y = fallback[axis].isFinite ? fallback[axis] : range.lowerBound
+            position[axis] = Math.clamp(y, range)
+        }
+        layout()
+    }
+}
