@@ -20,6 +20,11 @@ package final class ClientHandler: ChannelInboundHandler {
     let restoring: Int?
     /// Counted among the daemon's open connections (until it closes).
     private var counted = false
+    /// Set while the connection lingers before its close (`linger(_:saying:)`): the close that
+    /// is due once the client has been silent for ``lingerTime``.
+    private var lingerClose: Scheduled<Void>?
+    /// How long a lingering connection may stay silent before it is closed.
+    static let lingerTime = TimeAmount.seconds(5)
 
     package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>, restoring: Int? = nil) {
         self.core = core
@@ -35,23 +40,25 @@ package final class ClientHandler: ChannelInboundHandler {
         // Past the limit a new connection is told so and closed; one taken back after a
         // restart was already counted by the process before.
         if restoring == nil, core.openConnections > core.connectionLimit {
-            core.refuse(channel, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connectionLimit) at once"))
+            refuse(context, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connectionLimit) at once"))
             context.fireChannelActive()
             return
         }
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
+        let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
+        let bound = NIOLoopBound(context, eventLoop: channel.eventLoop)
         identify(channel).assumeIsolated().whenComplete { result in
             guard channel.isActive else { return }
             let credentials: PeerCredentials
             switch result {
             case .success(let value): credentials = value
             case .failure:
-                core.refuse(channel, ProtocolError(.forbidden, "cannot read the peer's credentials"))
+                handler.value.refuse(bound.value, ProtocolError(.forbidden, "cannot read the peer's credentials"))
                 return
             }
             let uid = credentials.uid
             guard core.isAllowed(uid: uid) else {
-                core.refuse(channel, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)"))
+                handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)"))
                 return
             }
             let number = self.restoring ?? core.nextClientNumber
@@ -85,7 +92,37 @@ package final class ClientHandler: ChannelInboundHandler {
         context.fireChannelWritabilityChanged()
     }
 
+    /// Refuses the connection with `error`.
+    private func refuse(_ context: ChannelHandlerContext, _ error: ProtocolError) {
+        core.noteRefusal(error)
+        linger(context, saying: error)
+    }
+
+    /// A lingering close: say why, half-close (the peer reads the line, then end of file), and
+    /// go on reading and discarding what the peer sends until it hangs up or stays silent for
+    /// ``lingerTime``. Closing at once with its bytes unread would reset the connection: a
+    /// client still writing would fail in its send before it could read why.
+    private func linger(_ context: ChannelHandlerContext, saying error: ProtocolError) {
+        guard lingerClose == nil else { return }
+        let channel = context.channel
+        let reply = core.line { ReplyEncoder.error(error, into: &$0) }
+        lingerClose = channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        channel.writeAndFlush(reply).whenComplete { _ in channel.close(mode: .output, promise: nil) }
+    }
+
+    /// A lingering connection that is still sending stays until it has been silent a while.
+    package func channelReadComplete(context: ChannelHandlerContext) {
+        if let pending = lingerClose {
+            pending.cancel()
+            let channel = context.channel
+            lingerClose = channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        }
+        context.fireChannelReadComplete()
+    }
+
     package func channelInactive(context: ChannelHandlerContext) {
+        lingerClose?.cancel()
+        lingerClose = nil
         if counted {
             core.openConnections -= 1
             counted = false
@@ -97,7 +134,7 @@ package final class ClientHandler: ChannelInboundHandler {
 
     package func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is LineFrameDecoder.LineTooLong {
-            core.tooLarge(context.channel)
+            linger(context, saying: ProtocolError.tooLarge())
             return
         }
         context.close(promise: nil)

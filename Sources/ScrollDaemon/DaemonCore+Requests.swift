@@ -31,32 +31,12 @@ extension DaemonCore {
     }
 
     /// A peer that may not connect: told why, then disconnected.
-    /// Refuses a connection with `error`, logged once per cause until one is accepted again
-    /// (a flood of refused connections must not flood the journal too).
-    func refuse(_ channel: Channel, _ error: ProtocolError) {
-        if lastRefusal != error.message {
-            lastRefusal = error.message
-            logger.warning("refused a connection: \(error.message)")
-        }
-        lingeringClose(channel, saying: error)
-    }
-
-    /// A line over the limit closes that connection, after saying so.
-    func tooLarge(_ channel: Channel) {
-        lingeringClose(channel, saying: ProtocolError.tooLarge())
-    }
-
-    /// A lingering close: say why, half-close (the peer reads the line, then end of file), and
-    /// go on reading and discarding what the peer sends until it hangs up or 2 s pass. Closing
-    /// at once with its bytes unread would reset the connection, and a reset destroys the
-    /// reason before the peer reads it (a Unix socket closed with unread data gives its peer
-    /// ECONNRESET instead of what was sent).
-    func lingeringClose(_ channel: Channel, saying error: ProtocolError) {
-        let reply = line { ReplyEncoder.error(error, into: &$0) }
-        channel.writeAndFlush(reply).whenComplete { _ in
-            channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
-        }
+    /// Notes a refused connection, logged once per cause until one is accepted again (a flood
+    /// of refused connections must not flood the journal too).
+    func noteRefusal(_ error: ProtocolError) {
+        guard lastRefusal != error.message else { return }
+        lastRefusal = error.message
+        logger.warning("refused a connection: \(error.message)")
     }
 
     func handle(_ request: ByteBuffer, from client: Client) {
