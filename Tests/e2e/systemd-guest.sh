@@ -358,15 +358,23 @@ fact session.back.opened_ms "$(awk -v a="$chvt_back" -v b="$(logged_at 'input re
 # never woke under TCG (the run timed out: nothing tells qemu to wake it). So the kernel's part
 # is left out, and everything else is logind's own: `systemctl suspend` goes through logind,
 # which sends PrepareForSleep(true), waits for the delay inhibitors, runs suspend.target with
-# systemd-suspend.service (here a no-op drop-in instead of writing /sys/power/state) and sends
-# PrepareForSleep(false) when that job is done.
+# systemd-suspend.service (here suspend-stub.sh instead of systemd-sleep writing
+# /sys/power/state) and sends PrepareForSleep(false) when that job is done.
+# The daemon's log lines say what it meant to do, not what it did: the stub, which runs where
+# the kernel would suspend (after the delay inhibitors were released), counts the daemon's
+# /dev/input descriptors at that moment, and the judge wants none while "asleep" and some
+# before and after.
 fact sleep.power_state "$(cat /sys/power/state 2>&1)"
 fact sleep.mem_sleep "$(cat /sys/power/mem_sleep 2>&1)"
 fact sleep.can_suspend "$(busctl call org.freedesktop.login1 /org/freedesktop/login1 org.freedesktop.login1.Manager CanSuspend 2>&1)"
 fact sleep.inhibitors "$(systemd-inhibit --list --no-pager --no-legend 2>&1 | grep scrolld | tr -s ' ')"
+rm -f "$W/sleep-asleep.out"
 mkdir -p /etc/systemd/system/systemd-suspend.service.d
-printf '[Service]\nExecStart=\nExecStart=/bin/true\n' >/etc/systemd/system/systemd-suspend.service.d/e2e-no-kernel-sleep.conf
+printf '[Service]\nExecStart=\nExecStart=/bin/bash %s %s %s\n' "$E2E_DIR/suspend-stub.sh" "$PID2" "$W/sleep-asleep.out" \
+  >/etc/systemd/system/systemd-suspend.service.d/e2e-no-kernel-sleep.conf
 systemctl daemon-reload
+fact sleep.pid "$PID2"
+fact sleep.fds_before "$(input_fds)"
 run sleep-suspend systemctl suspend
 woke() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^input resumed: the system woke up'; }
 wait_until 60 woke
@@ -375,6 +383,9 @@ fact sleep.suspend_result "$(systemctl show systemd-suspend.service -p Result,Ex
 journalctl -b --no-pager -o short-monotonic | grep -E 'input paused: sleep|input resumed: the system woke up|System Suspend|Reached target .*Sleep|suspend.target|Finished systemd-suspend' >"$W/sleep-journal.out" 2>&1
 wait_until 30 some_input_fds
 fact sleep.fds_after "$(input_fds)"
+fact sleep.pid_after "$(main_pid)"
+# "PID TOTAL INPUT" (or "PID gone"), written by the stub while the system "slept"
+fact sleep.asleep "$(cat "$W/sleep-asleep.out" 2>&1)"
 wait_until 30 lists sleep-devices-after.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
 fact sleep.listed_after $?
 
