@@ -5,7 +5,7 @@ import Testing
 /// a hi-res wheel mouse, a touchpad and keyboards through uinput, and runs the host-built scrolld
 /// against them (`Tests/e2e/scrolld-guest.sh`, described in `Tests/e2e/README.md`).
 ///
-/// It needs root, apt, qemu and about a minute on 2 cores, so it runs only when asked:
+/// It needs root, apt, qemu and minutes of emulation on 2 cores, so it runs only when asked:
 /// `SCROLLD_E2E=1 swift test --filter RealKernelTests`.
 @Suite("Real kernel end to end (qemu)", .serialized)  // one guest at a time: 2 cores
 struct RealKernelTests {
@@ -31,11 +31,11 @@ struct RealKernelTests {
     }
 
     // Skipped unless SCROLLD_E2E=1: it boots a VM (root, apt packages, a kernel download on the
-    // first run, ~1 min of emulation), far too heavy for every `swift test`.
+    // first run, minutes of emulation), far too heavy for every `swift test`.
     @Test(
         "scrolld on real uinput devices: record, live daemon vs replay, hotplug, removal, keyboards never opened",
         .enabled(if: ProcessInfo.processInfo.environment["SCROLLD_E2E"] == "1", "set SCROLLD_E2E=1 to boot the qemu guest"),
-        .timeLimit(.minutes(15))
+        .timeLimit(.minutes(25))  // above E2E_TIMEOUT (20 min) plus setup and the checks
     )
     func scrolldInTheGuest() throws {
         guard let work = try Self.prepareGuest(named: "scrolld-e2e") else { return }
@@ -65,7 +65,7 @@ struct RealKernelTests {
     @Test(
         "scrolld's systemd units under the host's systemd as PID 1: socket activation, the sandbox, hotplug, reload, restart, stop",
         .enabled(if: ProcessInfo.processInfo.environment["SCROLLD_E2E"] == "1", "set SCROLLD_E2E=1 to boot the qemu guest"),
-        .timeLimit(.minutes(15))
+        .timeLimit(.minutes(25))  // above E2E_TIMEOUT (20 min) plus setup and the checks
     )
     func systemdUnitsInTheGuest() throws {
         guard let work = try Self.prepareGuest(named: "scrolld-e2e-systemd") else { return }
@@ -111,8 +111,11 @@ struct RealKernelTests {
         process.arguments = [script.path] + arguments
         process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
-        // Generous (2 cores, maybe busy; the systemd guest also switches VTs and sleeps): it only catches a hang.
-        environment["E2E_TIMEOUT"] = environment["E2E_TIMEOUT"] ?? "600"
+        // It only catches a hang. The systemd guest, the slower one, takes about 140 s on an idle
+        // 2-core machine and took about 370 s with both cores busy with other builds (issue 29;
+        // Tests/e2e/README.md has the latest runs, written by Tests/e2e/summarize.py): 1200 s is
+        // three times the slow case, so a loaded machine does not turn slowness into a failure.
+        environment["E2E_TIMEOUT"] = environment["E2E_TIMEOUT"] ?? "1200"
         environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardInput = FileHandle.nullDevice

@@ -3,8 +3,11 @@
 #
 #   e2e_log MESSAGE...                 a timestamped line on the console (serial log)
 #   e2e_fail MESSAGE...                logs FAIL and exits 1
-#   e2e_check DESCRIPTION COMMAND...   runs COMMAND; logs "ok"/"FAIL" (failures are counted)
-#   e2e_checks_done                    exits 1 if any e2e_check failed
+#   e2e_check DESCRIPTION COMMAND...   runs COMMAND; logs "ok"/"FAIL" (failures are counted);
+#                                      with E2E_RESULTS set (a file), also appends a "PASS: ..."
+#                                      or "FAIL: ..." line to it, as summarize.py reads them
+#   e2e_checks_done                    exits 1 if any e2e_check failed; with E2E_RESULTS, first
+#                                      appends the final "N passed, M failed" line
 #   e2e_devices_start [KINDS]          starts uinput-devices.py (default: all kinds) serving
 #                                      commands; waits until the devices are ready; sources
 #                                      $E2E_WORKDIR/devices.env (DEV_MOUSE_NODE, ...)
@@ -21,6 +24,7 @@ E2E_UINPUT_CTL=${E2E_UINPUT_CTL:-/run/e2e-uinput}  # guest-local: 9p shares refu
 E2E_PYTHON=${E2E_PYTHON:-/usr/bin/python3}
 E2E_UINPUT_PID=
 _e2e_failures=0
+_e2e_passes=0
 _e2e_reply_pid=
 _e2e_reply_fd=
 _e2e_reply=
@@ -34,13 +38,17 @@ e2e_check() {
   shift
   if "$@"; then
     e2e_log "ok   $what"
+    _e2e_passes=$((_e2e_passes + 1))
+    [ -z "${E2E_RESULTS:-}" ] || echo "PASS: $what" >>"$E2E_RESULTS"
   else
     e2e_log "FAIL $what"
     _e2e_failures=$((_e2e_failures + 1))
+    [ -z "${E2E_RESULTS:-}" ] || echo "FAIL: $what" >>"$E2E_RESULTS"
   fi
 }
 
 e2e_checks_done() {
+  [ -z "${E2E_RESULTS:-}" ] || echo "$_e2e_passes passed, $_e2e_failures failed" >>"$E2E_RESULTS"
   if [ "$_e2e_failures" -gt 0 ]; then
     e2e_log "$_e2e_failures check(s) failed"
     exit 1

@@ -14,7 +14,7 @@
 #
 # Environment:
 #   E2E_CACHE     where setup.sh put the kernel and initramfs (default /var/cache/scrolld-e2e)
-#   E2E_TIMEOUT   seconds for the whole boot-run-poweroff (default 240); the guest script itself
+#   E2E_TIMEOUT   seconds for the whole boot-run-poweroff (default 600); the guest script itself
 #                 is stopped ~20 s before that (counted from boot) so its output and status
 #                 still come back
 #   E2E_VERBOSE   1 = stream the serial console while the guest runs
@@ -27,11 +27,14 @@
 #
 # Exit status: the guest script's status; 125 when the guest never reported one (boot failure,
 # timeout, crash) - the serial log is printed whenever the status is not 0.
+#
+# WORKDIR/run-guest.txt records the run as KEY=VALUE lines (guest script, PID 1, wall time,
+# timeout, status, load), which summarize.py reads.
 set -euo pipefail
 
 E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${E2E_CACHE:-/var/cache/scrolld-e2e}
-TIMEOUT=${E2E_TIMEOUT:-240}
+TIMEOUT=${E2E_TIMEOUT:-600}
 
 die() { echo "run-guest: error: $*" >&2; exit 125; }
 
@@ -86,7 +89,7 @@ trap 'exit 143' TERM
 
 SERIAL=$WORKDIR/serial.log
 QEMU_LOG=$BOOTDIR/qemu.log
-rm -f "$WORKDIR/status" "$WORKDIR/status.tmp" "$SERIAL"
+rm -f "$WORKDIR/status" "$WORKDIR/status.tmp" "$SERIAL" "$WORKDIR/run-guest.txt"
 : >"$SERIAL"
 
 # qemu option values are comma-separated: a comma in a path is written as two.
@@ -94,6 +97,7 @@ qarg() { printf '%s' "${1//,/,,}"; }
 
 echo "run-guest: booting $KVER under TCG ($E2E_INIT as PID 1) for $(basename "$GUEST_SCRIPT"), work dir $WORKDIR (timeout ${TIMEOUT}s)" >&2
 start=$(date +%s.%N)
+read -r load_start _ </proc/loadavg
 if [ "${E2E_VERBOSE:-0}" = 1 ]; then
   tail -n +1 -f "$SERIAL" >&2 &
   TAIL_PID=$!
@@ -116,6 +120,20 @@ qemu_rc=$?
 QEMU_PID=
 set -e
 elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN {printf "%.1f", e - s}')
+read -r load_end _ </proc/loadavg
+# What summarize.py needs, whatever the outcome (status "none": the guest never reported one).
+{
+  echo "script=$(basename "$GUEST_SCRIPT")"
+  echo "init=$E2E_INIT"
+  echo "kernel=$KVER"
+  echo "started=$(date -u -d "@${start%.*}" +%Y-%m-%dT%H:%M:%SZ)"
+  echo "elapsed_s=$elapsed"
+  echo "timeout_s=$TIMEOUT"
+  echo "status=$(cat "$WORKDIR/status" 2>/dev/null || echo none)"
+  echo "load_start=$load_start"
+  echo "load_end=$load_end"
+  echo "cpus=$(nproc)"
+} >"$WORKDIR/run-guest.txt"
 if [ -n "$TAIL_PID" ]; then
   sleep 0.3
   kill "$TAIL_PID" 2>/dev/null || true

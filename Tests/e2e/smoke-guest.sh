@@ -8,6 +8,7 @@
 #   devices.json / .env    the devices (nodes, sysnames), including removed ones
 #   uinput-devices.log     what the device server did, with guest monotonic timestamps
 #   injected.txt           the scenarios in order, with the guest uptime at which each ran
+#   results.txt            one PASS/FAIL line per check, then "N passed, M failed"
 set -u
 W=${1:?usage: smoke-guest.sh WORKDIR}
 # shellcheck disable=SC1091
@@ -15,6 +16,8 @@ W=${1:?usage: smoke-guest.sh WORKDIR}
 
 T=$W/debug-events.txt
 rm -f "$T" "$W/injected.txt" "$W/uinput-devices.log"
+E2E_RESULTS=$W/results.txt
+: >"$E2E_RESULTS"
 
 e2e_devices_start mouse,touchpad,keyboard,full-keyboard
 
