@@ -60,14 +60,16 @@ extension ProcessProbe {
     }
 
     /// Nil when the process is asleep for good; otherwise what may still wake it.
-    func whatMayWakeIt() -> String? {
+    /// `timers: false` leaves out the timers: every thread asleep with no timeout of its own,
+    /// whatever a timerfd may do later.
+    func whatMayWakeIt(timers: Bool = true) -> String? {
         let first = threadLooks
         guard !first.isEmpty else { return "no threads (has it exited?)" }
         for thread in first {
             if thread.state != "S" { return "\(thread): not asleep" }
             if let reason = Self.waitsWithATimeout(thread.syscall) { return "\(thread): \(reason)" }
         }
-        for (fd, info) in timerDescriptors {
+        for (fd, info) in timers ? timerDescriptors : [] {
             let lines = info.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             guard lines.contains("it_value: (0, 0)"), lines.contains("ticks: 0") else {
                 return "timerfd \(fd) is armed or has fired: \(lines.filter { $0.hasPrefix("it_") || $0.hasPrefix("ticks") })"
@@ -77,6 +79,20 @@ extension ProcessProbe {
         let second = threadLooks
         guard second == first else { return "a thread ran while it was looked at: \(first) then \(second)" }
         return nil
+    }
+
+    /// Whether the process has stopped reading the connection whose other end is `fd`: bytes
+    /// sent on it wait unread (SIOCOUTQ) while every thread of the process sleeps, and none ran
+    /// from before that look to after it. NIO's event loop waits on epoll, level-triggered: a
+    /// connection it still read would have woken it as soon as those bytes arrived. (Timers
+    /// may be armed: a stuck-client check is, once a socket is full.)
+    func stoppedReading(_ fd: Int32) -> Bool {
+        let before = threadLooks
+        guard whatMayWakeIt(timers: false) == nil else { return false }
+        var unread: Int32 = 0
+        guard ioctl(fd, UInt(TIOCOUTQ), &unread) == 0, unread > 0 else { return false }
+        guard whatMayWakeIt(timers: false) == nil else { return false }
+        return threadLooks == before
     }
 
     /// Why a thread in this system call (a /proc/PID/task/TID/syscall line: number, six
