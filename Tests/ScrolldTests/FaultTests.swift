@@ -302,15 +302,9 @@ struct FaultTests {
         let offered = 16 << 20
         let sender = ThrottledSender(fd: flooder.fd, line: ping, total: offered)
         sender.start()
-        // Until the daemon has stopped taking more: nothing sent, nothing consumed for a while.
-        var stable = 0
-        var last = (sender.sent, probe.cpuSeconds)
-        while stable < 10, !sender.finished {
-            usleep(100_000)
-            let now = (sender.sent, probe.cpuSeconds)
-            stable = now == last ? stable + 1 : 0
-            last = now
-        }
+        // Until the daemon has stopped reading it: its lines wait unread while the daemon
+        // sleeps (ProcessProbe.stoppedReading), or, a daemon that never stops, all were taken.
+        #expect(waitUntil(timeout: 120) { sender.finished || probe.stoppedReading(flooder.fd) })
         let held = probe.residentKiB
         let other = try LineClient(path: daemon.socketPath)
         _ = other.readJSON()

@@ -116,12 +116,9 @@ struct OverloadTests {
         #expect(limits.soft == limits.hard && limits.soft != "256", "soft \(limits.soft), hard \(limits.hard)")
         #expect(daemon.stderr.contains("open file limit raised from 256 to \(limits.hard)"), "\(daemon.stderr)")
         // What the daemon holds besides client connections (the harness' probe connection may
-        // not be closed on its side yet); the least of a few looks, as the daemon opens a
-        // datagram socket for a moment to send systemd its status.
-        let baselineFDs = (0..<10).map { _ in
-            defer { usleep(20_000) }
-            return probe.descriptorsWithoutClients(on: daemon.socketPath)
-        }.min()!
+        // not be closed on its side yet) and the datagram socket it opens for a moment to send
+        // systemd its status.
+        let baselineFDs = probe.lastingDescriptors(on: daemon.socketPath)
         let baselineKiB = probe.residentKiB
         let started = Date()
         // For `make bench`: the daemon and the readers run as soon as they are runnable,
@@ -310,7 +307,7 @@ struct OverloadTests {
         for fd in stuck { close(fd) }
         stuck.removeAll()
         gate.client.close()
-        let fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.descriptorCount == baselineFDs }
+        let fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
         let afterFDs = probe.descriptorCount
         if !fdsBack {
             let sockets = probe.descriptors.filter { $0.hasPrefix("socket:") }.map { String($0.dropFirst(8).dropLast()) }

@@ -64,6 +64,21 @@ struct ProcessProbe {
     /// Its descriptors besides the connections accepted on `path`: what it holds with no client.
     func descriptorsWithoutClients(on path: String) -> Int { descriptorCount - clientConnections(on: path) }
 
+    /// `descriptorsWithoutClients` less its Unix datagram sockets (Type 0002 in
+    /// /proc/net/unix): the one it opens for a moment to send systemd its status. What it holds
+    /// for good, in one look, whenever that look is taken.
+    func lastingDescriptors(on path: String) -> Int {
+        let inodes = Set(descriptors.filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) })
+        guard let table = procFile("/proc/net/unix") else { return -1 }
+        var datagram = 0
+        for line in table.split(separator: "\n").dropFirst() {
+            // Num RefCount Protocol Flags Type St Inode Path
+            let fields = line.split(separator: " ")
+            if fields.count >= 7, fields[4] == "0002", inodes.contains(String(fields[6])) { datagram += 1 }
+        }
+        return descriptorsWithoutClients(on: path) - datagram
+    }
+
     /// The soft and hard values of a /proc/PID/limits line, e.g. "Max open files".
     func limit(_ name: String) -> (soft: String, hard: String)? {
         guard let text = procFile("/proc/\(pid)/limits") else { return nil }

@@ -28,6 +28,14 @@ import Glibc
             }
         }
 
+        /// How many lines it has received so far.
+        var count: Int { lock.withLock { lines.count } }
+
+        /// Whether a state it received was in motion (phase other than idle).
+        var sawMotion: Bool {
+            lock.withLock { lines }.contains { $0.contains(#""phase":"#) && !$0.contains(#""phase":"idle""#) }
+        }
+
         /// Every line received, after the reader has stopped.
         func stop() -> [[String: Any]] {
             lock.withLock { running = false }
@@ -45,6 +53,17 @@ import Glibc
         return String(decoding: try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self)
     }
 
+    /// Lets what moves go on for a while after a request, measured in the daemon's own output
+    /// rather than in time: until the collectors have two more states, or `containers` are all
+    /// at rest (asked with `get`, answered after everything before it), so it never waits for
+    /// motion that is not coming. The deadline only catches a hang.
+    static func letItMove(_ collectors: [Collector], beyond count: Int, containers: [String], asking client: LineClient) -> Bool {
+        waitUntil(timeout: 60) {
+            collectors.reduce(0) { $0 + $1.count } >= count + 2
+                || containers.allSatisfy { client.request(["op": "get", "container": $0], id: 97)?["phase"] as? String == "idle" }
+        }
+    }
+
     @Test func aRecordedSessionWithRequestsReplaysLineForLine() throws {
         let recording = try Scrolld.temporaryFile("", name: "session.scrolllog")
         let daemon = try DaemonProcess(arguments: ["--record", recording], replay: Scrolld.example("demo.scrolllog"))
@@ -56,7 +75,10 @@ import Glibc
         let main = try Collector(path: daemon.socketPath, container: "main")
         let list = try Collector(path: daemon.socketPath, container: "list")
         // Requests while the demo's input flows: each applies at the instant it arrives, between
-        // input events and frames, exactly as a replay must apply it.
+        // input events and frames, exactly as a replay must apply it. They start once the
+        // demo's input has moved main (its first click comes 1 s after the start; nothing else
+        // has asked main to move yet), and each waits for a little motion after the one before.
+        #expect(waitUntil(timeout: 60) { main.sawMotion })
         let sequence: [[String: Any]] = [
             ["op": "scrollTo", "container": "main", "y": 800],
             ["op": "scrollTo", "container": "list", "y": 1200, "animation": "bouncy"],
@@ -69,8 +91,8 @@ import Glibc
             ["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 500], "animation": "snappy"],
         ]
         for (number, request) in sequence.enumerated() {
+            if number > 0 { #expect(Self.letItMove([main, list], beyond: main.count + list.count, containers: ["main", "list"], asking: requests)) }
             #expect(requests.request(request, id: 10 + number)?["type"] as? String == "ok", "\(request)")
-            usleep(150_000)  // spreads the requests over the log's input; no outcome depends on it
         }
         // Until both have come to rest once after the last request. Where the collectors stop
         // does not matter: the comparison covers exactly the states they received.
@@ -105,6 +127,11 @@ import Glibc
         // socket first), so only its form is checked here.
         #expect(text.contains(#","request":{"op":"configure","container":"list","containerSize":"#))
         #expect(text.contains(#""request":{"op":"pause","container":"list"}"#))
+        // The requests went in among the input, after its first click.
+        let lines = text.split(separator: "\n")
+        let firstClick = lines.firstIndex { $0.contains(#""type":"wheel""#) }
+        let lastRequest = lines.lastIndex { $0.contains(#""request":{"op":"configure","container":"list","containerSize":"#) }
+        #expect(firstClick != nil && lastRequest != nil && firstClick! < lastRequest!, "input and requests did not interleave")
     }
 
     /// Part two's requests replay too (DESIGN §12, §13, §19 through §17): rows scrolled to with
@@ -133,8 +160,9 @@ import Glibc
             ["op": "configure", "container": "list", "rows": ["insert": ["at": 0, "heights": [10, 20, 30]]]],
         ]
         for (number, request) in sequence.enumerated() {
+            // Each during the motion the one before started, when there is one.
+            if number > 0 { #expect(Self.letItMove([list], beyond: list.count, containers: ["list"], asking: requests)) }
             #expect(requests.request(request, id: 10 + number)?["type"] as? String == "ok", "\(request)")
-            usleep(120_000)  // spreads the requests over the motion; no outcome depends on it
         }
         // The app goes: its container is removed and its pause undone (input reaches list again).
         app.close()

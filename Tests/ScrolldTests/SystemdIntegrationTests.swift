@@ -87,9 +87,14 @@ struct SystemdIntegrationTests {
         #expect(!FileManager.default.fileExists(atPath: directory + "/unused.sock"))
     }
 
-    /// Idle means asleep in the kernel: no thread of the daemon is scheduled at all.
+    /// Idle means asleep for good: every thread of the daemon waits in the kernel for
+    /// something from outside, with no timeout and no timer armed (ProcessProbe.whatMayWakeIt),
+    /// so nothing inside it can wake it however long it is left. That is one look at /proc,
+    /// not a watch over a window of time: a daemon that polls is never in that state between
+    /// its wake-ups, and a loaded machine only delays the moment it is reached.
     @Test func anIdleDaemonNeverWakesUp() throws {
         let daemon = try DaemonProcess()
+        let probe = daemon.probe
         let client = try LineClient(path: daemon.socketPath)
         _ = client.readJSON()
         // Some motion first, then rest (its idle state received): the frame timer must be gone.
@@ -98,30 +103,27 @@ struct SystemdIntegrationTests {
         var rested = false
         while !rested, let line = client.readJSON() { rested = line["type"] as? String == "state" && line.phase == "idle" && line.y == 300 }
         #expect(rested)
-        let tasks = "/proc/\(daemon.process.processIdentifier)/task"
-        /// Voluntary context switches of all threads, and whether every thread is asleep (S).
-        func threads() -> (switches: Int, asleep: Bool) {
-            let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-            var switches = 0, asleep = !ids.isEmpty
-            for id in ids {
-                let status = procFile("\(tasks)/\(id)/status") ?? ""
-                for line in status.split(separator: "\n") {
-                    if line.hasPrefix("voluntary_ctxt_switches") { switches += Int(line.split(separator: "\t").last ?? "") ?? 0 }
-                    if line.hasPrefix("State:") { asleep = asleep && line.contains("S (sleeping)") }
-                }
-            }
-            return (switches, asleep)
-        }
-        // Once it has gone to sleep after sending that state (a thread that wrote the state is
-        // still on its way back to epoll_wait), nothing may wake it for 3 s.
-        var before = threads()
+        // The deadline only catches a daemon that never gets there (one that polls); a timer
+        // left armed by the motion may still fire once, finding nothing due.
+        var reason: String?
         #expect(waitUntil(timeout: 30) {
-            let now = threads()
-            defer { before = now }
-            return now.asleep && before.asleep && now.switches == before.switches
-        })
-        usleep(3_000_000)
-        #expect(threads().switches - before.switches == 0)
+            reason = probe.whatMayWakeIt()
+            return reason == nil
+        }, "\(reason ?? "")")
+        // A request wakes the event loop and nothing else: a ping answered, the daemon asleep
+        // for good again, and its other threads (input, main) have not run in between.
+        let asleep = probe.threadLooks
+        #expect(client.request(["op": "ping"], id: 3)?["type"] as? String == "pong")
+        #expect(waitUntil(timeout: 30) {
+            reason = probe.whatMayWakeIt()
+            return reason == nil
+        }, "\(reason ?? "")")
+        let again = probe.threadLooks
+        #expect(asleep.map(\.tid) == again.map(\.tid), "\(asleep) then \(again)")
+        for (before, after) in zip(asleep, again) where !before.name.hasPrefix("NIO-ELT") {
+            #expect(after.voluntarySwitches == before.voluntarySwitches, "\(before) then \(after)")
+        }
+        #expect(zip(asleep, again).contains { $0.name.hasPrefix("NIO-ELT") && $1.voluntarySwitches > $0.voluntarySwitches }, "\(asleep) then \(again)")
         daemon.stop()
     }
 }
