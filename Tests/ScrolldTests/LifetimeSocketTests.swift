@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §19 over a real socket: containers that live as long as their app, `remove`, what a
-/// closed connection leaves behind, `instance`, and configures that leave motion alone.
+/// docs/design.md §19 over a real socket: containers that live as long as their app, `remove`, what
+/// a closed connection leaves behind, `instance`, and configures that leave motion alone.
 @Suite("lifetimes and living content against a real daemon")
 struct LifetimeSocketTests {
     @Test func anOwnedContainerGoesWithItsConnectionAndItsSubscribersAreTold() throws {

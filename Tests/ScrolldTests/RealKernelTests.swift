@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The real-kernel end-to-end test (DESIGN §10, issue 4): boots Debian's kernel under qemu, creates
-/// a hi-res wheel mouse, a touchpad and keyboards through uinput, and runs the host-built scrolld
-/// against them (`Tests/e2e/scrolld-guest.sh`, described in `Tests/e2e/README.md`).
+/// The real-kernel end-to-end test (docs/design.md §10, issue 4): boots Debian's kernel under qemu,
+/// creates a hi-res wheel mouse, a touchpad and keyboards through uinput, and runs the host-built
+/// scrolld against them (`Tests/e2e/scrolld-guest.sh`, described in `Tests/e2e/README.md`).
 ///
 /// It needs root, apt, qemu and minutes of emulation on 2 cores, so it runs only when asked:
 /// `SCROLLD_E2E=1 swift test --filter RealKernelTests`.

@@ -95,7 +95,7 @@ def threads_of(c, key):
 
 
 def check_sessions(c):
-    """DESIGN §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
+    """docs/design.md §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
     f = c.fact
     active = '"input":{"state":"active","reason":null}'
     c.check("two users' logind sessions on seat0 (tty2, tty3); chvt 2 makes the test user's the active one",
@@ -300,7 +300,7 @@ def load_json(c, name):
 
 
 def check_restore(c, daemon_lines):
-    """DESIGN §16 (issue 18): connections and the session survive SIGKILL, a watchdog timeout and
+    """docs/design.md §16 (issue 18): connections and the session survive SIGKILL, a watchdog timeout and
     (connections only) a corrupt store."""
     f = c.fact
     c.facts_equal("restore: both clients configured, subscribed and scrolled list to 1234.5 before the kills", {
@@ -500,7 +500,7 @@ def main():
         "root-stopped.ExecMainStatus": "0", "root-stop-socket.rc": "0", "root-socket-after-stop": "absent",
     })
 
-    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (DESIGN §15)",
+    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (docs/design.md §15)",
             f("root.vt.other_active") == "0" and int(f("root.follow.fds") or 0) > 0
             and f("root.follow.input") == '"input":{"state":"active","reason":null}',
             "other active %s, fds %s, %s" % (f("root.vt.other_active"), f("root.follow.fds"), f("root.follow.input")))
