@@ -102,9 +102,9 @@ struct LifetimeSocketTests {
         #expect((before + after).isEmpty, "\(before + after)")
     }
 
-    /// The feed of issue 22: a fling heads past the end of its content; the app loads more with
-    /// a plain `configure` while it runs, and the fling goes on to its own end point instead of
-    /// bouncing at the old end.
+    /// A living feed (docs/design.md §19): a fling heads past the end of its content; the app loads
+    /// more with a plain `configure` while it runs, and the fling goes on to its own end point
+    /// instead of bouncing at the old end.
     @Test func aFlingRunsOnWhenItsContentGrowsUnderIt() throws {
         // Content 1600 px in 600 (resting range [0, 1000]); a drag of 20 × 10 px every 5 ms
         // releases at y = 200 with ~2000 px/s, headed for ~1200: past the old end, which it

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Judges what systemd-guest.sh observed in the guest (issue 6: the units under a real systemd).
+"""Judges what systemd-guest.sh observed in the guest (the units under a real systemd, docs/systemd.md).
 
     Tests/e2e/check-systemd.py WORKDIR
 
@@ -110,7 +110,7 @@ def check_sessions(c):
     c.check("chvt to the other user's VT: the daemon holds no /dev/input descriptor (from /proc)",
             f("session.away.closed") == "0" and f("session.away.fds") == "0" and f("session.away.active_user") == "scrolld-e2e-b",
             "closed %s, fds %s, active user %s" % (f("session.away.closed"), f("session.away.fds"), f("session.away.active_user")))
-    c.info("devices closed %s ms after chvt returned (the issue asks for 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
+    c.info("devices closed %s ms after chvt returned (the aim is 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
     phases = (f("session.away.phases") or "").split()
     c.check("a two-finger scroll in progress at the switch ends as a scroll stop does: a fling, then rest",
             f("session.away.settled") == "0" and '"phase":"decelerating"' in phases and phases[-1:] == ['"phase":"idle"'],
@@ -300,7 +300,7 @@ def load_json(c, name):
 
 
 def check_restore(c, daemon_lines):
-    """docs/design.md §16 (issue 18): connections and the session survive SIGKILL, a watchdog timeout and
+    """docs/design.md §16: connections and the session survive SIGKILL, a watchdog timeout and
     (connections only) a corrupt store."""
     f = c.fact
     c.facts_equal("restore: both clients configured, subscribed and scrolled list to 1234.5 before the kills", {

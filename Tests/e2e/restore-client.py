@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A client that stays connected while scrolld is killed and restarted (docs/design.md §16, issue 18).
+"""A client that stays connected while scrolld is killed and restarted (docs/design.md §16).
 
     restore-client.py SOCKET DIR ROLE ROUNDS
 

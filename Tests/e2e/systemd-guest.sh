@@ -1,5 +1,5 @@
 #!/bin/bash
-# scrolld's systemd units under a real systemd (issue 6): the guest half. Boot with
+# scrolld's systemd units under a real systemd (docs/systemd.md): the guest half. Boot with
 #   E2E_INIT=systemd Tests/e2e/run-guest.sh Tests/e2e/systemd-guest.sh WORKDIR
 # and judge with Tests/e2e/check-systemd.py WORKDIR on the host (README.md, "What
 # systemd-guest.sh checks").
@@ -456,7 +456,7 @@ fact session.idle.after "$(thread_counts | tr '\n' ' ')"
 fact session.idle.fds "$(input_fds)"
 rm -f "$CONFIG_DIR/scrolld.toml"
 
-# --- 5e. restart without loss: systemd's file descriptor store (docs/design.md §16, issue 18)
+# --- 5e. restart without loss: systemd's file descriptor store (docs/design.md §16)
 # --------- Two clients stay connected while the daemon is killed three times: SIGKILL, a watchdog
 # timeout (SIGSTOP past a shorter WatchdogSec from a drop-in: systemd's SIGABRT waits on the stopped
 # process, then TimeoutAbortSec's SIGKILL ends it), and SIGKILL after garbage was written into

@@ -2,9 +2,10 @@ import Benchmark
 import EngineDriver
 import ScrollModel
 
-// The model's budget (issue 7): 10 M input events/s through one container (≤ 100 ns an event)
-// and no heap allocation per event once warm. Each benchmark feeds `scaledIterations` events
-// through a long-lived engine, so time keeps running forward across iterations as it does live.
+// The model's budget (docs/performance.md): 10 M input events/s through one container (≤ 100 ns
+// an event) and no heap allocation per event once warm. Each benchmark feeds `scaledIterations`
+// events through a long-lived engine, so time keeps running forward across iterations as it does
+// live.
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
