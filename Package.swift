@@ -27,7 +27,7 @@ let package = Package(
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         // libsystemd, from Debian's -dev package: sd-bus (logind: sessions, seats and sleep,
-        // DESIGN §15) and sd-daemon (readiness, the watchdog, socket activation).
+        // docs/design.md §15) and sd-daemon (readiness, the watchdog, socket activation).
         .systemLibrary(
             name: "CSystemd",
             pkgConfig: "libsystemd",
@@ -53,8 +53,8 @@ let package = Package(
             name: "ScrollTranscript",
             dependencies: ["ScrollModel", "ScrollJSON", "ScrollLog"]
         ),
-        // The wire protocol of DESIGN §7: request decoding and reply encoding, shared by the
-        // daemon, scrollctl and Swift clients. Pure Swift, so it can be fuzzed on its own.
+        // The wire protocol of docs/design.md §7: request decoding and reply encoding, shared by
+        // the daemon, scrollctl and Swift clients. Pure Swift, so it can be fuzzed on its own.
         .target(
             name: "ScrollProtocol",
             dependencies: ["ScrollModel", "ScrollJSON"]
@@ -73,13 +73,15 @@ let package = Package(
         ),
         // A TOML 1.0 reader in Swift alone (no Foundation), keeping the line of every key.
         .target(name: "TOML"),
-        // The configuration of DESIGN §8: keys, defaults, validation with the offending key.
+        // The configuration of docs/design.md §8: keys, defaults, validation with the offending
+        // key.
         .target(
             name: "ScrollConfig",
             dependencies: ["ScrollModel", "TOML"]
         ),
-        // The one computation behind `run` and `replay` (DESIGN §17): an ordered stream of input
-        // events and requests turned into numbered states, and recorded. Pure: no I/O, no clock.
+        // The one computation behind `run` and `replay` (docs/design.md §17): an ordered stream of
+        // input events and requests turned into numbered states, and recorded. Pure: no I/O, no
+        // clock.
         .target(
             name: "ScrollSession",
             dependencies: ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"]

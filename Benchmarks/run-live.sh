@@ -1,6 +1,6 @@
 #!/bin/bash
-# Live benchmarks of a real `scrolld run` (issue 7, parts 3-5): builds scrolld (release) and the
-# harness (Benchmarks/Sources/scrolld-latency), runs them and prints Markdown tables.
+# Live benchmarks of a real `scrolld run` (docs/performance-live.md): builds scrolld (release) and
+# the harness (Benchmarks/Sources/scrolld-latency), runs them and prints Markdown tables.
 #
 #   Benchmarks/run-live.sh [host|soak|guest|all]     (default: host)
 #

@@ -4,7 +4,7 @@
 Creates an owned container `feed` (it goes away when this program does) with a collapsing
 header and rows, subscribes to it, observes `nearEnd`, and loads more rows with a plain
 `configure` row insert each time the list comes near its end — while the list moves, without
-stopping a fling (DESIGN §19). Prints one line per state it draws and per load. Usage:
+stopping a fling (docs/design.md §19). Prints one line per state it draws and per load. Usage:
 
     python3 examples/feed.py [--socket PATH] [--loads N]
 

@@ -1,4 +1,4 @@
-// The floor of "CPU per second of scrolling" (issue 19), and the subscribers both servers are
+// The floor of "CPU per second of scrolling" (docs/performance.md), and the subscribers both servers are
 // measured with. Built by Benchmarks/scripts/scroll-cpu.sh with `cc -O2`.
 //
 //   scroll-cpu subscribe SOCKET N READY_FILE STATES_FILE

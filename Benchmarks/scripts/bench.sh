@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: every measurement of issue 7, one table. Writes Benchmarks/results.md (and
-# prints it). Builds release binaries of the project and the benchmark package first.
-# The figures in docs/performance.md come from runs of this script.
+# `make bench`: every measurement of docs/performance.md's budgets, one table. Writes
+# Benchmarks/results.md (and prints it). Builds release binaries of the project and the benchmark
+# package first. The figures in docs/performance.md come from runs of this script.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=Benchmarks/results.md
@@ -36,7 +36,7 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
         echo "| $w | $((total / 100000)) |"
     done
     echo
-    echo "## CPU per second of scrolling (issue 19)"
+    echo "## CPU per second of scrolling"
     echo
     echo "10 s of 1 kHz two-finger drags (0.5 s drags, 0.5 s pauses) through \`scrolld run --replay\`, unthrottled"
     echo "subscribers; the daemon's CPU time beside the C floor server publishing the same states in the same run"
@@ -44,7 +44,7 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo
     Benchmarks/scripts/scroll-cpu.sh .build/release/scrolld "1 5 50" "${SCROLL_CPU_RUNS:-3}"
     echo
-    echo "## Instructions per subscriber write (callgrind, issue 19)"
+    echo "## Instructions per subscriber write (callgrind)"
     echo
     echo "Benchmarks/scripts/fanout-callgrind.sh, 100 subscribers, 300 events at 0.05× speed: the fan-out's"
     echo "instructions (\`DaemonCore.deliver\`, inclusive) per subscriber write."
@@ -54,21 +54,21 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo -n "| direct (as built) " && Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
     echo -n "| through NIO (\`SCROLLD_NIO_WRITES=1\`) " && SCROLLD_NIO_WRITES=1 Benchmarks/scripts/fanout-callgrind.sh .build/release/scrolld 100 300 0.05 2>/dev/null
     echo
-    echo "## Instructions per published state (callgrind, issue 19)"
+    echo "## Instructions per published state (callgrind)"
     echo
     echo "Benchmarks/scripts/loop-callgrind.sh: one 1 kHz drag and its fling, one subscriber; the event loop's"
     echo "instructions (\`runOneLoopTick\`, inclusive) per state."
     echo
     Benchmarks/scripts/loop-callgrind.sh .build/release/scrolld 1 2>/dev/null
     echo
-    echo "## Replay (issue 7.2)"
+    echo "## Replay"
     echo
     echo "| what | time | rate |"
     echo "|---|---|---|"
     Benchmarks/scripts/replay.sh
     if [ -x Benchmarks/run-live.sh ]; then
         echo
-        echo "## Live daemon (issue 7.3–7.5)"
+        echo "## Live daemon"
         echo
         Benchmarks/run-live.sh host
     fi

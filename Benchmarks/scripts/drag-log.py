@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A log of 1 kHz two-finger drags for the CPU benchmarks (issue 19): DRAGS drags of 500 events
+"""A log of 1 kHz two-finger drags for the CPU benchmarks (docs/performance.md): DRAGS drags of 500 events
 1 ms apart, each ending in a scroll stop (so in a fling), alternating up and down, 500 ms apart;
 the first event LEAD_MS after the replay starts, so every subscriber is in by then.
 

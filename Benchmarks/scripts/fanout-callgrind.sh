@@ -1,5 +1,5 @@
 #!/bin/bash
-# The fan-out's cost in instructions (issue 7 part 3; docs/performance-live.md, finding 3):
+# The fan-out's cost in instructions (docs/performance-live.md, finding 3):
 # `scrolld run --replay` under callgrind with N subscribers, slowed down so that each published
 # state is delivered on its own, then the instructions spent in `DaemonCore.deliver` (inclusive:
 # everything a publish does per subscriber, NIO's write path included, the kernel not) divided by
@@ -8,9 +8,10 @@
 #   Benchmarks/scripts/fanout-callgrind.sh SCROLLD [SUBSCRIBERS] [EVENTS] [SPEED]
 #
 # SCROLLD_NIO_WRITES=1 in the environment measures the same binary with every write through
-# NIO's channel (as before issue 19's direct writes). SCROLLD is a release build; valgrind 3.19 cannot read Swift 6.3's DWARF, so a `strip -g` copy
-# is what runs (symbols stay). Prints one Markdown row; the callgrind file stays in the work
-# folder for callgrind_annotate (pipe it through `swift demangle --simplified`).
+# NIO's channel (as before the fan-out wrote sockets directly, docs/decisions.md). SCROLLD is a
+# release build; valgrind 3.19 cannot read Swift 6.3's DWARF, so a `strip -g` copy is what runs
+# (symbols stay). Prints one Markdown row; the callgrind file stays in the work folder for
+# callgrind_annotate (pipe it through `swift demangle --simplified`).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SCROLLD=$(realpath "$1")
@@ -74,7 +75,7 @@ for line in open(path):
         cost = int(parts[1]) if len(parts) > 1 else 0
         if pending_calls is not None:
             # A call line: its cost is the callee's inclusive cost from this caller.
-            # NIO writes with write/writev, the direct path (issue 19) with send.
+            # NIO writes with write/writev, the direct path with send.
             if cfn in ("write", "writev", "__libc_write", "__writev", "send", "__send", "__libc_send"): writes += pending_calls
             if is_deliver(fn) and cfn != fn:
                 inclusive[fn] = inclusive.get(fn, 0) + cost

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The event loop's instructions per published state (issue 19; docs/performance-live.md,
+# The event loop's instructions per published state (docs/performance-live.md,
 # finding 8, "Fewer instructions per event"): one 1 kHz drag of drag-log.py (500 finger events
 # and the fling after them) through `scrolld run --replay --speed 0.1` under callgrind, with N
 # unthrottled subscribers; prints the loop's instructions (`SelectableEventLoop.runOneLoopTick`

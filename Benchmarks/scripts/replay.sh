@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Replay throughput (issue 7.2): `scrolld replay` of a generated 1 000 000-event log to
-# /dev/null, end to end (parse, model, encode), beside `wc -l` on the same file in the same run.
-# Prints one Markdown table row per measurement; the best of RUNS runs counts (page cache warm).
+# Replay throughput (docs/performance.md, "Replay"): `scrolld replay` of a generated 1 000 000-event
+# log to /dev/null, end to end (parse, model, encode), beside `wc -l` on the same file in the same
+# run. Prints one Markdown table row per measurement; the best of RUNS runs counts (page cache
+# warm).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 SCROLLD=${SCROLLD:-.build/release/scrolld}

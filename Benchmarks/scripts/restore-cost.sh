@@ -1,6 +1,6 @@
 #!/bin/bash
-# What keeping the session for a restart costs (DESIGN §16, issue 18 item 3): the same replay
-# under a stand-in for systemd's notify socket (it takes the FDSTORE messages and their
+# What keeping the session for a restart costs (docs/design.md §16): the same
+# replay under a stand-in for systemd's notify socket (it takes the FDSTORE messages and their
 # descriptors), once with the store off ($FDSTORE=0, as systemd ≥ 254 says when
 # FileDescriptorStoreMax=0) and once attached. Per mode: the daemon's CPU time (utime + stime
 # from /proc) and resident memory with N subscribers, and the system calls by name (strace -f

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CPU per second of scrolling (issue 19, part 1): the daemon's CPU time for 10 s of 1 kHz
+# CPU per second of scrolling (docs/performance.md): the daemon's CPU time for 10 s of 1 kHz
 # two-finger input (0.5 s drags, 0.5 s pauses: 5000 events through `scrolld run --replay`)
 # with N unthrottled subscribers, beside the C floor server (Benchmarks/floor/scroll-cpu.c)
 # publishing the very states the daemon published in that run (their instants and sizes, as
@@ -75,7 +75,8 @@ floor_run() {  # N: prints "cpu_ns"
 }
 
 # Each run: scrolld as built, the same binary with SCROLLD_NIO_WRITES=1 (every write through
-# NIO's channel, as before issue 19), and the floor server publishing what scrolld published.
+# NIO's channel, as before the fan-out wrote sockets directly), and the floor server publishing what
+# scrolld published.
 echo "| subscribers | run | scrolld | through NIO (\`SCROLLD_NIO_WRITES=1\`) | floor server (C) | scrolld / floor | states | load average |"
 echo "|---|---|---|---|---|---|---|---|"
 for n in $COUNTS; do

@@ -9,16 +9,16 @@ extension ScrollClient {
         return line
     }
 
-    /// Creates the container or changes the given settings (`configure`, DESIGN §7, §12, §19):
-    /// keys as the configuration file names them (`containerSize`, `rows`, …), `animation` nil
-    /// for at once, `owned` to have it removed when this connection closes.
+    /// Creates the container or changes the given settings (`configure`, docs/design.md §7, §12,
+    /// §19): keys as the configuration file names them (`containerSize`, `rows`, …), `animation`
+    /// nil for at once, `owned` to have it removed when this connection closes.
     public func configure(
         _ container: String, _ settings: [ConfigureSetting], animation: ScrollAnimation? = nil, owned: Bool = false
     ) async throws {
         try await expectOK(.configure(container: container, settings: settings, animation: animation, owned: owned))
     }
 
-    /// Scrolls to coordinates, a row with an anchor, or an edge (DESIGN §12).
+    /// Scrolls to coordinates, a row with an anchor, or an edge (docs/design.md §12).
     public func scroll(_ container: String, to position: ScrollPosition, animation: ScrollAnimation = .smooth) async throws {
         try await expectOK(.scrollTo(container: container, position: position, animation: animation))
     }
@@ -28,7 +28,8 @@ extension ScrollClient {
         try await expectOK(.scrollBy(container: container, delta: delta, animation: animation))
     }
 
-    /// Stops routing input to the container (undone when this connection closes, DESIGN §19).
+    /// Stops routing input to the container (undone when this connection closes,
+    /// docs/design.md §19).
     public func pause(_ container: String) async throws {
         try await expectOK(.pause(container: container))
     }
@@ -42,8 +43,8 @@ extension ScrollClient {
         try await expectOK(.remove(container: container))
     }
 
-    /// The input devices the daemon reads, and whether it reads them now (DESIGN §15: paused
-    /// while its user is not at the seat, or while the system sleeps).
+    /// The input devices the daemon reads, and whether it reads them now (docs/design.md §15:
+    /// paused while its user is not at the seat, or while the system sleeps).
     public func devices() async throws -> (devices: [DeviceInfo], input: InputState?) {
         let reply = try await request(.devices)
         guard case .devices(_, let devices, let input) = reply else { throw Self.unexpected(reply, for: "devices") }
@@ -77,9 +78,9 @@ extension ScrollClient {
 }
 
 extension ScrollClient {
-    /// Gives the focus to `container` (DESIGN §14): input not bound to a container by device
-    /// goes to it and along its chain only; nil restores the default. The last focus wins, and it
-    /// is undone when this connection closes.
+    /// Gives the focus to `container` (docs/design.md §14): input not bound to a container by
+    /// device goes to it and along its chain only; nil restores the default. The last focus wins,
+    /// and it is undone when this connection closes.
     public func focus(_ container: String?) async throws {
         try await expectOK(.focus(container: container))
     }

@@ -6,8 +6,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// A Swift app's connection to scrolld (DESIGN §7, §12, §13, §19): requests as async throwing
-/// methods, a container's states and an observation's changes as `AsyncSequence`s of
+/// A Swift app's connection to scrolld (docs/design.md §7, §12, §13, §19): requests as async
+/// throwing methods, a container's states and an observation's changes as `AsyncSequence`s of
 /// ScrollProtocol's typed values.
 ///
 /// ```swift
@@ -20,12 +20,12 @@ import Glibc
 /// request with its `id`, the subscription of its container, the observation of its `id`.
 /// When the connection ends every request waiting and every sequence ends with the reason.
 public final class ScrollClient: Sendable {
-    /// The daemon's greeting: its version, containers, features and instance (DESIGN §19).
+    /// The daemon's greeting: its version, containers, features and instance (docs/design.md §19).
     public let welcome: WelcomeLine
     /// How long a request waits for its reply (``ScrollClientError/timeout(operation:seconds:)``
     /// after that): a request sent just before a daemon died under systemd and came back with
-    /// the connection kept (DESIGN §16) may never be answered (docs/protocol.md says what to
-    /// send again). Also how long any line waits for a daemon that has stopped reading to take
+    /// the connection kept (docs/design.md §16) may never be answered (docs/protocol.md says what
+    /// to send again). Also how long any line waits for a daemon that has stopped reading to take
     /// it.
     public let timeout: Duration
     private let socket: SendableSocket
@@ -89,7 +89,7 @@ public final class ScrollClient: Sendable {
     }
 
     /// Ends the connection: every sequence finishes and requests still waiting fail. A container
-    /// this connection created with `owned` goes with it (DESIGN §19).
+    /// this connection created with `owned` goes with it (docs/design.md §19).
     public func close() {
         socket.value.shutdown()
     }
@@ -138,10 +138,10 @@ public final class ScrollClient: Sendable {
 
     // MARK: Streams
 
-    /// Every state `container` publishes from now on, starting with its current one (DESIGN §7
-    /// `subscribe`); `rate` caps it at that many a second (latest wins). A new call for the same
-    /// container replaces the earlier sequence, which finishes. Ending the iteration
-    /// unsubscribes.
+    /// Every state `container` publishes from now on, starting with its current one
+    /// (docs/design.md §7 `subscribe`); `rate` caps it at that many a second (latest wins). A new
+    /// call for the same container replaces the earlier sequence, which finishes. Ending the
+    /// iteration unsubscribes.
     public func states(of container: String, rate: Double? = nil) -> AsyncThrowingStream<StateLine, any Error> {
         let (stream, continuation) = AsyncThrowingStream<StateLine, any Error>.makeStream(bufferingPolicy: .bufferingNewest(256))
         // The subscribe request's number doubles as the sequence's token.
@@ -176,8 +176,8 @@ public final class ScrollClient: Sendable {
         return stream
     }
 
-    /// `observation` of `container` (DESIGN §13): its current value first (`old` nil), then one
-    /// message per change. Ending the iteration unobserves.
+    /// `observation` of `container` (docs/design.md §13): its current value first (`old` nil), then
+    /// one message per change. Ending the iteration unobserves.
     public func observe(_ container: String, _ observation: ScrollObservation) -> AsyncThrowingStream<ObservationMessage, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ObservationMessage, any Error>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let id = waiting.withLock { waiting -> RequestID? in

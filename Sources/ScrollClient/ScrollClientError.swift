@@ -8,7 +8,7 @@ public enum ScrollClientError: Error, Hashable, Sendable, CustomStringConvertibl
     case notRunning(path: String, reason: String)
     /// The socket is not this user's to open, or the daemon refused this uid (`forbidden`).
     case permissionDenied(String)
-    /// The daemon answered the request with an error (DESIGN §7's codes).
+    /// The daemon answered the request with an error (docs/design.md §7's codes).
     case daemon(code: String, message: String)
     /// No reply within the time allowed.
     case timeout(operation: String, seconds: String)
@@ -16,7 +16,8 @@ public enum ScrollClientError: Error, Hashable, Sendable, CustomStringConvertibl
     case disconnected(String)
     /// The daemon said something this client cannot read.
     case protocolViolation(String)
-    /// The container was removed (DESIGN §19); its subscriptions and observations have ended.
+    /// The container was removed (docs/design.md §19); its subscriptions and observations have
+    /// ended.
     case removed(container: String)
 
     /// The error code of a daemon error (`unknown_container`, …); nil for the others.

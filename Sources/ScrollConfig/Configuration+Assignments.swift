@@ -4,7 +4,7 @@ extension Configuration {
     /// Everything of this configuration that decides what the engine computes — the frame rate,
     /// the physics, the input shaping rules and every container's settings — as dotted-key assignments which, `set` in
     /// order on the built-in defaults, give a configuration that resolves every container the
-    /// same. A recording (DESIGN §17) carries them so that a replay runs the daemon's
+    /// same. A recording (docs/design.md §17) carries them so that a replay runs the daemon's
     /// containers as the daemon ran them, whatever configuration file the replay finds.
     ///
     /// Settings that concern only the live daemon (its socket, seat, devices, uids, real time)
@@ -67,7 +67,7 @@ extension ConfigValue {
 
 extension InputSettings {
     /// The shaping keys of `[input]` and of each rule (with its `match`), in order, as `set`
-    /// takes them: what decides the engine's shaping of each device (DESIGN §18).
+    /// takes them: what decides the engine's shaping of each device (docs/design.md §18).
     var shapingAssignments: [(key: String, value: ConfigValue)] {
         var result = Self.assignments(of: defaults.shaping, prefix: "input.")
         for rule in rules where !rule.settings.shaping.isEmpty {

@@ -1,6 +1,6 @@
 import ScrollModel
 
-/// The whole configuration of DESIGN §8: daemon settings, global physics, and containers.
+/// The whole configuration of docs/design.md §8: daemon settings, global physics, and containers.
 ///
 /// Values are kept as assignments until `resolve` so that a `profile` chosen anywhere sets the
 /// defaults first and every explicitly set constant then wins over it, whatever their order.

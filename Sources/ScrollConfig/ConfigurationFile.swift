@@ -3,7 +3,7 @@ import Glibc
 #endif
 import TOML
 
-/// Loading a TOML configuration file (DESIGN §8) onto the built-in defaults.
+/// Loading a TOML configuration file (docs/design.md §8) onto the built-in defaults.
 ///
 /// Every value goes through `set` under its dotted key, so a file, `--set` and the defaults
 /// share one set of rules. Keys are applied in source order, so when a file has several

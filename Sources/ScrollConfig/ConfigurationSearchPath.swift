@@ -2,11 +2,11 @@
 import Glibc
 #endif
 
-/// Where the daemon looks for its configuration (DESIGN §8), first match wins:
+/// Where the daemon looks for its configuration (docs/design.md §8), first match wins:
 ///
 /// 1. `$XDG_CONFIG_HOME/scrolld/scrolld.toml` (`XDG_CONFIG_HOME` defaults to `$HOME/.config`);
 /// 2. `DIR/scrolld/scrolld.toml` for each `DIR` in `$XDG_CONFIG_DIRS`, then `/etc/xdg` (which
-///    DESIGN names, so it is searched even when `XDG_CONFIG_DIRS` leaves it out);
+///    docs/design.md §8 names, so it is searched even when `XDG_CONFIG_DIRS` leaves it out);
 /// 3. the built-in defaults.
 ///
 /// The environment is a parameter so tests (and `check-config`) decide what it holds.

@@ -10,11 +10,11 @@ public struct ContainerSettings: Sendable {
     public var axes = Axis.Set.vertical
     public var scrollTarget = ScrollTargetBehavior.none
     public var devices: [String] = []
-    /// `anchor`: the edge the container starts at and holds on to (DESIGN §12).
+    /// `anchor`: the edge the container starts at and holds on to (docs/design.md §12).
     public var anchor = DefaultScrollAnchor.top
-    /// `parent`: the container this one is nested in (DESIGN §14); nil (or `""`): none.
+    /// `parent`: the container this one is nested in (docs/design.md §14); nil (or `""`): none.
     public var parent: String?
-    /// `overscroll`: what a gesture pushing against an edge does (DESIGN §14).
+    /// `overscroll`: what a gesture pushing against an edge does (docs/design.md §14).
     public var overscroll = OverscrollBehavior.auto
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
@@ -120,7 +120,7 @@ public struct ContainerSettings: Sendable {
         }
         let rows = try resolveRows()
         // The content takes its ideal size when rows or a header define one; plain content keeps
-        // the built-in 800×20000 (DESIGN §8) unless a size is configured.
+        // the built-in 800×20000 (docs/design.md §8) unless a size is configured.
         let content = contentSize ?? ((rows != nil || header != nil) ? nil : Self.defaultContentSize)
         return ContainerConfiguration(
             containerSize: containerSize,

@@ -14,10 +14,10 @@ public struct DaemonSettings: Hashable, Sendable {
     /// SCHED_RR priority of the event loop and input threads when the system permits it
     /// (1–99); 0: never ask. Read at start only.
     public var realtimePriority: Int = 10
-    /// A file to record the live session into (DESIGN §17), as `run --record`; nil: none.
+    /// A file to record the live session into (docs/design.md §17), as `run --record`; nil: none.
     /// Read at start only.
     public var record: String?
-    /// Whether input follows the user's logind session and the system's sleep (DESIGN §15):
+    /// Whether input follows the user's logind session and the system's sleep (docs/design.md §15):
     /// devices closed while the user is not at the seat. Read at start only.
     public var followSession = true
 

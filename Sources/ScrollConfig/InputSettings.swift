@@ -1,7 +1,7 @@
 import ScrollModel
 
 /// `[input]`: the libinput device settings a desktop would otherwise set, and scrolld's own
-/// shaping of each device's input (DESIGN §18). A daemon's own libinput context does not
+/// shaping of each device's input (docs/design.md §18). A daemon's own libinput context does not
 /// inherit the desktop's choices (natural scrolling, the scroll method, the button that scrolls
 /// a trackpoint), so they are configured here: defaults for every device, then named rules
 /// (`[input.devices.NAME]`) for the devices whose name contains the rule's `match`, applied in
@@ -61,7 +61,7 @@ public struct InputSettings: Hashable, Sendable {
 
     /// The libinput keys.
     public static let libinputKeys = ["natural_scrolling", "scroll_method", "scroll_button", "scroll_button_lock"]
-    /// The shaping keys (DESIGN §18), applied by the engine.
+    /// The shaping keys (docs/design.md §18), applied by the engine.
     public static let shapingKeys = [
         "speed", "speed_x", "speed_y", "wheel_acceleration", "wheel_acceleration_window_ms", "momentum", "detent",
     ]

@@ -1,7 +1,7 @@
 import ScrollModel
 
-/// `configure`'s row edits (DESIGN §12 "Row changes"): `rows` holding exactly one `insert` or
-/// `remove` instead of a description.
+/// `configure`'s row edits (docs/design.md §12 "Row changes"): `rows` holding exactly one `insert`
+/// or `remove` instead of a description.
 extension RowEdit {
     /// The keys that make a `rows` table an edit.
     static let kinds: Set<String> = ["insert", "remove"]

@@ -1,6 +1,6 @@
 import ScrollModel
 
-/// `[physics]` keys: every constant of DESIGN §5 under its snake_case name.
+/// `[physics]` keys: every constant of docs/design.md §5 under its snake_case name.
 extension ScrollPhysics {
     /// The keys `[physics]` accepts, in the order the shipped config documents them.
     public static let keys = [

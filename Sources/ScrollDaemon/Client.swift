@@ -26,7 +26,7 @@ package final class Client {
     package var writesDirectly: Bool { socket != nil }
     /// Writes NIO holds for this connection (its writes go direct again once none are left).
     package var writesQueuedInNIO: Int { writesInNIO }
-    /// The connection's number in a recording (DESIGN §17), from 1 in order of connection.
+    /// The connection's number in a recording (docs/design.md §17), from 1 in order of connection.
     let number: Int
     var uid: UInt32 { credentials.uid }
     /// One per subscribed container (rarely more than one: searched in order).

@@ -15,8 +15,8 @@ package final class ClientHandler: ChannelInboundHandler {
     /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket (the daemon's POSIX side
     /// reads it), a test's stand-in on an embedded channel.
     let identify: (Channel) -> EventLoopFuture<PeerCredentials>
-    /// The number of a connection taken back after a restart (DESIGN §16): it keeps its number
-    /// and its subscriptions, and is not greeted again.
+    /// The number of a connection taken back after a restart (docs/design.md §16): it keeps its
+    /// number and its subscriptions, and is not greeted again.
     let restoring: Int?
     /// Counted among the daemon's open connections (until it closes).
     private var counted = false

@@ -2,8 +2,8 @@ import Logging
 import ScrollConfig
 import ScrollProtocol
 
-/// Where the daemon's configuration comes from: `--config FILE`, or DESIGN §8's search path.
-/// Reloads read the same place again.
+/// Where the daemon's configuration comes from: `--config FILE`, or docs/design.md §8's search
+/// path. Reloads read the same place again.
 package struct ConfigurationFileSource: Sendable {
     package var explicitPath: String?
     package var environment: [String: String]

@@ -1,6 +1,6 @@
-/// Each connection's part of the session's document (DESIGN §16), kept joined as the document
-/// lists them: in connection-number order, separated by commas. A change splices its part in
-/// place (numbers are handed out in increasing order, so a new connection is appended), so
+/// Each connection's part of the session's document (docs/design.md §16), kept joined as the
+/// document lists them: in connection-number order, separated by commas. A change splices its part
+/// in place (numbers are handed out in increasing order, so a new connection is appended), so
 /// writing the document copies one run of bytes. With a thousand connections coming and going,
 /// sorting the numbers and joining every part anew at each change kept the loop busy
 /// (docs/performance-live.md, finding 8).

@@ -3,7 +3,7 @@ import ScrollModel
 import ScrollProtocol
 import ScrollSession
 
-/// DESIGN §13 and §19 on the daemon's side: observations, containers that live as long as
+/// docs/design.md §13 and §19 on the daemon's side: observations, containers that live as long as
 /// their connection, and what a closing connection undoes.
 extension DaemonCore {
     // MARK: Observations
@@ -76,15 +76,15 @@ extension DaemonCore {
         pausedBy[feed.name] = nil
     }
 
-    /// What a closing connection leaves behind is undone (DESIGN §19): the containers it owns are
-    /// removed, its pauses resumed, its focus cleared — each as a request of that connection, so a recording
-    /// replays it.
+    /// What a closing connection leaves behind is undone (docs/design.md §19): the containers it
+    /// owns are removed, its pauses resumed, its focus cleared — each as a request of that
+    /// connection, so a recording replays it.
     func undo(for client: Client) {
         undo(forConnection: client.number)
     }
 
     /// ``undo(for:)`` by the connection's number (also for a connection that did not come back
-    /// after a restart, DESIGN §16).
+    /// after a restart, docs/design.md §16).
     func undo(forConnection number: Int) {
         let now = eventLoop.timestamp
         let leftBehind = owners.values.contains(number) || pausedBy.values.contains(number) || focusedBy == number

@@ -9,7 +9,7 @@ import ScrollSession
 import Glibc
 #endif
 
-/// DESIGN §7: one request in, one reply out (plus states for subscriptions). A bad request
+/// docs/design.md §7: one request in, one reply out (plus states for subscriptions). A bad request
 /// gets an error naming the problem and the connection stays open.
 extension DaemonCore {
     func isAllowed(uid: UInt32) -> Bool {
@@ -23,7 +23,7 @@ extension DaemonCore {
         return ByteBuffer(bytes: bytes)
     }
 
-    /// DESIGN part two's sections this daemon implements, for `welcome`.
+    /// The extensions of docs/design.md §12–§19 this daemon implements, for `welcome`.
     static let features = ["positions", "observe", "routing", "record-requests", "session", "restore"]
 
     func welcome() -> ByteBuffer {

@@ -3,7 +3,7 @@ import ScrollModel
 import ScrollProtocol
 import ScrollSession
 
-/// DESIGN §16 on the daemon's side: keeping the session current in its store, and taking it
+/// docs/design.md §16 on the daemon's side: keeping the session current in its store, and taking it
 /// back after a restart.
 extension DaemonCore {
     // MARK: Keeping

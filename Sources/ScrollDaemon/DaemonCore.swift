@@ -33,23 +33,24 @@ package final class DaemonCore {
     package static let defaultConnectionLimit = 4096
     /// The message of the last refused connection, logged once until one is accepted.
     var lastRefusal: String?
-    /// The number the next connection gets (DESIGN §17's `client`; 0 is the daemon itself).
+    /// The number the next connection gets (docs/design.md §17's `client`; 0 is the daemon itself).
     var nextClientNumber = 1
     /// Containers created with `"owned": true`, by name, with their connection's number.
     var owners: [String: Int] = [:]
     /// The connection whose `pause` is in force on a container, by name (undone when it closes).
     var pausedBy: [String: Int] = [:]
-    /// The connection whose `focus` is in force (undone when it closes, DESIGN §19); nil when
-    /// there is no focus.
+    /// The connection whose `focus` is in force (undone when it closes, docs/design.md §19); nil
+    /// when there is no focus.
     var focusedBy: Int?
     /// States published during the current command to containers somebody observes, evaluated
     /// once the command is done (`deliverObservations`).
     var observed: [Publication] = []
     /// Set while `deliver()` or `deliverObservations()` hands out what a command published.
     var delivering = false
-    /// A random id chosen at each start (`welcome`'s `instance`, DESIGN §19).
+    /// A random id chosen at each start (`welcome`'s `instance`, docs/design.md §19).
     package internal(set) var instance: String
-    /// Where the session is kept for a restart (DESIGN §16); nil: nowhere (not under systemd).
+    /// Where the session is kept for a restart (docs/design.md §16); nil: nowhere (not under
+    /// systemd).
     package internal(set) var store: SessionStore?
     /// The lines published for each container since they were last delivered to subscribers
     /// (one batch of input can publish several states; see `deliver`).
@@ -98,7 +99,7 @@ package final class DaemonCore {
     /// The input devices in use.
     package var devices: [DeviceInfo] { input?.devices ?? [] }
 
-    /// Whether the input devices are read now (DESIGN §15).
+    /// Whether the input devices are read now (docs/design.md §15).
     package var inputState: InputState { input?.inputState ?? .active }
 
     /// Tells the status observer the current counts: at once, up to ten times a second (a
@@ -289,7 +290,7 @@ package final class DaemonCore {
 }
 
 extension DaemonCore {
-    /// Records everything the session applies from now on into `file` (DESIGN §17), after
+    /// Records everything the session applies from now on into `file` (docs/design.md §17), after
     /// `header`.
     package func startRecording(to file: any RecordingSink, header: EventLogHeader) {
         session.startRecording(SessionRecorder(header: header), at: eventLoop.timestamp)

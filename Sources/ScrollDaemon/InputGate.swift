@@ -1,8 +1,8 @@
 import ScrollProtocol
 
 /// Whether the daemon may read its input devices, from what systemd-logind says about its seat
-/// (DESIGN §15): only while a session of the daemon's user is the seat's active session, and
-/// not while the system sleeps.
+/// (docs/design.md §15): only while a session of the daemon's user is the seat's active session,
+/// and not while the system sleeps.
 ///
 /// Pure: the logind watcher in the executable feeds it facts as signals arrive and acts on the
 /// state it answers (closing or reopening the devices, one log line per transition).

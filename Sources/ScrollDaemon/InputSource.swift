@@ -18,7 +18,7 @@ package protocol InputSource: AnyObject {
     /// Calls `passed` on the loop once every event read up to the time it is given has been
     /// handed to the loop.
     func barrier(_ passed: @escaping @Sendable (Timestamp) -> Void)
-    /// Whether the devices are read now, or paused and why (DESIGN §15).
+    /// Whether the devices are read now, or paused and why (docs/design.md §15).
     var inputState: InputState { get }
 }
 

@@ -2,8 +2,8 @@ import NIOCore
 import ScrollModel
 import ScrollProtocol
 
-/// One connection's observation of one container (DESIGN §13): a value derived from every state
-/// the container publishes, sent only when it differs from the value last sent.
+/// One connection's observation of one container (docs/design.md §13): a value derived from every
+/// state the container publishes, sent only when it differs from the value last sent.
 ///
 /// While the connection's socket is full the newest value waits (latest wins, per
 /// observation); when it drains, that value goes out if it still differs from the last one sent,
@@ -28,7 +28,7 @@ final class Observer {
     }
 
     /// Takes `value` as the one last sent, sending nothing: an observation taken back after a
-    /// restart (DESIGN §16) continues from the value the client last heard.
+    /// restart (docs/design.md §16) continues from the value the client last heard.
     func assume(_ value: ObservationValue) {
         sent = value
     }

@@ -2,8 +2,8 @@ import ScrollModel
 import ScrollProtocol
 import ScrollSession
 
-/// What a restart takes back (DESIGN §16): the session's containers with their settings, where
-/// each last published, the focus and who set it, and each connection's subscriptions and
+/// What a restart takes back (docs/design.md §16): the session's containers with their settings,
+/// where each last published, the focus and who set it, and each connection's subscriptions and
 /// observations — as the requests that made them, replayed on the connection taken back.
 ///
 /// The document is JSON (the daemon's own value type, ``ProtocolValue``): readable with any
@@ -33,7 +33,7 @@ package struct SessionSnapshot: Hashable, Sendable {
     }
 
     package struct Connection: Hashable, Sendable {
-        /// The connection's number (DESIGN §17), also its name in the store: `client-N`.
+        /// The connection's number (docs/design.md §17), also its name in the store: `client-N`.
         package var number: Int
         /// Its `subscribe` and `observe` requests in force, in the order they were made.
         package var requests: [Operation]

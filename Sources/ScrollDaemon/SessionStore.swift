@@ -3,8 +3,8 @@ import ScrollModel
 import ScrollProtocol
 import ScrollSession
 
-/// Where connections are kept across a restart (systemd's file descriptor store, DESIGN §16).
-/// The daemon's POSIX side implements it; tests stand in for it.
+/// Where connections are kept across a restart (systemd's file descriptor store,
+/// docs/design.md §16). The daemon's POSIX side implements it; tests stand in for it.
 package protocol ConnectionKeeper: AnyObject {
     /// Hands the connection's socket to the store as `client-N`: `descriptor` when the daemon
     /// has one for it already (the fan-out's duplicate: the same socket), else `channel`'s.
@@ -13,7 +13,7 @@ package protocol ConnectionKeeper: AnyObject {
     func forget(number: Int)
 }
 
-/// The session kept for a restart (DESIGN §16): the mapped memory it is written to and the
+/// The session kept for a restart (docs/design.md §16): the mapped memory it is written to and the
 /// store its connections are kept in. The daemon calls in on its loop: at every publication
 /// (one slot written in place, no system call) and after every change of containers,
 /// subscriptions or observations (the document rewritten, in memory too).

@@ -1,7 +1,7 @@
 import ScrollModel
 
-/// The layout of the session's memfd (DESIGN §16), written in place through a shared mapping so
-/// that keeping it current costs memory writes, never a system call.
+/// The layout of the session's memfd (docs/design.md §16), written in place through a shared
+/// mapping so that keeping it current costs memory writes, never a system call.
 ///
 /// ```
 /// 0    magic "SCRLDSES", version (u32), document capacity (u32), slot capacity (u32),

@@ -5,7 +5,7 @@ import Glibc
 
 /// Which device nodes scrolld may open: never one that is only a keyboard. scrolld reads scroll
 /// input and has no business seeing keystrokes, so the decision is made from udev's
-/// classification before the node is opened (DESIGN §9).
+/// classification before the node is opened (docs/design.md §9).
 public enum DeviceAccessPolicy {
     public enum Decision: Equatable, Sendable {
         case open

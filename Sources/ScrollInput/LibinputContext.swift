@@ -92,8 +92,8 @@ public final class LibinputContext {
         libinput_dispatch(libinput)
     }
 
-    /// Closes every device (DESIGN §15: the user left the seat, or the system sleeps). Their
-    /// removal events follow from `nextEvent()`, so gestures in progress end as scroll stops.
+    /// Closes every device (docs/design.md §15: the user left the seat, or the system sleeps).
+    /// Their removal events follow from `nextEvent()`, so gestures in progress end as scroll stops.
     public func suspend() {
         libinput_suspend(libinput)
     }

@@ -32,8 +32,8 @@ struct EventLine {
         }
     }
 
-    /// The event types of DESIGN §3, recognised on the raw bytes of the `type` value so that
-    /// the common case makes no String and hashes nothing.
+    /// The event types of docs/design.md §3, recognised on the raw bytes of the `type` value so
+    /// that the common case makes no String and hashes nothing.
     private enum EventType {
         case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request
 
@@ -191,8 +191,8 @@ struct EventLine {
         return .event(ScrollEvent(time: time, device: device, kind: kind))
     }
 
-    /// DESIGN §17: `{"t":T,"type":"request","client":N,"request":{…}}`. The request object is
-    /// kept as its JSON text: reading it is the wire protocol's business, not the log's.
+    /// docs/design.md §17: `{"t":T,"type":"request","client":N,"request":{…}}`. The request object
+    /// is kept as its JSON text: reading it is the wire protocol's business, not the log's.
     private mutating func recordedRequest(at time: Int64) throws(EventLogError) -> RecordedRequest {
         let client = try int(at: require(.client, "client"), key: "client")
         let offset = try require(.request, "request")

@@ -1,6 +1,6 @@
 import ScrollJSON
 
-/// Line 1 of an event log (DESIGN §3):
+/// Line 1 of an event log (docs/design.md §3):
 /// `{"format":"scrolld-events","version":1,"created":"<RFC 3339>","source":"<free text>"}`.
 public struct EventLogHeader: Hashable, Sendable {
     /// The `format` every event log declares.

@@ -1,8 +1,8 @@
 import ScrollJSON
 import ScrollModel
 
-/// Parses an event log (DESIGN §3) one line at a time, so that a caller can stream a file of
-/// any size through a fixed buffer. The first line given must be the header; every later one is
+/// Parses an event log (docs/design.md §3) one line at a time, so that a caller can stream a file
+/// of any size through a fixed buffer. The first line given must be the header; every later one is
 /// an event, a blank line, or something to skip with a warning.
 public struct EventLogParser: Sendable {
     /// The header, once line 1 has been parsed.

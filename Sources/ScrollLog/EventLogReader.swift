@@ -36,7 +36,7 @@ public struct EventLogReader: Sendable {
 
     /// The next event, or nil at the end of the log. Skipped lines (unknown event types, a
     /// truncated last line) are reported to `warning` and the reading goes on; request lines
-    /// (DESIGN §17) are passed over: this reader yields input only.
+    /// (docs/design.md §17) are passed over: this reader yields input only.
     public mutating func next(warning: (EventLogWarning) -> Void = { _ in }) throws(EventLogError) -> ScrollEvent? {
         while let line = try nextLine(warning: warning) {
             if case .event(let event) = line { return event }

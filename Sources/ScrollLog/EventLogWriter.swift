@@ -1,7 +1,7 @@
 import ScrollJSON
 import ScrollModel
 
-/// Writes event log lines (DESIGN §3): no spaces, keys in the order of the contract (`t`,
+/// Writes event log lines (docs/design.md §3): no spaces, keys in the order of the contract (`t`,
 /// `dev`, `type`, then the type's fields in table order), absent axes omitted. Numbers are
 /// written so that they parse back to the same values (see `JSONNumberFormatter`, which also
 /// documents the clamping of NaN and infinities), so reading what was written gives the same

@@ -1,7 +1,7 @@
 import ScrollJSON
 import ScrollModel
 
-/// A request line of a recorded session (DESIGN §17): a request that changed the daemon's
+/// A request line of a recorded session (docs/design.md §17): a request that changed the daemon's
 /// containers, stamped on the input's clock at the instant it was applied.
 ///
 /// The request stays JSON text here: the event log carries it, the wire protocol reads it.

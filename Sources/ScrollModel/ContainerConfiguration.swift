@@ -17,7 +17,7 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// The rows of a list, for `visibleRows` and the `rows` scroll target; nil: none (and no
     /// `visibleRows` in states).
     public var rows: RowsConfiguration?
-    /// The feel: profile and every constant of DESIGN §5.
+    /// The feel: profile and every constant of docs/design.md §5.
     public var physics: ScrollPhysics
     /// Where a release aims (`scroll_target`); default ``ScrollTargetBehavior/none``.
     public var scrollTarget: ScrollTargetBehavior
@@ -26,8 +26,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// The edge the container starts at and holds on to while its content changes (`anchor`;
     /// default ``DefaultScrollAnchor/top``), as SwiftUI's `defaultScrollAnchor`.
     public var anchor: DefaultScrollAnchor
-    /// The container this one is nested in (`parent`, DESIGN §14), by name; nil: none. Input
-    /// given to the container that it does not take goes on to its parent, and so on up.
+    /// The container this one is nested in (`parent`, docs/design.md §14), by name; nil: none.
+    /// Input given to the container that it does not take goes on to its parent, and so on up.
     public var parent: String?
     /// What a gesture pushing against an edge does (`overscroll`; default
     /// ``OverscrollBehavior/auto``). ``OverscrollBehavior/none`` also turns the physics'
@@ -35,7 +35,7 @@ public struct ContainerConfiguration: Hashable, Sendable {
     public var overscroll: OverscrollBehavior
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
-    /// (DESIGN §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
+    /// (docs/design.md §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
     public init(
         containerSize: Size = Size(width: 800, height: 600),
         contentSize: Size? = Size(width: 800, height: 20000),
@@ -70,8 +70,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
     public var listAxis: Axis { axes == .horizontal ? .horizontal : .vertical }
 }
 
-/// The edge a container starts at and holds on to (DESIGN §12 "Default anchor"), along its list
-/// axis.
+/// The edge a container starts at and holds on to (docs/design.md §12 "Default anchor"), along its
+/// list axis.
 public enum DefaultScrollAnchor: String, Hashable, Sendable, CaseIterable {
     /// The start (`"top"`, or `"leading"` for a horizontal container): a new container rests at
     /// `lo`, and only row anchoring keeps its place as the content changes.
@@ -95,7 +95,7 @@ public enum ScrollTargetBehavior: String, Hashable, Sendable, CaseIterable {
     case rows
 }
 
-/// A collapsing header at the top of the content (DESIGN §5 "Header").
+/// A collapsing header at the top of the content (docs/design.md §5 "Header").
 public struct HeaderConfiguration: Hashable, Sendable {
     /// `m`, px: the height it collapses to (config `min_height`, default 0).
     public var minHeight: Double

@@ -21,9 +21,9 @@ public struct DecelerationPath: Hashable, Sendable {
     let hitEdge: Double
     /// How far the bounce may pass the edge, px; +∞: unlimited.
     let limit: Double
-    /// px added to every position of the path: how far scroll anchoring has moved it (DESIGN
-    /// §12). Kept apart from the curve, so a shifted fling ends exactly that far from where it
-    /// would have ended, and a path never shifted gives its curve's own bits.
+    /// px added to every position of the path: how far scroll anchoring has moved it
+    /// (docs/design.md §12). Kept apart from the curve, so a shifted fling ends exactly that
+    /// far from where it would have ended, and a path never shifted gives its curve's own bits.
     public internal(set) var shift: Double = 0
     /// The spring after the crossing; nil stops at the edge.
     public let bounce: SpringCurve?

@@ -33,7 +33,7 @@ public struct DeviceShaper: Sendable {
         shaping = new
     }
 
-    /// `event` shaped (DESIGN §18): wheel v120 times the axis' speed and the acceleration
+    /// `event` shaped (docs/design.md §18): wheel v120 times the axis' speed and the acceleration
     /// factor, then quantised to whole detents when `detent` is on (fractions become 0, which
     /// moves nothing); finger and continuous deltas times the axis' speed. Built anew rather
     /// than copied and changed: copying an event goes through its enum's outlined copy.

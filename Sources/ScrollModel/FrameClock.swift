@@ -1,4 +1,4 @@
-/// The frame grid of one motion (DESIGN §6): ticks at `anchor + round(k × 10⁶ / rate)` µs,
+/// The frame grid of one motion (docs/design.md §6): ticks at `anchor + round(k × 10⁶ / rate)` µs,
 /// k = 1, 2, …, anchored when a container starts moving and dropped when it stops.
 public struct FrameClock: Hashable, Sendable {
     /// µs: the time the container started to move (tick 0, which is not itself a frame).

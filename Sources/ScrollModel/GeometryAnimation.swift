@@ -26,7 +26,7 @@ struct GeometryAnimation: Sendable {
         curves[component].velocity(at: tau(time))
     }
 
-    /// On a frame tick: whether every component has settled (DESIGN §5 "Settle").
+    /// On a frame tick: whether every component has settled (docs/design.md §5 "Settle").
     func hasSettled(at time: Timestamp, physics: ScrollPhysics) -> Bool {
         curves.allSatisfy { $0.hasSettled(at: tau(time), physics: physics) }
     }

@@ -1,5 +1,5 @@
-/// Where a container's last input came from (DESIGN §13's `source` observation): the device,
-/// its name, and the kind of event.
+/// Where a container's last input came from (docs/design.md §13's `source` observation): the
+/// device, its name, and the kind of event.
 public struct InputOrigin: Hashable, Sendable {
     /// The kind of input event, as the event log names it.
     public enum Kind: String, Hashable, Sendable {

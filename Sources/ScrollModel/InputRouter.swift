@@ -1,10 +1,10 @@
-/// Decides which container each axis of an input event goes to (DESIGN §14): the focus, the
+/// Decides which container each axis of an input event goes to (docs/design.md §14): the focus, the
 /// chains of nested containers, and the gestures latched to a container until they end.
 ///
 /// Input is *given* to entry containers: every container that is bound by name to the event's
 /// device; else the focused one; else, without a focus, every container that has no parent
-/// (the default of DESIGN §7: with no nesting, that is every container). From an entry C each
-/// axis goes along the chain C → parent → … (paused containers skipped): to the first that
+/// (the default of docs/design.md §7: with no nesting, that is every container). From an entry C
+/// each axis goes along the chain C → parent → … (paused containers skipped): to the first that
 /// scrolls the axis, or — when a new gesture finds that one resting at the edge it pushes
 /// towards and its `overscroll` is `auto` — to the nearest ancestor that can move that way.
 /// A gesture (a drag until its scroll stop, a hold until it ends, wheel clicks until the
@@ -111,7 +111,7 @@ public struct InputRouter: Sendable {
         if routed.count != count { routed = Array(repeating: [], count: count) }
     }
 
-    /// The container at `index` is gone: the focus clears if it was there (DESIGN §14), and
+    /// The container at `index` is gone: the focus clears if it was there (docs/design.md §14), and
     /// gestures latched to it end. Call ``link(names:parentNames:)`` after.
     mutating func remove(container index: Int) {
         if let focus { self.focus = focus == index ? nil : focus > index ? focus - 1 : focus }

@@ -1,5 +1,5 @@
-/// How scrolld shapes the input of one device before any container sees it (DESIGN §18): the
-/// settings of the `[input.devices.NAME]` rules that match the device's name, resolved.
+/// How scrolld shapes the input of one device before any container sees it (docs/design.md §18):
+/// the settings of the `[input.devices.NAME]` rules that match the device's name, resolved.
 ///
 /// A toolkit never knows which device a scroll came from; the engine does, so it is the one
 /// place that can make a mouse wheel faster, a touchpad never fling, or a knob move row by row.
@@ -51,7 +51,7 @@ public struct InputShaping: Hashable, Sendable {
     }
 
     /// `1 + (wheel_acceleration − 1)·(1 − Δt / window)` for a wheel event `dt` ms after the
-    /// previous one in the same direction (DESIGN §18), 1 at or beyond the window.
+    /// previous one in the same direction (docs/design.md §18), 1 at or beyond the window.
     @inlinable
     public func accelerationFactor(afterMilliseconds dt: Double) -> Double {
         guard wheelAcceleration != 1, dt < wheelAccelerationWindow else { return 1 }

@@ -1,5 +1,6 @@
-/// The `[input]` shaping keys and the `[input.devices.NAME]` rules, in file order (DESIGN
-/// §18): what the engine resolves each device's ``InputShaping`` from, by the device's name.
+/// The `[input]` shaping keys and the `[input.devices.NAME]` rules, in file order
+/// (docs/design.md §18): what the engine resolves each device's ``InputShaping`` from, by the
+/// device's name.
 public struct InputShapingRules: Hashable, Sendable {
     /// Some of the shaping keys: the ones a rule (or `[input]`) sets; nil leaves the value the
     /// rules before it gave.

@@ -1,5 +1,5 @@
-/// What a nested container does with a gesture that pushes against its edge (DESIGN §14): the
-/// container key `overscroll`, after CSS `overscroll-behavior`.
+/// What a nested container does with a gesture that pushes against its edge (docs/design.md §14):
+/// the container key `overscroll`, after CSS `overscroll-behavior`.
 public enum OverscrollBehavior: String, Hashable, Sendable, CaseIterable {
     /// A gesture that starts while the container rests at the edge it pushes towards goes to the
     /// nearest ancestor that can move that way (scroll chaining); otherwise the container keeps

@@ -1,5 +1,5 @@
-/// One change to a list's rows (DESIGN §12 "Row changes"): `configure`'s `rows` with `insert`
-/// or `remove`. The other rows keep their heights.
+/// One change to a list's rows (docs/design.md §12 "Row changes"): `configure`'s `rows` with
+/// `insert` or `remove`. The other rows keep their heights.
 ///
 /// The container needs the edit itself, not only the rows it produces, to keep its place: the
 /// anchor row's index moves with it (``ScrollContainer/configure(_:edit:animation:at:)``).
@@ -28,8 +28,9 @@ public enum RowEdit: Hashable, Sendable {
         }
     }
 
-    /// The row that takes over from `row` as the anchor (DESIGN §12: a removed anchor row hands
-    /// the role to the row that follows it), as an index before the edit; nil when no row follows.
+    /// The row that takes over from `row` as the anchor (docs/design.md §12: a removed anchor row
+    /// hands the role to the row that follows it), as an index before the edit; nil when no row
+    /// follows.
     func successor(of row: Int, count: Int) -> Int? {
         guard case let .remove(at, removed) = self, row >= at, row < at + removed else { return row }
         return at + removed < count ? at + removed : nil

@@ -1,5 +1,5 @@
 /// The heights of a list's rows, stored so that an edit costs little however long the list is
-/// (DESIGN §12 "Row changes") and a row is found by position with a binary search.
+/// (docs/design.md §12 "Row changes") and a row is found by position with a binary search.
 ///
 /// Rows are kept in segments laid end to end. A *run* holds any number of rows of one height —
 /// how lists are usually described (`count` × `height`) and how most inserts arrive — and costs

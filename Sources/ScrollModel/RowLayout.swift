@@ -66,7 +66,7 @@ public struct RowLayout: Hashable, Sendable {
         return top + heights.endOffset(ofRow: i)
     }
 
-    /// Row `i`'s height as given (0 ≤ i < count), px: `h_i` of DESIGN §12.
+    /// Row `i`'s height as given (0 ≤ i < count), px: `h_i` of docs/design.md §12.
     public func height(_ i: Int) -> Double {
         uniformHeight ?? heights[i]
     }

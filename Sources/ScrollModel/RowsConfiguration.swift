@@ -1,4 +1,5 @@
-/// The rows of a list (DESIGN §5 "Rows", §12 "Row changes", §19 "Visible rows under a header").
+/// The rows of a list (docs/design.md §5 "Rows", §12 "Row changes", §19 "Visible rows under a
+/// header").
 public struct RowsConfiguration: Hashable, Sendable {
     /// The rows' heights, px.
     public var heights: RowHeights
@@ -40,9 +41,9 @@ public struct RowsConfiguration: Hashable, Sendable {
 
 /// The area a row must show itself in to count as visible (`rows.visible_in`).
 public enum RowVisibilityArea: String, Hashable, Sendable, CaseIterable {
-    /// The whole viewport, `[y, y + H]` (DESIGN §5).
+    /// The whole viewport, `[y, y + H]` (docs/design.md §5).
     case container
-    /// The usable area `U(y) = [y + a_lo + m, y + H − a_hi]` (DESIGN §12): rows hidden under
-    /// the collapsed header or the insets do not count.
+    /// The usable area `U(y) = [y + a_lo + m, y + H − a_hi]` (docs/design.md §12): rows hidden
+    /// under the collapsed header or the insets do not count.
     case usable
 }

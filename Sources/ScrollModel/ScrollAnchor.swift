@@ -1,5 +1,5 @@
-/// Where a row meets the usable area in a `scrollTo` (DESIGN §12): a fraction along the list
-/// axis, as one coordinate of SwiftUI's `UnitPoint` — 0 the row's top (or leading edge) at the
+/// Where a row meets the usable area in a `scrollTo` (docs/design.md §12): a fraction along the
+/// list axis, as one coordinate of SwiftUI's `UnitPoint` — 0 the row's top (or leading edge) at the
 /// area's top, 1 its bottom at the area's bottom, 0.5 centred.
 public struct ScrollAnchor: Hashable, Sendable {
     /// The fraction, in [0, 1].

@@ -1,7 +1,7 @@
 extension ScrollContainer {
     /// Applies a new configuration (a `configure` request, a reload) at `time` and returns whether
     /// anything changed. An equal configuration does nothing at all — not even time moves — so a
-    /// daemon publishes nothing for it (DESIGN §19).
+    /// daemon publishes nothing for it (docs/design.md §19).
     ///
     /// Without an animation the geometry changes at once; with one, the container size, content
     /// size and insets move along its spring and everything derived from them is resolved from
@@ -64,7 +64,7 @@ extension ScrollContainer {
         return true
     }
 
-    /// What keeps the content in place across a change (DESIGN §12), read before it.
+    /// What keeps the content in place across a change (docs/design.md §12), read before it.
     enum ContentAnchor {
         /// A bottom-anchored container within 0.5 px of `hi`.
         case end

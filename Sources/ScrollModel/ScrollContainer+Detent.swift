@@ -1,6 +1,6 @@
 extension ScrollContainer {
-    /// DESIGN §18 `detent` in a container with rows along `axis`: from `base` (the running wheel
-    /// target, else the offset), `steps` whole steps (±) to the next or previous row top, the
+    /// docs/design.md §18 `detent` in a container with rows along `axis`: from `base` (the running
+    /// wheel target, else the offset), `steps` whole steps (±) to the next or previous row top, the
     /// same tops the `rows` scroll target aims at. Past the last row top a step goes to the end
     /// of the resting range, before the first to its start; the caller clamps.
     func detentTarget(from base: Double, steps: Double, _ axis: Axis) -> Double {

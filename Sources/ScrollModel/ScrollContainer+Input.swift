@@ -1,6 +1,6 @@
 extension ScrollContainer {
-    /// Applies one input event at its own time, as its device's `shaping` says (DESIGN §18: the
-    /// event's values are already shaped; `momentum` and `detent` act here). Returns whether it
+    /// Applies one input event at its own time, as its device's `shaping` says (docs/design.md §18:
+    /// the event's values are already shaped; `momentum` and `detent` act here). Returns whether it
     /// concerned this container (device events that end no gesture do not).
     @discardableResult
     public mutating func handle(_ event: ScrollEvent, shaping: InputShaping = .identity) -> Bool {
@@ -176,9 +176,9 @@ extension ScrollContainer {
         return edge + sign * RubberBand(coefficient: physics.rubberBand, dimension: containerSize[axis]).inverse(s)
     }
 
-    /// DESIGN §5 "Release": bounce back if overscrolled, else fling if fast enough, else rest.
-    /// Without `momentum` (DESIGN §18, the releasing device's shaping) it never flings: it
-    /// rests, bounces back, or aims at a scroll target from where it was released.
+    /// docs/design.md §5 "Release": bounce back if overscrolled, else fling if fast enough, else
+    /// rest. Without `momentum` (docs/design.md §18, the releasing device's shaping) it never
+    /// flings: it rests, bounces back, or aims at a scroll target from where it was released.
     @usableFromInline
     mutating func release(at time: Timestamp, momentum: Bool = true) {
         guard let gesture = drag else { return }

@@ -99,7 +99,7 @@ extension ScrollContainer {
         return Point(x: scrolls(.horizontal) ? v.x : 0, y: scrolls(.vertical) ? v.y : 0)
     }
 
-    /// A frame tick: the only moment a running motion may end (DESIGN §6).
+    /// A frame tick: the only moment a running motion may end (docs/design.md §6).
     public mutating func tick(at time: Timestamp) {
         let samples = sampledAdvance(to: time)
         // Asked in place (optional chaining), not through copies of the trajectories, and from

@@ -1,8 +1,8 @@
 extension ScrollContainer {
-    /// `scrollTo` a position (DESIGN §12): coordinates, a row with or without an anchor, an edge.
-    /// Returns whether anything was set in motion (or moved at once); false when nothing needed
-    /// to move — a row already wholly inside the usable area without an anchor — in which case
-    /// the container is untouched and a daemon publishes no state.
+    /// `scrollTo` a position (docs/design.md §12): coordinates, a row with or without an anchor, an
+    /// edge. Returns whether anything was set in motion (or moved at once); false when nothing
+    /// needed to move — a row already wholly inside the usable area without an anchor — in which
+    /// case the container is untouched and a daemon publishes no state.
     ///
     /// With an anchor A the row's target is `y* = r_N + A·h_N − a_lo − m − A·L`, clamped to
     /// `[lo, hi]`: the point at fraction A of the row meets the point at fraction A of the usable

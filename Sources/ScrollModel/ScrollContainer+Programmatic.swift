@@ -1,7 +1,7 @@
 extension ScrollContainer {
     /// `scrollTo`: moves to `target` (axes left nil stay), clamped to the resting range, at once
     /// or along a spring from the current position and velocity (phase `animating`). It comes to
-    /// rest exactly there: the header snap follows gestures only (DESIGN §19).
+    /// rest exactly there: the header snap follows gestures only (docs/design.md §19).
     public mutating func scroll(to target: AxisValues, animation: ScrollAnimation, at time: Timestamp) {
         advance(to: time)
         defer { layout() }

@@ -5,7 +5,7 @@ extension ScrollContainer {
     /// Whether the container rests at the edge a gesture moving the offset up (`towardsEnd`:
     /// positive deltas, down or right) or down would push against: nothing moves it along
     /// `axis` (no drag, no motion) and its offset is within half a pixel of that edge or beyond.
-    /// A container that is still moving keeps a new gesture (DESIGN §14 "latching").
+    /// A container that is still moving keeps a new gesture (docs/design.md §14 "latching").
     @inline(__always)
     func restsAtEdge(_ axis: Axis, towardsEnd: Bool) -> Bool {
         guard drag == nil else { return false }

@@ -29,7 +29,7 @@ public struct ScrollContainer: Sendable {
     /// The geometry as presented now: the configured one, or where an animated change has got to.
     public internal(set) var containerSize: Size
     /// The content's size as presented now, px: configured, or the ideal size of its rows and
-    /// header (DESIGN §5 "Offset observer"), or where an animated change has got to.
+    /// header (docs/design.md §5 "Offset observer"), or where an animated change has got to.
     public internal(set) var contentSize: Size
     /// The insets as presented now, px.
     public internal(set) var contentInsets: EdgeInsets
@@ -52,7 +52,7 @@ public struct ScrollContainer: Sendable {
     var wheelStepY: WheelStepMemo?
     /// A gesture (wheel, finger, continuous, hold) has ended and its motion, if any, has not yet
     /// come to rest: the header snaps when it does. Programmatic scrolls clear it, so they come
-    /// to rest exactly where asked (DESIGN §19 "Header snap follows gestures only").
+    /// to rest exactly where asked (docs/design.md §19 "Header snap follows gestures only").
     var snapArmed = false
     /// A bottom-anchored container at rest at `hi` follows `hi` while its geometry animates.
     var pinnedToEnd = false
@@ -110,7 +110,7 @@ public struct ScrollContainer: Sendable {
         contentSize = Self.idealContentSize(configuration)
         rowLayout = Self.rowLayout(configuration)
         position = Point(x: range(.horizontal).lowerBound, y: range(.vertical).lowerBound)
-        // A bottom-anchored container starts at its end (DESIGN §12 "Default anchor").
+        // A bottom-anchored container starts at its end (docs/design.md §12 "Default anchor").
         if configuration.anchor == .bottom {
             let axis = configuration.listAxis
             position[axis] = range(axis).upperBound
@@ -162,9 +162,9 @@ public struct ScrollContainer: Sendable {
     @inline(__always)
     func scrolls(_ axis: Axis) -> Bool { configuration.axes.contains(axis) }
 
-    /// DESIGN §12's usable area at offset `y` along `axis`, `U(y) = [y + a_lo + m, y + H − a_hi]`:
-    /// what the pinned header (its `min_height` m) and the insets leave visible. Its upper bound
-    /// lies below the lower one when they leave nothing.
+    /// docs/design.md §12's usable area at offset `y` along `axis`, `U(y) = [y + a_lo + m, y + H −
+    /// a_hi]`: what the pinned header (its `min_height` m) and the insets leave visible. Its upper
+    /// bound lies below the lower one when they leave nothing.
     @inline(__always)
     func usableArea(at y: Double, _ axis: Axis) -> (lowerBound: Double, upperBound: Double) {
         let m = configuration.header?.minHeight ?? 0

@@ -1,4 +1,5 @@
-/// DESIGN §14 in the engine: the focus, and input handed to the containers the router picks.
+/// docs/design.md §14 in the engine: the focus, and input handed to the containers the router
+/// picks.
 extension ScrollEngine {
     /// The focused container's index; nil: none.
     public var focus: Int? { router.focus }

@@ -124,7 +124,7 @@ public struct ScrollEngine: Sendable {
     public internal(set) var slots: [Slot] = []
     /// Device names by id, from `deviceAdded`, for containers bound to devices.
     public internal(set) var devices: [Int: String] = [:]
-    /// The `[input]` shaping rules (DESIGN §18); set them with ``setShapingRules(_:)``.
+    /// The `[input]` shaping rules (docs/design.md §18); set them with ``setShapingRules(_:)``.
     public internal(set) var shapingRules = InputShapingRules()
     /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
     /// devices, searched in order: cheaper per event than hashing an id.
@@ -134,7 +134,7 @@ public struct ScrollEngine: Sendable {
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
-    /// Where input goes: the focus and the nested containers' chains (DESIGN §14).
+    /// Where input goes: the focus and the nested containers' chains (docs/design.md §14).
     public internal(set) var router = InputRouter()
 
     /// An engine with no containers; a `frameRate` that is not positive becomes 120.
@@ -273,8 +273,8 @@ public struct ScrollEngine: Sendable {
             router.deviceRemoved(event.device)
             shapers.removeAll { $0.device == event.device }
         default:
-            // Shaped once here (DESIGN §18), so every container sees the same event; the copy
-            // a shaped event costs is made only for a device that rules shape.
+            // Shaped once here (docs/design.md §18), so every container sees the same event; the
+            // copy a shaped event costs is made only for a device that rules shape.
             if let shaper = activeShaper(for: event.device) {
                 let shaped = shapers[shaper].shaped(event)
                 deliver(shaped, shaping: shapers[shaper].shaping, emit)
@@ -285,7 +285,7 @@ public struct ScrollEngine: Sendable {
     }
 
     /// Hands an input event to its containers: with a focus or nested containers, each axis to
-    /// the container the router picks (DESIGN §14); otherwise to every container.
+    /// the container the router picks (docs/design.md §14); otherwise to every container.
     @inline(__always)
     mutating func deliver(_ event: ScrollEvent, shaping: InputShaping, _ emit: (Update) -> Void) {
         guard !router.isActive else { return route(event, shaping: shaping, emit) }

@@ -54,7 +54,7 @@ public struct DeviceCapabilities: OptionSet, Hashable, Sendable {
 
 /// One input event: what libinput reported, stamped with its time and device.
 public struct ScrollEvent: Hashable, Sendable {
-    /// What happened, one case per event-log `type` (DESIGN §3).
+    /// What happened, one case per event-log `type` (docs/design.md §3).
     public enum Kind: Hashable, Sendable {
         /// A device appeared (`device_added`): its name, which containers bound to devices match
         /// (``ContainerConfiguration/devices``), and what it can send. Not input: it publishes no

@@ -6,7 +6,7 @@ public struct ScrollGeometry: Hashable, Sendable {
     public var contentSize: Size
     /// The container's own size (the viewport), px: `H` along each axis.
     public var containerSize: Size
-    /// Insets around the content, px, which widen the resting range (DESIGN §5).
+    /// Insets around the content, px, which widen the resting range (docs/design.md §5).
     public var contentInsets: EdgeInsets
 
     /// Creates a geometry from its parts, px.
@@ -26,7 +26,7 @@ public struct ScrollGeometry: Hashable, Sendable {
     @inlinable
     public var bounds: Rect { Rect(origin: .zero, size: containerSize) }
 
-    /// The resting range `[lo, hi]` of the offset along `axis` (DESIGN §5):
+    /// The resting range `[lo, hi]` of the offset along `axis` (docs/design.md §5):
     /// `[-inset.leading, max(C - H + inset.trailing, -inset.leading)]`.
     @inlinable
     public func restingRange(_ axis: Axis) -> ClosedRange<Double> {

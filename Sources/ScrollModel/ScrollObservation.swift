@@ -1,5 +1,5 @@
 /// A value derived from a container's state that a client observes and hears of only when it
-/// changes (DESIGN §13), as SwiftUI's `onScrollGeometryChange(for:of:action:)`,
+/// changes (docs/design.md §13), as SwiftUI's `onScrollGeometryChange(for:of:action:)`,
 /// `onScrollPhaseChange` and `onScrollVisibilityChange(threshold:)`.
 ///
 /// Built from a request's `of` and its options with ``init(of:options:)``, which names what is
@@ -31,10 +31,10 @@ public enum ScrollObservation: Hashable, Sendable {
     /// `atEdge`: whether the offset is within 0.5 px of `edge` or beyond it.
     case atEdge(Edge)
     /// `source`: the device, name and kind of the last scroll event that reached the container
-    /// (DESIGN §18); null before any.
+    /// (docs/design.md §18); null before any.
     case source
 
-    /// The keys `of` accepts, in DESIGN §13's order.
+    /// The keys `of` accepts, in docs/design.md §13's order.
     public static let keys = [
         "phase", "contentOffset.x", "contentOffset.y", "velocity.x", "velocity.y", "header.height",
         "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source",

@@ -1,4 +1,5 @@
-/// Every constant of DESIGN §5. A profile picks the feel; each constant can then be overridden.
+/// Every constant of docs/design.md §5. A profile picks the feel; each constant can then be
+/// overridden.
 public struct ScrollPhysics: Hashable, Sendable {
     /// A named set of defaults, the config key `profile` (`--profile`).
     public enum Profile: String, Hashable, Sendable, CaseIterable {
@@ -61,7 +62,7 @@ public struct ScrollPhysics: Hashable, Sendable {
     /// px: a spring has settled within this distance of its target… (`settle_distance`, 0.5)
     public var settleDistance: Double = 0.5
     /// …and slower than this, px/s (`settle_velocity`, 10), on every moving axis, checked on
-    /// frame ticks (DESIGN §5 "Settle").
+    /// frame ticks (docs/design.md §5 "Settle").
     public var settleVelocity: Double = 10
     /// 1/s: GTK's friction deceleration `y0 + (v0/f)(1 − e^(−fτ))`.
     public var friction: Double = 4

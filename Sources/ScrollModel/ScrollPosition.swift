@@ -1,5 +1,5 @@
-/// Where a `scrollTo` goes (DESIGN §7, §12), as SwiftUI's `ScrollPosition`: coordinates, a row
-/// with an optional anchor, or an edge — or a row or an edge along one axis and a coordinate
+/// Where a `scrollTo` goes (docs/design.md §7, §12), as SwiftUI's `ScrollPosition`: coordinates, a
+/// row with an optional anchor, or an edge — or a row or an edge along one axis and a coordinate
 /// along the other.
 public struct ScrollPosition: Hashable, Sendable {
     /// Offsets per axis (`x`, `y`); an axis left nil stays unless a row or edge names it.
@@ -31,8 +31,8 @@ public struct ScrollPosition: Hashable, Sendable {
     }
 }
 
-/// A `scrollTo` that cannot apply to its container (DESIGN §12's `invalid_value` cases), with
-/// the request field it concerns and a message for the client.
+/// A `scrollTo` that cannot apply to its container (docs/design.md §12's `invalid_value` cases),
+/// with the request field it concerns and a message for the client.
 public enum ScrollPositionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A row was asked of a container without rows.
     case noRows

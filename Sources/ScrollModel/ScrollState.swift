@@ -1,4 +1,4 @@
-/// What a container publishes (DESIGN §4): everything a client needs at one instant.
+/// What a container publishes (docs/design.md §4): everything a client needs at one instant.
 public struct ScrollState: Hashable, Sendable {
     /// The instant this state describes, µs on the engine's clock (the state line's `t`).
     public var time: Timestamp

@@ -1,4 +1,4 @@
-/// How a running motion carries on when the geometry changes under it (DESIGN §19 "Geometry
+/// How a running motion carries on when the geometry changes under it (docs/design.md §19 "Geometry
 /// changes never break motion") or scroll anchoring moves it (§12).
 extension Trajectory {
     /// What becomes of a motion whose resting range changed.

@@ -120,7 +120,8 @@ public struct Trajectory: Hashable, Sendable {
 }
 
 extension SpringCurve {
-    /// DESIGN §5 "Settle": within `settleDistance` of the target and slower than `settleVelocity`.
+    /// docs/design.md §5 "Settle": within `settleDistance` of the target and slower than
+    /// `settleVelocity`.
     public func hasSettled(at tau: Double, physics: ScrollPhysics) -> Bool {
         hasSettled(position: position(at: tau), velocity: velocity(at: tau), physics: physics)
     }

@@ -91,7 +91,7 @@ public struct PlotSeries: Sendable {
     public var frameCount: Int
     public var stateCount: Int
     public var eventCount: Int
-    /// The resting range of each axis at the first state (DESIGN §5), for the edge lines.
+    /// The resting range of each axis at the first state (docs/design.md §5), for the edge lines.
     public var restingRangeX: ClosedRange<Double>
     public var restingRangeY: ClosedRange<Double>
 

@@ -1,4 +1,4 @@
-/// The `code` of an error reply (DESIGN §7).
+/// The `code` of an error reply (docs/design.md §7).
 public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     /// Not JSON, not an object, or a required key missing.
     case badRequest = "bad_request"

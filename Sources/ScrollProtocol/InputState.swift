@@ -1,5 +1,5 @@
-/// Whether the daemon reads its input devices now (DESIGN §15), as the `devices` reply says:
-/// `"input":{"state":"active"|"paused","reason":"session_inactive"|"sleep"|null}`.
+/// Whether the daemon reads its input devices now (docs/design.md §15), as the `devices` reply
+/// says: `"input":{"state":"active"|"paused","reason":"session_inactive"|"sleep"|null}`.
 public struct InputState: Hashable, Sendable {
     /// Why input is paused.
     public enum Reason: String, Hashable, Sendable, CaseIterable {

@@ -1,7 +1,7 @@
 import ScrollModel
 
-/// An `observation` line (DESIGN §13), as a client reads it: which observation, the state that
-/// changed its value, and the value before and after. Values stay JSON (`ProtocolValue`): a
+/// An `observation` line (docs/design.md §13), as a client reads it: which observation, the state
+/// that changed its value, and the value before and after. Values stay JSON (`ProtocolValue`): a
 /// client shows or compares them, and keys a newer daemon adds arrive unchanged.
 public struct ObservationMessage: Hashable, Sendable {
     /// The observation's `id`, as the `observe` request named it.

@@ -1,6 +1,6 @@
 import ScrollModel
 
-/// What a request asks for (DESIGN §7), with its arguments checked for type and range.
+/// What a request asks for (docs/design.md §7), with its arguments checked for type and range.
 ///
 /// `scrollTo` and `scrollBy` move along `.smooth` when the request names no animation: the
 /// default a SwiftUI user expects from `withAnimation`, and what a programmatic scroll in a
@@ -14,21 +14,21 @@ public enum Operation: Hashable, Sendable {
     /// Creates or updates a container. `settings` are the request's setting keys in request
     /// order, normalised to configuration names (see `ConfigureSetting`); `animation` nil means
     /// the change applies at once. `owned`: the container lives as long as the connection that
-    /// creates it (DESIGN §19).
+    /// creates it (docs/design.md §19).
     case configure(container: String, settings: [ConfigureSetting], animation: ScrollAnimation?, owned: Bool = false)
-    /// Coordinates, a row with an optional anchor, or an edge (DESIGN §7, §12): at least one is
-    /// present, and every present number is finite.
+    /// Coordinates, a row with an optional anchor, or an edge (docs/design.md §7, §12): at least
+    /// one is present, and every present number is finite.
     case scrollTo(container: String, position: ScrollPosition, animation: ScrollAnimation)
     case scrollBy(container: String, delta: AxisValues, animation: ScrollAnimation)
     case pause(container: String)
     case resume(container: String)
-    /// Removes a container a request created (DESIGN §19).
+    /// Removes a container a request created (docs/design.md §19).
     case remove(container: String)
-    /// DESIGN §14: input not bound to a container by device goes to `container` (and along its
-    /// chain) only; nil: to every container, as by default.
+    /// docs/design.md §14: input not bound to a container by device goes to `container` (and along
+    /// its chain) only; nil: to every container, as by default.
     case focus(container: String?)
-    /// DESIGN §13: hear `observation` of `container` whenever it changes; `id` (required) names
-    /// it on the connection.
+    /// docs/design.md §13: hear `observation` of `container` whenever it changes; `id` (required)
+    /// names it on the connection.
     case observe(container: String, observation: ScrollObservation, id: RequestID)
     /// Ends the observation named `id`.
     case unobserve(id: RequestID)
@@ -71,7 +71,7 @@ public enum Operation: Hashable, Sendable {
         }
     }
 
-    /// `scrollTo` coordinates (the form DESIGN §7 gave first).
+    /// `scrollTo` coordinates (the form docs/design.md §7 gave first).
     public static func scrollTo(container: String, target: AxisValues, animation: ScrollAnimation) -> Operation {
         .scrollTo(container: container, position: ScrollPosition(x: target.x, y: target.y), animation: animation)
     }

@@ -7,12 +7,12 @@ public enum Reply: Hashable, Sendable {
     case error(code: String, message: String, id: RequestID?)
     /// A `get` reply (with the request's id) or a broadcast to a subscriber (without).
     case state(StateLine)
-    /// `input` is nil when the daemon did not say (one older than DESIGN §15).
+    /// `input` is nil when the daemon did not say (one older than docs/design.md §15).
     case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?)
     case reloaded(id: RequestID?, result: ReloadResult)
-    /// DESIGN §13: an observed value changed (or its first value).
+    /// docs/design.md §13: an observed value changed (or its first value).
     case observation(ObservationMessage)
-    /// DESIGN §19: the container was removed; a subscription to it has ended.
+    /// docs/design.md §19: the container was removed; a subscription to it has ended.
     case removed(container: String)
     /// A type this client does not know, from a newer daemon; such lines are safe to ignore.
     case unknown(type: String)

@@ -1,16 +1,16 @@
 import ScrollJSON
 import ScrollModel
 
-/// Encodes the daemon's lines (DESIGN §4, §7) into a caller-owned buffer, without the newline,
-/// so that one buffer can serve every reply of a connection.
+/// Encodes the daemon's lines (docs/design.md §4, §7) into a caller-owned buffer, without the
+/// newline, so that one buffer can serve every reply of a connection.
 ///
 /// Every reply starts with `"type"`, followed by `"id"` when the request had one.
 public enum ReplyEncoder {
     /// `{"type":"welcome","protocol":1,"server":"scrolld 1.0.0","containers":["main"],
     /// "features":["record-requests"]}`; `server` is "scrolld <version>", `features` the
-    /// sections of DESIGN part two the daemon implements.
-    /// `focus` (DESIGN §14) is written when given: `"focus":"carousel"`, or `"focus":null` for
-    /// `.some(nil)`.
+    /// extensions (docs/design.md §12–§19) the daemon implements.
+    /// `focus` (docs/design.md §14) is written when given: `"focus":"carousel"`, or `"focus":null`
+    /// for `.some(nil)`.
     public static func welcome(server: String, containers: [String], features: [String] = [], instance: String? = nil, focus: String?? = nil, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
         JSONOutput.int(WireProtocol.version, &buffer)
@@ -58,8 +58,8 @@ public enum ReplyEncoder {
         buffer.append(UInt8(ascii: "}"))
     }
 
-    /// The state line of DESIGN §4. Broadcasts have no `id`; the reply to a `get` echoes the
-    /// request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
+    /// The state line of docs/design.md §4. Broadcasts have no `id`; the reply to a `get` echoes
+    /// the request's right after `type`: `{"type":"state","id":7,"container":"main",…}`.
     public static func state(_ state: ScrollState, container: String, seq: Int, paused: Bool = false, id: RequestID? = nil, into buffer: inout [UInt8]) {
         var encoder = StateEncoder()
         encoder.encode(state, container: container, seq: seq, paused: paused, id: id, into: &buffer)
@@ -73,7 +73,7 @@ public enum ReplyEncoder {
         buffer.append(UInt8(ascii: "}"))
     }
 
-    /// DESIGN §13: `{"type":"observation","id":I,"container":C,"of":KEY,"seq":S,"t":T,
+    /// docs/design.md §13: `{"type":"observation","id":I,"container":C,"of":KEY,"seq":S,"t":T,
     /// "old":…,"new":…}`; `old` is null in the first message.
     public static func observation(
         id: RequestID, container: String, of key: String, seq: Int, time: Timestamp,
@@ -122,8 +122,9 @@ public enum ReplyEncoder {
     /// `{"type":"devices","id":7,"devices":[{"id":3,"name":"…","caps":["wheel","finger"],
     /// "path":"/dev/input/event5","containers":["main"],"rules":["mouse"]}],"input":{"state":"active","reason":null}}`;
     /// `path`, `containers` and `rules` (the `[input.devices.NAME]` rules that match it) appear
-    /// only when known. `focus`, when given, follows the list (DESIGN §14): `,"focus":"carousel"`
-    /// or `,"focus":null`; `input` says whether input is read (DESIGN §15).
+    /// only when known. `focus`, when given, follows the list (docs/design.md §14):
+    /// `,"focus":"carousel"` or `,"focus":null`; `input` says whether input is read
+    /// (docs/design.md §15).
     public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, input: InputState = .active, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
         JSONOutput.id(id, &buffer)

@@ -57,7 +57,7 @@ enum DeviceKey: Int, ObjectSchema {
     ]
 }
 
-/// `{"state":…,"reason":…}` of a `devices` reply (DESIGN §15).
+/// `{"state":…,"reason":…}` of a `devices` reply (docs/design.md §15).
 enum InputStateKey: Int, ObjectSchema {
     case state, reason
     static let spellings: [(StaticString, InputStateKey)] = [("state", .state), ("reason", .reason)]

@@ -1,7 +1,7 @@
 import ScrollModel
 
 extension ReplyReader {
-    /// The state line of DESIGN §4, every key required except `header` and `visibleRows`.
+    /// The state line of docs/design.md §4, every key required except `header` and `visibleRows`.
     mutating func stateLine(id: RequestID?) throws(ProtocolError) -> StateLine {
         let container = try string(.container)
         let seq = try reader.int(at: require(.seq), key: "seq")

@@ -86,7 +86,7 @@ struct ReplyReader {
         return devices
     }
 
-    /// `input` of a `devices` reply; nil when absent (a daemon older than DESIGN §15).
+    /// `input` of a `devices` reply; nil when absent (a daemon older than docs/design.md §15).
     private mutating func inputState() throws(ProtocolError) -> InputState? {
         guard let range = reader.present(fields[.input]) else { return nil }
         let fields = try reader.object(InputStateKey.self, at: range, key: "input")

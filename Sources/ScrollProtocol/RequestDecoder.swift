@@ -1,6 +1,6 @@
 import ScrollModel
 
-/// Decodes request lines (DESIGN §7) for the daemon.
+/// Decodes request lines (docs/design.md §7) for the daemon.
 ///
 /// Safe on any bytes: the line is validated by `JSONScanner` (linear time, bounded nesting)
 /// before any value is interpreted, and every problem is a `ProtocolError` whose message names

@@ -1,7 +1,7 @@
 import ScrollModel
 
 /// Encodes requests for scrollctl and Swift clients: the inverse of `RequestDecoder`, with the
-/// camelCase keys DESIGN §7 shows, e.g.
+/// camelCase keys docs/design.md §7 shows, e.g.
 /// `{"op":"scrollTo","container":"main","y":100,"animation":"smooth","id":1}`.
 ///
 /// `configure` settings are written under their protocol names (`insets` as `contentInsets`,

@@ -1,13 +1,13 @@
 /// The top-level keys of a request line, of every op.
 enum RequestKey: Int, ObjectSchema {
     case op, id, container, rate, x, y, dx, dy, animation
-    // scrollTo's positions (DESIGN §12); `anchor` is also configure's container key
+    // scrollTo's positions (docs/design.md §12); `anchor` is also configure's container key
     case row, anchor, edge
-    // observe (DESIGN §13)
+    // observe (docs/design.md §13)
     case of, step, threshold, distance, axis
     // configure's settings
     case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices, owned
-    // configure's nesting keys (DESIGN §14)
+    // configure's nesting keys (docs/design.md §14)
     case parent, overscroll
 
     static let spellings: [(StaticString, RequestKey)] = [

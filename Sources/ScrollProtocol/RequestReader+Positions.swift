@@ -1,6 +1,7 @@
 import ScrollModel
 
-/// `scrollTo`'s position (DESIGN §12) and `observe`'s observation (§13), read from a request.
+/// `scrollTo`'s position (docs/design.md §12) and `observe`'s observation (§13), read from a
+/// request.
 extension RequestReader {
     /// Coordinates, a row with an optional anchor, an edge: at least one of them. Whether they
     /// fit the container (rows, axes) is the container's to say.

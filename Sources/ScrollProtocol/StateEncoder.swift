@@ -1,7 +1,7 @@
 import ScrollJSON
 import ScrollModel
 
-/// Encodes a container's state as the one line of DESIGN §4, byte for byte:
+/// Encodes a container's state as the one line of docs/design.md §4, byte for byte:
 ///
 ///     {"type":"state","container":"main","seq":42,"t":1815000,"phase":"interacting",
 ///      "contentOffset":{"x":0,"y":123.5},"velocity":{"x":0,"y":812.25},
@@ -35,8 +35,8 @@ public struct StateEncoder: Sendable {
     /// Appends the state line; a reply to a request (`get`, `subscribe`) carries the request's
     /// `id` right after `type`: `{"type":"state","id":7,"container":"main",…}`.
     ///
-    /// `paused`: the container is paused (DESIGN §19), and the line says `"paused":true` at its
-    /// end; the key is absent otherwise.
+    /// `paused`: the container is paused (docs/design.md §19), and the line says `"paused":true` at
+    /// its end; the key is absent otherwise.
     public mutating func encode(_ state: ScrollState, container: String, seq: Int, paused: Bool = false, id: RequestID? = nil, into buffer: inout [UInt8]) {
         if let id {
             // Replies are rare: their opening is written out each time, the broadcasts' kept.

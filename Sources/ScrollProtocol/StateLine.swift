@@ -1,6 +1,6 @@
 import ScrollModel
 
-/// A `state` line (DESIGN §4) as a client receives it.
+/// A `state` line (docs/design.md §4) as a client receives it.
 public struct StateLine: Hashable, Sendable {
     public var container: String
     /// Increases by one per published state of the container.

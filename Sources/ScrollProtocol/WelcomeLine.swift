@@ -1,4 +1,4 @@
-/// The daemon's greeting on connect (DESIGN §7, part two, §19).
+/// The daemon's greeting on connect (docs/design.md §7, part two, §19).
 public struct WelcomeLine: Hashable, Sendable {
     /// The protocol version (1).
     public var `protocol`: Int
@@ -6,8 +6,8 @@ public struct WelcomeLine: Hashable, Sendable {
     public var server: String
     /// The containers at that moment.
     public var containers: [String]
-    /// The sections of DESIGN's part two the daemon implements (`"positions"`, `"observe"`, …);
-    /// empty from a daemon before them.
+    /// The extensions (docs/design.md §12–§19) the daemon implements (`"positions"`, `"observe"`,
+    /// …); empty from a daemon before them.
     public var features: [String]
     /// A random id per start of the daemon: another one means a new daemon (nil before §19).
     public var instance: String?

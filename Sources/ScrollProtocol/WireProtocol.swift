@@ -1,4 +1,4 @@
-/// The constants of the socket protocol (DESIGN §7) that both ends must agree on.
+/// The constants of the socket protocol (docs/design.md §7) that both ends must agree on.
 public enum WireProtocol {
     /// The `protocol` a welcome announces.
     public static let version = 1

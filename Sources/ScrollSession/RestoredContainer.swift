@@ -1,7 +1,7 @@
 import ScrollModel
 import ScrollProtocol
 
-/// One container as a restart takes it back (DESIGN §16): its settings, and where its last
+/// One container as a restart takes it back (docs/design.md §16): its settings, and where its last
 /// published state left it.
 public struct RestoredContainer: Hashable, Sendable {
     public var name: String

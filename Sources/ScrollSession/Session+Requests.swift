@@ -31,7 +31,7 @@ extension Session {
             let index = try container(name)
             advance(to: time, publish)
             engine.setPaused(true, container: index)
-            // The state says it is paused (DESIGN §19): subscribers hear it at once.
+            // The state says it is paused (docs/design.md §19): subscribers hear it at once.
             if !paused[index] {
                 paused[index] = true
                 update(container: index, at: time, publish) { _ = $0.state(at: $1) }
@@ -56,8 +56,8 @@ extension Session {
             paused.remove(at: index)
             configuration.removeContainer(name)
         case .focus(let name):
-            // The daemon's focus, not the client's: the last one wins (DESIGN §14). It changes
-            // where input goes, not any state, so nothing is published.
+            // The daemon's focus, not the client's: the last one wins (docs/design.md §14). It
+            // changes where input goes, not any state, so nothing is published.
             let index = try name.map { (name: String) throws(ProtocolError) in try container(name) }
             advance(to: time, publish)
             engine.setFocus(index)
@@ -108,7 +108,7 @@ extension Session {
                 let value = try ConfigValue(setting.value, key: setting.key)
                 if setting.key == "rows" {
                     // An edit (insert, remove) applies to the rows in force; the container then
-                    // keeps its content in place across it (DESIGN §12).
+                    // keeps its content in place across it (docs/design.md §12).
                     edit = try updated.setRows(of: name, value)
                 } else {
                     try updated.set("containers.\(name).\(setting.key)", value)
@@ -126,7 +126,7 @@ extension Session {
         }
         configuration = updated
         if let index = index(of: name) {
-            // A configure that changes nothing publishes nothing (DESIGN §19).
+            // A configure that changes nothing publishes nothing (docs/design.md §19).
             advance(to: time, publish)
             let time = engine.now
             var changed = false
@@ -165,7 +165,7 @@ extension Session {
         fileContainers = Set(file.containers.map(\.name))
         configuration = new
         engine.frameRate = new.daemon.frameRate
-        // New shaping applies from each device's next event (DESIGN §18).
+        // New shaping applies from each device's next event (docs/design.md §18).
         engine.setShapingRules(new.input.shapingRules)
         for (name, container) in resolved {
             if let index = index(of: name) {

@@ -17,12 +17,12 @@ extension Session {
         return settings
     }
 
-    /// Takes back containers a previous process of the same session had (DESIGN §16): each is
-    /// created (or, when the configuration file defines it, updated) with its stored settings,
+    /// Takes back containers a previous process of the same session had (docs/design.md §16): each
+    /// is created (or, when the configuration file defines it, updated) with its stored settings,
     /// brought to rest at its last published offset (clamped to its resting range, as a
     /// `scrollTo` without animation is) and published with the `seq` after its stored one; then
     /// pauses and the focus are put back. What was taken back is recorded as one `restore`
-    /// request of client 0 (DESIGN §17), which a replay hands to this same function: the
+    /// request of client 0 (docs/design.md §17), which a replay hands to this same function: the
     /// `seq`s go on in the replay exactly as they did live. Returns the containers that could
     /// not be taken back, with the reason.
     @discardableResult

@@ -1,7 +1,7 @@
 import ScrollConfig
 import ScrollModel
 
-/// The one computation behind `scrolld run` and `scrolld replay` (DESIGN §17): an ordered
+/// The one computation behind `scrolld run` and `scrolld replay` (docs/design.md §17): an ordered
 /// stream of timestamped commands — input events, requests, configuration reloads, the passing
 /// of time — turned into published states, each numbered by its container's `seq`.
 ///
@@ -23,7 +23,7 @@ public struct Session: Sendable {
     /// Whether each container is paused (kept beside the engine's own flag so that a
     /// publication can say so while the engine runs).
     public internal(set) var paused: [Bool] = []
-    /// Set to record every command that changes state as event log lines (DESIGN §17).
+    /// Set to record every command that changes state as event log lines (docs/design.md §17).
     public var recorder: SessionRecorder?
     /// The containers the configuration file defines (at start or the last reload): they
     /// cannot be removed by a request.
@@ -66,7 +66,7 @@ public struct Session: Sendable {
         return names[index]
     }
 
-    /// The focused container's name (DESIGN §14), nil: none. A removed container takes the
+    /// The focused container's name (docs/design.md §14), nil: none. A removed container takes the
     /// focus with it.
     public var focus: String? { engine.focus.map { names[$0] } }
 

@@ -3,7 +3,7 @@ import ScrollLog
 import ScrollModel
 import ScrollProtocol
 
-/// Writes what a session applied as event log lines (DESIGN §17): input events as `record`
+/// Writes what a session applied as event log lines (docs/design.md §17): input events as `record`
 /// writes them, stamped with the time they were applied at, and every request that changed
 /// state as `{"t":T,"type":"request","client":N,"request":{…}}`.
 ///
@@ -44,7 +44,7 @@ public struct SessionRecorder: Sendable {
         }
     }
 
-    /// What a restart took back (DESIGN §16), as one request of client 0:
+    /// What a restart took back (docs/design.md §16), as one request of client 0:
     /// `{"op":"restore","containers":[…],"focus":NAME|null}`, each container as
     /// ``RestoredContainer/recorded``. No client can send it; only a recording holds it.
     mutating func recordRestore(_ containers: [RestoredContainer], focus: String?, at time: Timestamp) {
@@ -72,7 +72,7 @@ extension Session {
         self.recorder!.recordConfiguration(configuration, client: 0, at: Swift.max(time, engine.now))
     }
 
-    /// Applies a request line of a recorded session (DESIGN §17) as the daemon applied it.
+    /// Applies a request line of a recorded session (docs/design.md §17) as the daemon applied it.
     /// `atStart`: the line opens the recording, where a client-0 `reload` is the configuration
     /// the daemon was running, whose containers existed (and had published nothing) live.
     public mutating func apply(_ recorded: RecordedRequest, atStart: Bool = false, _ publish: (Publication) -> Void) throws(ProtocolError) {

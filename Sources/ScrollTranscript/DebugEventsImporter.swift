@@ -2,8 +2,8 @@ import ScrollJSON
 import ScrollLog
 import ScrollModel
 
-/// Converts a `libinput debug-events` transcript into scroll events (DESIGN §9), one line at a
-/// time; `finish()` hands out the result. The rules, per layout, are in docs/event-log.md:
+/// Converts a `libinput debug-events` transcript into scroll events (docs/design.md §9), one line
+/// at a time; `finish()` hands out the result. The rules, per layout, are in docs/event-log.md:
 ///
 /// - Imported: `POINTER_AXIS` (libinput ≤ 1.18), `POINTER_SCROLL_WHEEL|FINGER|CONTINUOUS`
 ///   (≥ 1.19, with or without the ≥ 1.27 repeat-count column), `GESTURE_HOLD_BEGIN|END`,

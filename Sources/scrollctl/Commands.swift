@@ -317,7 +317,8 @@ struct Devices: ParsableCommand {
         }
     }
 
-    /// The line under the table that says whether the daemon reads its devices (DESIGN §15).
+    /// The line under the table that says whether the daemon reads its devices
+    /// (docs/design.md §15).
     static func inputLine(_ input: InputState) -> String {
         switch input.reason {
         case nil: "Input: active\n"

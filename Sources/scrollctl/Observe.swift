@@ -2,7 +2,7 @@ import ArgumentParser
 import ScrollModel
 import ScrollProtocol
 
-/// `scrollctl observe`: DESIGN §13's change-only observations, one line per change.
+/// `scrollctl observe`: docs/design.md §13's change-only observations, one line per change.
 struct Observe: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print a value derived from a container's state each time it changes.",

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ScrollProtocol
 
-/// `scrollctl rows`: one row edit (DESIGN §12) — rows inserted or removed while the rest keep
-/// their heights, and the content on screen keeps its place (scroll anchoring).
+/// `scrollctl rows`: one row edit (docs/design.md §12) — rows inserted or removed while the rest
+/// keep their heights, and the content on screen keeps its place (scroll anchoring).
 struct Rows: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Insert or remove rows of a container's list.",

@@ -2,7 +2,7 @@ import ArgumentParser
 import ScrollConfig
 import ScrollModel
 
-/// The options that override the configuration for one container (DESIGN §11), shared by
+/// The options that override the configuration for one container (docs/design.md §11), shared by
 /// `replay` and `run`.
 struct ModelOptions: ParsableArguments {
     @Option(help: "The container to drive and print.")

@@ -15,8 +15,8 @@ enum ReplayMode {
 }
 
 /// Drives a session from a log's lines and hands one container's states to a sink (printed, or
-/// plotted), exactly as a live subscriber of that container would have seen them (DESIGN §6,
-/// §17): the daemon runs the same `Session`, fed by the same kinds of commands.
+/// plotted), exactly as a live subscriber of that container would have seen them
+/// (docs/design.md §6, §17): the daemon runs the same `Session`, fed by the same kinds of commands.
 struct Replayer<Sink: ReplaySink> {
     typealias Mode = ReplayMode
 
@@ -36,8 +36,8 @@ struct Replayer<Sink: ReplaySink> {
 
     /// A replay of container `name` under `configuration`; a container the configuration does
     /// not define may still be created by the log's requests. Without nesting the container is
-    /// alone (input reaches it as it reaches every container); with nesting (DESIGN §14) every
-    /// container is built, since where input goes depends on the others' offsets and a focus;
+    /// alone (input reaches it as it reaches every container); with nesting (docs/design.md §14)
+    /// every container is built, since where input goes depends on the others' offsets and a focus;
     /// so too with `everyContainer` (a focus given on the command line).
     init(container name: String, configuration: Configuration, mode: Mode, sink: Sink, everyContainer: Bool = false) throws(ConfigurationError) {
         let defined = configuration.container(named: name) != nil
@@ -179,7 +179,7 @@ protocol ReplaySink {
     /// when a request of the log creates it later).
     mutating func begin(at origin: Timestamp, state: ScrollState?)
     /// A state: published (`seq` and `cause` given), or sampled (both nil); `paused` while a
-    /// `pause` request is in force on the container (DESIGN §19: its state says so).
+    /// `pause` request is in force on the container (docs/design.md §19: its state says so).
     mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?, paused: Bool)
     /// An input event that reached the container.
     mutating func input(_ event: ScrollEvent)

@@ -2,8 +2,8 @@ import ScrollConfig
 import ScrollModel
 import Testing
 
-/// The container keys of DESIGN §12 and §19 (`anchor`, `rows.visible_in`) and `configure`'s row
-/// edits, through the same `Configuration` the file and requests use.
+/// The container keys of docs/design.md §12 and §19 (`anchor`, `rows.visible_in`) and `configure`'s
+/// row edits, through the same `Configuration` the file and requests use.
 @Suite("Container keys: anchor, rows.visible_in, row edits")
 struct ContainerKeysTests {
     func rows(_ config: Configuration, _ name: String = "list") throws -> RowsConfiguration? {

@@ -2,7 +2,7 @@ import ScrollConfig
 import ScrollModel
 import Testing
 
-/// DESIGN §18's keys of `[input.devices.NAME]` (and `[input]`): resolution per device name,
+/// docs/design.md §18's keys of `[input.devices.NAME]` (and `[input]`): resolution per device name,
 /// validation with the key and line, `--set`, and the engine assignments a recording carries.
 @Suite("[input]: shaping keys per device")
 struct InputShapingKeysTests {

@@ -2,7 +2,7 @@ import ScrollConfig
 import ScrollModel
 import Testing
 
-/// DESIGN §14's container keys, `parent` and `overscroll`, in files, assignments and the
+/// docs/design.md §14's container keys, `parent` and `overscroll`, in files, assignments and the
 /// recording's engine assignments.
 @Suite("Container keys: parent and overscroll")
 struct NestingKeysTests {

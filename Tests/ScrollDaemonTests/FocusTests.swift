@@ -6,7 +6,7 @@ import ScrollDaemon
 import ScrollModel
 import Testing
 
-/// DESIGN §14 and §19 on the daemon's side: the focus is the daemon's (last wins across
+/// docs/design.md §14 and §19 on the daemon's side: the focus is the daemon's (last wins across
 /// clients), shown in `welcome` and `devices`, cleared with its container, undone when the
 /// connection that set it closes; input follows it.
 @Suite struct FocusTests {

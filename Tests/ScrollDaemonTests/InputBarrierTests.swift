@@ -6,8 +6,8 @@ import ScrollModel
 import ScrollProtocol
 import Testing
 
-/// The input barrier (InputSource.barrier, DESIGN §6's "frames never overtake input") with a
-/// source whose barrier the test answers: the moment it read, and what reaches the loop after.
+/// The input barrier (InputSource.barrier, docs/design.md §6's "frames never overtake input") with
+/// a source whose barrier the test answers: the moment it read, and what reaches the loop after.
 /// The real one is libinput's thread; the real-kernel guest checks the same promise end to end
 /// ("every wheel click reached the daemon before any later frame").
 @Suite struct InputBarrierTests {

@@ -2,7 +2,7 @@ import ScrollDaemon
 import ScrollProtocol
 import Testing
 
-/// DESIGN §15's decision, from logind's facts to active or paused, and its log lines.
+/// docs/design.md §15's decision, from logind's facts to active or paused, and its log lines.
 @Suite struct InputGateTests {
     typealias Session = InputGate.ActiveSession
 

@@ -5,8 +5,8 @@ import ScrollLog
 import ScrollModel
 import Testing
 
-/// DESIGN §19 on virtual time: what a closed connection leaves behind is undone, also when the
-/// connection breaks in the middle of the daemon handing out a frame.
+/// docs/design.md §19 on virtual time: what a closed connection leaves behind is undone, also when
+/// the connection breaks in the middle of the daemon handing out a frame.
 @Suite("Lifetimes on an embedded loop")
 struct LifetimeTests {
     /// The crash found with examples/feed.py: an app that owned, observed and subscribed to a

@@ -52,7 +52,7 @@ import Testing
         #expect(states.last?["phase"] as? String == "idle")
         #expect((states.last?["contentOffset"] as? [String: Any])?["y"] as? Double == 1000)
         // Frames on the grid t_start + round(k × 10⁶ / 120) µs from the request (at virtual time
-        // 0), exactly, each with the next seq (DESIGN §6).
+        // 0), exactly, each with the next seq (docs/design.md §6).
         let times = states.compactMap { $0["t"] as? Double }
         let seqs = states.compactMap { $0["seq"] as? Double }
         let expectedSeqs: [Double] = (0..<seqs.count).map { Double($0) + seqs[0] }

@@ -9,8 +9,8 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §16 on virtual time: a daemon's session, kept in its store's memory, taken back by a
-/// new daemon — containers at rest at their last published offset, `seq` going on, the
+/// docs/design.md §16 on virtual time: a daemon's session, kept in its store's memory, taken back
+/// by a new daemon — containers at rest at their last published offset, `seq` going on, the
 /// connections' subscriptions and observations continuing, nothing sent twice.
 @Suite("Restart without loss on an embedded loop")
 struct RestoreTests {

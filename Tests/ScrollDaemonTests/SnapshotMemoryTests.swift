@@ -3,8 +3,8 @@ import ScrollModel
 import ScrollProtocol
 import Testing
 
-/// The session's stored form (DESIGN §16): the document round-trips, and anything that does not
-/// add up — garbage, a truncated file, another version, a torn write — is refused with the
+/// The session's stored form (docs/design.md §16): the document round-trips, and anything that does
+/// not add up — garbage, a truncated file, another version, a torn write — is refused with the
 /// reason or falls back to the intact copy.
 @Suite("Session snapshot memory")
 struct SnapshotMemoryTests {

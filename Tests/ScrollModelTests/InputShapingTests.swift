@@ -1,7 +1,8 @@
 @testable import ScrollModel
 import Testing
 
-/// DESIGN §18 in the engine: each device's events shaped once, before routing, from its name.
+/// docs/design.md §18 in the engine: each device's events shaped once, before routing, from its
+/// name.
 @Suite("Input shaping per device")
 struct InputShapingTests {
     static let rules = InputShapingRules([

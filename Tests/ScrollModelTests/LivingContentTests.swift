@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §19 "Geometry changes never break motion" and "Header snap follows gestures only",
-/// with issue 22's exact cases.
+/// docs/design.md §19 "Geometry changes never break motion" and "Header snap follows gestures
+/// only", with the cases docs/physics.md works through.
 @Suite("Living content: configure during motion, snap after gestures only")
 struct LivingContentTests {
     /// A fling released at 0 with exactly 2000 px/s at t = 250 ms: a drag 200 px up past the top,

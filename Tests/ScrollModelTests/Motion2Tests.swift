@@ -4,7 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 3's motions, each against the formula written out here.
+/// The motions of docs/design.md §5 beyond drag and fling, each against the formula written out
+/// here.
 @Suite("Edges, profiles, header snap, scroll targets, springs, animated geometry")
 struct EdgeAndProfileTests {
     /// Scrolls to `start` at once, then drags 3 × `step` px 50 ms apart and stops 50 ms later:

@@ -1,7 +1,7 @@
 import ScrollModel
 import Testing
 
-/// DESIGN §13's value derivations (every key and option) and §19's `rows.visible_in`.
+/// docs/design.md §13's value derivations (every key and option) and §19's `rows.visible_in`.
 @Suite("Observations: keys, options and values; visible rows under a header")
 struct ObservationTests {
     /// 100 rows of 44 px under a header 60…200 (rows start at 200), H = 600, range [0, 4000].

@@ -1,11 +1,11 @@
 @testable import ScrollModel
 import Testing
 
-/// DESIGN §14, issue 16 item 3: over random nested configurations and event sequences, routed
-/// input is a partition of the input — each axis of each event reaches exactly one container,
-/// none twice, none lost unless every candidate is paused — and every container publishes
-/// exactly what it publishes alone, given the same routed events: phases, offsets, velocities,
-/// headers, frames, bit for bit.
+/// docs/design.md §14, as a property: over random nested configurations and event sequences,
+/// routed input is a partition of the input — each axis of each event reaches exactly one
+/// container, none twice, none lost unless every candidate is paused — and every container
+/// publishes exactly what it publishes alone, given the same routed events: phases, offsets,
+/// velocities, headers, frames, bit for bit.
 @Suite("Routing properties over random nested containers")
 struct RoutingPropertyTests {
     /// SplitMix64: a small deterministic generator, so that every run tests the same cases.

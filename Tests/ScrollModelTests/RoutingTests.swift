@@ -1,7 +1,7 @@
 @testable import ScrollModel
 import Testing
 
-/// DESIGN §14 in the model: the focus, chains of nested containers, latching, overscroll.
+/// docs/design.md §14 in the model: the focus, chains of nested containers, latching, overscroll.
 @Suite("Routing: focus and nested containers")
 struct RoutingTests {
     /// A nested set of containers under one engine, with every update collected per container.
@@ -103,7 +103,7 @@ struct RoutingTests {
         #expect(nest.engine[0].state.velocity.x == 0 && nest.engine[1].state.velocity.y == 0)
     }
 
-    /// b(x) = x·d·c / (d + c·x), DESIGN §5.
+    /// b(x) = x·d·c / (d + c·x), docs/design.md §5.
     static func band(_ x: Double, d: Double, c: Double = 0.55) -> Double { x * d * c / (d + c * x) }
 
     @Test(arguments: [OverscrollBehavior.auto, .contain, .none])

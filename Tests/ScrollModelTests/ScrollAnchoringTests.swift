@@ -1,7 +1,8 @@
 import ScrollModel
 import Testing
 
-/// DESIGN §12 "Scroll anchoring" and "Default anchor", with issue 15's exact cases.
+/// docs/design.md §12 "Scroll anchoring" and "Default anchor", with docs/physics.md's worked
+/// examples.
 @Suite("Scroll anchoring: rows keep their place, a bottom-anchored list follows its end")
 struct ScrollAnchoringTests {
     /// `count` rows of 44 px, the content their ideal size, in a container `height` px tall.

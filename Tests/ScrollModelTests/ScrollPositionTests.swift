@@ -1,7 +1,8 @@
 import ScrollModel
 import Testing
 
-/// DESIGN §12 "scrollTo a row" and "scrollTo an edge", with issue 15's worked example.
+/// docs/design.md §12 "scrollTo a row" and "scrollTo an edge", with docs/physics.md's worked
+/// example.
 @Suite("Positions: scrollTo a row with an anchor, minimally, or an edge")
 struct ScrollPositionTests {
     /// 100 rows of 44 px under a header 60…200 (rows start at 200), H = 600: content 4600,

@@ -2,7 +2,7 @@ import ScrollModel
 @testable import ScrollProtocol
 import Testing
 
-/// DESIGN §18 on the wire: the `source` observation and the rules in the `devices` reply.
+/// docs/design.md §18 on the wire: the `source` observation and the rules in the `devices` reply.
 @Suite struct InputShapingProtocolTests {
     @Test func observeSourceDecodesAndEncodes() throws {
         let request = try decode(#"{"op":"observe","container":"main","of":"source","id":"s"}"#).get()

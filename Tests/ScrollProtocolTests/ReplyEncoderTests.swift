@@ -57,7 +57,7 @@ import Testing
         #expect(encoded { ReplyEncoder.devices([], id: nil, into: &$0) } == #"{"type":"devices","devices":[],"input":{"state":"active","reason":null}}"#)
     }
 
-    /// DESIGN §15: the `input` object, for each state a daemon can be in.
+    /// docs/design.md §15: the `input` object, for each state a daemon can be in.
     @Test func devicesInputState() {
         #expect(encoded { ReplyEncoder.devices([], input: .paused(.sessionInactive), id: RequestID(1), into: &$0) }
             == #"{"type":"devices","id":1,"devices":[],"input":{"state":"paused","reason":"session_inactive"}}"#)

@@ -105,7 +105,7 @@ enum DebugEventsTranscripts {
         """
 
     /// The four lines libinput 1.22 printed in the real-kernel end-to-end run
-    /// (notes/real-kernel-e2e.md), verbatim.
+    /// (Tests/e2e/README.md, "Why this recipe"), verbatim.
     static let realKernel = """
         -event2   POINTER_SCROLL_WHEEL    +1.815s\tvert 15.00/120.0* horiz 0.00/0.0 (wheel)
          event2   POINTER_SCROLL_WHEEL    +2.381s\tvert -15.00/-120.0* horiz 0.00/0.0 (wheel)
@@ -205,7 +205,8 @@ private func importTranscript(_ text: String) throws -> DebugEventsImport {
     }
 
     @Test func libinput1_14PointerAxisFromTheFormatNotes() throws {
-        // notes/debug-events-format.md, first shape: two-decimal time, click count 1.
+        // docs/event-log.md, "What a transcript line looks like", 1.13 – 1.18: two-decimal
+        // time, click count 1.
         let result = try importTranscript(DebugEventsTranscripts.libinput1_14)
         #expect(result.events == [
             E.added(2_310_000, 1, "event7", [.wheel]),
@@ -310,7 +311,8 @@ private func importTranscript(_ text: String) throws -> DebugEventsImport {
     }
 
     @Test func theShapesOfTheFormatNotes() throws {
-        // notes/debug-events-format.md, the ≥ 1.19 shapes (the first one is libinput1_14).
+        // docs/event-log.md, "What a transcript line looks like", the ≥ 1.19 shapes (the first
+        // one is libinput1_14).
         let fingers = try importTranscript("""
             -event9   POINTER_SCROLL_FINGER   +0.412s\tvert 0.00/0.0 horiz 6.12/0.0* (finger)
              event9   POINTER_SCROLL_FINGER   +0.520s\tvert 0.00/0.0* horiz 0.00/0.0* (finger)

@@ -4,9 +4,10 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 8, part 4: who can reach the daemon, and what a client can make it do. (The uid check
-/// itself, refused and allowed, is DaemonTests.theSocketIsPrivateAndOtherUidsAreRefused;
-/// keyboards never opened is the real-kernel test's.)
+/// docs/security.md, "Access and privacy": who can reach the daemon, and what a client can make it
+/// do. (The uid check itself, refused and allowed, is
+/// DaemonTests.theSocketIsPrivateAndOtherUidsAreRefused; keyboards never opened is the real-kernel
+/// test's.)
 @Suite("scrolld: privacy and access", .serialized)
 struct AccessTests {
     static func mode(_ path: String) -> (mode: mode_t, uid: uid_t)? {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// An independent transcription of DESIGN §5–§6 for what `examples/demo.scrolllog` exercises
-/// with `wheel_animation = none` in the default 800×600 / 800×20000 container: wheel jumps and
-/// the idle timer, hold, drag with rubber band past the top, release, bounce, iOS deceleration,
-/// the frame grid, and input on the unscrolled axis. It shares no code with the model: it reads
-/// the log with JSONSerialization and computes every state from the formulas.
+/// An independent transcription of docs/design.md §5–§6 for what `examples/demo.scrolllog`
+/// exercises with `wheel_animation = none` in the default 800×600 / 800×20000 container: wheel
+/// jumps and the idle timer, hold, drag with rubber band past the top, release, bounce, iOS
+/// deceleration, the frame grid, and input on the unscrolled axis. It shares no code with the
+/// model: it reads the log with JSONSerialization and computes every state from the formulas.
 struct DemoOracle {
     struct Expected: CustomStringConvertible {
         var t: Int64

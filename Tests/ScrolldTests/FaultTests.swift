@@ -4,10 +4,10 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 8, part 3: what goes wrong around the daemon — files removed or broken under it, a
-/// disk that fills, clients that send too much, too badly, or vanish — and how it keeps going.
-/// The real-kernel parts (a device removed mid-fling, SIGKILL and a full disk while recording
-/// real input) are in Tests/e2e/scrolld-guest.sh.
+/// docs/security.md, "Faults": what goes wrong around the daemon — files removed or broken under
+/// it, a disk that fills, clients that send too much, too badly, or vanish — and how it keeps
+/// going. The real-kernel parts (a device removed mid-fling, SIGKILL and a full disk while
+/// recording real input) are in Tests/e2e/scrolld-guest.sh.
 @Suite("scrolld under faults", .serialized)
 struct FaultTests {
     @Test(arguments: [false, true])

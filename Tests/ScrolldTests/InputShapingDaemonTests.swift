@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §18 on a live daemon (`scrolld run --replay LOG` as its input, real sockets): the
+/// docs/design.md §18 on a live daemon (`scrolld run --replay LOG` as its input, real sockets): the
 /// `source` observation, the rules each device matched, and live shaping equal to a replay of
 /// the recording, across a reload that changes a device's speed.
 @Suite(.serialized) struct InputShapingDaemonTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §18 through the real `scrolld replay`: logs with two devices under different
+/// docs/design.md §18 through the real `scrolld replay`: logs with two devices under different
 /// `[input.devices.NAME]` rules, exact values from the formulas.
 @Suite("Input shaping per device: scrolld replay")
 struct InputShapingReplayTests {
@@ -235,7 +235,8 @@ struct InputShapingReplayTests {
 
     // MARK: Reload
 
-    /// A recorded reload (DESIGN §17) that changes a device's speed applies from its next event.
+    /// A recorded reload (docs/design.md §17) that changes a device's speed applies from its next
+    /// event.
     @Test func aReloadChangesSpeedFromTheNextEvent() throws {
         let reload = #"{"t":1500000,"type":"request","client":0,"request":{"op":"reload","configuration":{"physics.wheel_animation":"none","physics.wheel_step":40,"input.devices.mouse.match":"Mouse","input.devices.mouse.speed":3}}}"#
         let states = try replay([

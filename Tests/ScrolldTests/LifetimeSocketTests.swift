@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §19 over a real socket: containers that live as long as their app, `remove`, what a
-/// closed connection leaves behind, `instance`, and configures that leave motion alone.
+/// docs/design.md §19 over a real socket: containers that live as long as their app, `remove`, what
+/// a closed connection leaves behind, `instance`, and configures that leave motion alone.
 @Suite("lifetimes and living content against a real daemon")
 struct LifetimeSocketTests {
     @Test func anOwnedContainerGoesWithItsConnectionAndItsSubscribersAreTold() throws {
@@ -102,9 +102,9 @@ struct LifetimeSocketTests {
         #expect((before + after).isEmpty, "\(before + after)")
     }
 
-    /// The feed of issue 22: a fling heads past the end of its content; the app loads more with
-    /// a plain `configure` while it runs, and the fling goes on to its own end point instead of
-    /// bouncing at the old end.
+    /// A living feed (docs/design.md §19): a fling heads past the end of its content; the app loads
+    /// more with a plain `configure` while it runs, and the fling goes on to its own end point
+    /// instead of bouncing at the old end.
     @Test func aFlingRunsOnWhenItsContentGrowsUnderIt() throws {
         // Content 1600 px in 600 (resting range [0, 1000]); a drag of 20 × 10 px every 5 ms
         // releases at y = 200 with ~2000 px/s, headed for ~1200: past the old end, which it

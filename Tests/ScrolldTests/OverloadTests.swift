@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 8, part 2: a thousand clients at once, a fifth of them never reading and a tenth
-/// connecting and disconnecting in a loop, while a replay feeds 1000 events a second. See
+/// docs/security.md, "Overload": a thousand clients at once, a fifth of them never reading and a
+/// tenth connecting and disconnecting in a loop, while a replay feeds 1000 events a second. See
 /// docs/security.md ("Overload") for what is promised and what "within one frame" means.
 ///
 /// What is judged is behaviour, exactly: order, the final state everywhere, every input,

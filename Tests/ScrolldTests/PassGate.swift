@@ -7,8 +7,8 @@ import Glibc
 /// last: a control client watches the passes on a twin container that always gets the input,
 /// opens the gated container in the pause before a pass and closes it in the pause after.
 ///
-/// Closed after the first pass means the focus is on the twin (DESIGN §14: input goes to the
-/// focused container only), open means no focus: neither publishes a state, so the gated
+/// Closed after the first pass means the focus is on the twin (docs/design.md §14: input goes to
+/// the focused container only), open means no focus: neither publishes a state, so the gated
 /// container's last state is the pass' last (a `pause` would publish one more, `paused`, which
 /// a rate-limited subscriber could get instead of the pass' final state).
 ///

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The real-kernel end-to-end test (DESIGN §10, issue 4): boots Debian's kernel under qemu, creates
-/// a hi-res wheel mouse, a touchpad and keyboards through uinput, and runs the host-built scrolld
-/// against them (`Tests/e2e/scrolld-guest.sh`, described in `Tests/e2e/README.md`).
+/// The real-kernel end-to-end test (docs/design.md §10): boots Debian's kernel under qemu,
+/// creates a hi-res wheel mouse, a touchpad and keyboards through uinput, and runs the host-built
+/// scrolld against them (`Tests/e2e/scrolld-guest.sh`, described in `Tests/e2e/README.md`).
 ///
 /// It needs root, apt, qemu and minutes of emulation on 2 cores, so it runs only when asked:
 /// `SCROLLD_E2E=1 swift test --filter RealKernelTests`.
@@ -112,8 +112,8 @@ struct RealKernelTests {
         process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
         // It only catches a hang. The systemd guest, the slower one, takes about 140 s on an idle
-        // 2-core machine and took about 370 s with both cores busy with other builds (issue 29;
-        // Tests/e2e/README.md has the latest runs, written by Tests/e2e/summarize.py): 1200 s is
+        // 2-core machine and took about 370 s with both cores busy with other builds
+        // (Tests/e2e/README.md has the latest runs, written by Tests/e2e/summarize.py): 1200 s is
         // three times the slow case, so a loaded machine does not turn slowness into a failure.
         environment["E2E_TIMEOUT"] = environment["E2E_TIMEOUT"] ?? "1200"
         environment.merge(extra) { _, new in new }

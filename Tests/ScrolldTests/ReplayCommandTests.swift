@@ -150,7 +150,8 @@ struct ReplayCommandTests {
 
 @Suite("scrolld replay of libinput debug-events transcripts")
 struct TranscriptReplayTests {
-    /// What libinput 1.22 printed in the real-kernel guest (shared/notes/real-kernel-e2e.md).
+    /// What libinput 1.22 printed in the real-kernel guest (Tests/e2e/README.md,
+    /// "Why this recipe").
     let transcript = """
         -event2   POINTER_SCROLL_WHEEL    +1.815s\tvert 15.00/120.0* horiz 0.00/0.0 (wheel)
          event2   POINTER_SCROLL_WHEEL    +2.381s\tvert -15.00/-120.0* horiz 0.00/0.0 (wheel)

@@ -4,9 +4,10 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §16 with the real binary and a stand-in for systemd's side (Tests/e2e/fdstore-manager.py:
-/// the listening socket, the notify socket and its file descriptor store, restarts). The real
-/// systemd does the same in the e2e guest (RealKernelTests.systemdUnitsInTheGuest).
+/// docs/design.md §16 with the real binary and a stand-in for systemd's side
+/// (Tests/e2e/fdstore-manager.py: the listening socket, the notify socket and its file descriptor
+/// store, restarts). The real systemd does the same in the e2e guest
+/// (RealKernelTests.systemdUnitsInTheGuest).
 @Suite("Restart without loss (a stand-in service manager)")
 struct RestartWithoutLossTests {
     /// The manager and its commands.
@@ -128,10 +129,10 @@ struct RestartWithoutLossTests {
         let moved = app.linesBeforeReply(to: ["op": "scrollBy", "container": "list", "dy": 10, "animation": "none"], id: 5).before
         #expect(moved.last?.number("contentOffset", "y") == 1244.5)
         #expect((moved.last?["seq"] as? NSNumber)?.intValue == lastSeq + 2)
-        // DESIGN §17 across the restart: the new process' recording replays what the connection
-        // received since it began, seq for seq (the restore is one recorded request). The first
-        // state a resumed subscriber gets is the current one, as for a `subscribe`: the restore's
-        // state (same seq, offset and phase) sampled when the connection was taken back.
+        // docs/design.md §17 across the restart: the new process' recording replays what the
+        // connection received since it began, seq for seq (the restore is one recorded request).
+        // The first state a resumed subscriber gets is the current one, as for a `subscribe`: the
+        // restore's state (same seq, offset and phase) sampled when the connection was taken back.
         let replay = try Scrolld.run(["replay", manager.recording, "--container", "list"])
         #expect(replay.status == 0, "\(replay.stderr)")
         let first = try #require(replay.states.first)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §14 on a live daemon: input from a real event log (`run --replay LOG --loop`), a
+/// docs/design.md §14 on a live daemon: input from a real event log (`run --replay LOG --loop`), a
 /// real socket client that moves the focus, subscribers that take every state — and the
 /// recording of that session replaying line for line under the same routing (§17).
 @Suite(.serialized) struct RoutingLiveTests {

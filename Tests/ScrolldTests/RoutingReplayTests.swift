@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §14 through the real `scrolld replay`: real event logs (with a recorded `focus`
+/// docs/design.md §14 through the real `scrolld replay`: real event logs (with a recorded `focus`
 /// request, or `--focus`), nested containers set with `--set`, one container printed at a time.
 @Suite("scrolld replay: routing between nested containers")
 struct RoutingReplayTests {
@@ -94,7 +94,7 @@ struct RoutingReplayTests {
         ]
     }
 
-    /// b(x) = x·d·c / (d + c·x), DESIGN §5, for the child's d = 300.
+    /// b(x) = x·d·c / (d + c·x), docs/design.md §5, for the child's d = 300.
     static func band(_ x: Double) -> Double { x * 300 * 0.55 / (300 + 0.55 * x) }
 
     @Test(arguments: ["auto", "contain", "none"])

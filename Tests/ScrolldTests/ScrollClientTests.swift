@@ -24,7 +24,7 @@ struct ScrollClientTests {
         try await client.configure("list", Self.list)
         try await client.scroll("list", to: .row(50, anchor: .center), animation: .none)
         let state = try await client.get("list")
-        // DESIGN §12: 2400 + 22 − 60 − 0.5·540.
+        // docs/design.md §12: 2400 + 22 − 60 − 0.5·540.
         #expect(state.state.contentOffset.y == 2092)
         #expect(state.container == "list")
         try await client.scroll("list", by: AxisValues(y: -92), animation: .none)

@@ -4,8 +4,8 @@ import Testing
 import Glibc
 #endif
 
-/// `scrollctl focus CONTAINER|--none` against a real daemon (DESIGN §14, §19): the focus lasts
-/// as long as the scrollctl that set it runs; `--none` clears it whoever set it.
+/// `scrollctl focus CONTAINER|--none` against a real daemon (docs/design.md §14, §19): the focus
+/// lasts as long as the scrollctl that set it runs; `--none` clears it whoever set it.
 @Suite(.serialized) struct ScrollctlFocusTests {
     static let configuration = """
         [containers.list]

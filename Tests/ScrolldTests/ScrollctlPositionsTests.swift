@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// scrollctl's commands for DESIGN §12, §13 and §19 against a real daemon: rows scrolled to with
-/// anchors, edges, row edits, observations and removal, with the values of the formulas.
+/// scrollctl's commands for docs/design.md §12, §13 and §19 against a real daemon: rows scrolled to
+/// with anchors, edges, row edits, observations and removal, with the values of the formulas.
 @Suite("scrollctl: positions, row edits, observations and removal")
 struct ScrollctlPositionsTests {
     /// 100 rows of 44 px under a header 60…200 (rows start at 200), H = 600: content 4600 px,
@@ -82,8 +82,9 @@ struct ScrollctlPositionsTests {
         }
     }
 
-    /// `configure --anchor bottom` (DESIGN §12's default anchor): a chat of 10 rows of 44 px in
-    /// 300 px starts at its end (440 − 300 = 140) and stays there as 5 rows arrive (660 − 300).
+    /// `configure --anchor bottom` (docs/design.md §12's default anchor): a chat of 10 rows of 44
+    /// px in 300 px starts at its end (440 − 300 = 140) and stays there as 5 rows arrive (660 −
+    /// 300).
     @Test func configureAnchorBottomKeepsTheEndInView() throws {
         let daemon = try DaemonProcess()
         let configured = try Scrollctl.run(["configure", "chat", "--container-size", "400x300", "--rows", "10x44", "--anchor", "bottom"], on: daemon)

@@ -79,7 +79,7 @@ struct ScrollctlTests {
         #expect(state.y == 0)
         #expect(state.number("containerSize", "height") == 600)
         #expect(state.number("contentSize", "height") == 20000)
-        // The line of DESIGN §4, as a subscriber sees it: no request id.
+        // The line of docs/design.md §4, as a subscriber sees it: no request id.
         #expect(state["id"] == nil)
         #expect(result.lines[0].hasPrefix(#"{"type":"state","container":"main","seq":"#))
     }
@@ -184,7 +184,7 @@ struct ScrollctlTests {
         #expect(table.lines.first?.hasPrefix("ID") == true)
         #expect(table.lines.first?.contains("NAME") == true)
         #expect(table.lines.count >= 3)
-        // DESIGN §15: the table ends with whether the daemon reads its devices.
+        // docs/design.md §15: the table ends with whether the daemon reads its devices.
         #expect(table.lines.last == "Input: active")
         let rows = table.lines.dropFirst().dropLast()
         #expect(rows.allSatisfy { $0.contains("main") || $0.contains("all") })

@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §15 where there is no logind to follow (this host, CI's container): one info line
+/// docs/design.md §15 where there is no logind to follow (this host, CI's container): one info line
 /// saying so, input read as before, `input` active in the `devices` reply. The real sessions,
 /// VT switches and sleep are tested in the systemd guest (Tests/e2e/systemd-guest.sh).
 @Suite("Following logind sessions, without logind", .serialized)

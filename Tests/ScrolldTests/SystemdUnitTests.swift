@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `systemd-analyze` on the shipped units (issue 6): they verify, and their exposure score is the
-/// one docs/systemd.md records. That they work under a real systemd is RealKernelTests'
+/// `systemd-analyze` on the shipped units (docs/systemd.md): they verify, and their exposure score
+/// is the one docs/systemd.md records. That they work under a real systemd is RealKernelTests'
 /// `systemdUnitsInTheGuest`.
 @Suite("systemd units: verify and exposure score")
 struct SystemdUnitTests {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Judges what systemd-guest.sh observed in the guest (issue 6: the units under a real systemd).
+"""Judges what systemd-guest.sh observed in the guest (the units under a real systemd, docs/systemd.md).
 
     Tests/e2e/check-systemd.py WORKDIR
 
@@ -95,7 +95,7 @@ def threads_of(c, key):
 
 
 def check_sessions(c):
-    """DESIGN §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
+    """docs/design.md §15 under a real logind: two users' sessions on tty2 and tty3, chvt, sleep."""
     f = c.fact
     active = '"input":{"state":"active","reason":null}'
     c.check("two users' logind sessions on seat0 (tty2, tty3); chvt 2 makes the test user's the active one",
@@ -110,7 +110,7 @@ def check_sessions(c):
     c.check("chvt to the other user's VT: the daemon holds no /dev/input descriptor (from /proc)",
             f("session.away.closed") == "0" and f("session.away.fds") == "0" and f("session.away.active_user") == "scrolld-e2e-b",
             "closed %s, fds %s, active user %s" % (f("session.away.closed"), f("session.away.fds"), f("session.away.active_user")))
-    c.info("devices closed %s ms after chvt returned (the issue asks for 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
+    c.info("devices closed %s ms after chvt returned (the aim is 1 s; measured, not judged: no wall-clock verdicts)" % f("session.away.closed_ms"))
     phases = (f("session.away.phases") or "").split()
     c.check("a two-finger scroll in progress at the switch ends as a scroll stop does: a fling, then rest",
             f("session.away.settled") == "0" and '"phase":"decelerating"' in phases and phases[-1:] == ['"phase":"idle"'],
@@ -300,7 +300,7 @@ def load_json(c, name):
 
 
 def check_restore(c, daemon_lines):
-    """DESIGN §16 (issue 18): connections and the session survive SIGKILL, a watchdog timeout and
+    """docs/design.md §16: connections and the session survive SIGKILL, a watchdog timeout and
     (connections only) a corrupt store."""
     f = c.fact
     c.facts_equal("restore: both clients configured, subscribed and scrolled list to 1234.5 before the kills", {
@@ -500,7 +500,7 @@ def main():
         "root-stopped.ExecMainStatus": "0", "root-stop-socket.rc": "0", "root-socket-after-stop": "absent",
     })
 
-    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (DESIGN §15)",
+    c.check("root's daemon (follow_session = false) reads its devices while another user's session is active (docs/design.md §15)",
             f("root.vt.other_active") == "0" and int(f("root.follow.fds") or 0) > 0
             and f("root.follow.input") == '"input":{"state":"active","reason":null}',
             "other active %s, fds %s, %s" % (f("root.vt.other_active"), f("root.follow.fds"), f("root.follow.input")))

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""systemd's part in a restart without loss (DESIGN §16), for a test on the host: the socket
+"""systemd's part in a restart without loss (docs/design.md §16), for a test on the host: the socket
 unit's listening socket, the notify socket with its file descriptor store, and restarts.
 
     fdstore-manager.py WORKDIR SCROLLD [ARGS...]

@@ -9,7 +9,7 @@
 # WORKDIR/status and the power-off, as in the default mode.
 #
 # What slows a hardware-less boot under emulation, or waits for hardware that is not there, is
-# masked (see ../shared/notes/real-kernel-e2e.md, "The host's systemd as PID 1 in the guest").
+# masked (Tests/e2e/README.md, "Why this recipe" and "systemd as PID 1").
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 

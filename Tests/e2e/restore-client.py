@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""A client that stays connected while scrolld is killed and restarted (DESIGN §16, issue 18).
+"""A client that stays connected while scrolld is killed and restarted (docs/design.md §16).
 
     restore-client.py SOCKET DIR ROLE ROUNDS
 
@@ -86,7 +86,8 @@ def main():
         c.send({"op": "subscribe", "container": "main", "id": 3})
         c.send({"op": "observe", "container": "list", "of": "contentOffset.y", "id": "offset"})
         c.send({"op": "scrollTo", "container": "list", "y": 1234.5, "animation": "none", "id": 4})
-        # The wheel the guest turns later is for main alone (DESIGN §14): list stays at 1234.5.
+        # The wheel the guest turns later is for main alone (docs/design.md §14): list stays at
+        # 1234.5.
         c.send({"op": "focus", "container": "main", "id": 5})
         state = c.until(lambda l: is_state("list")(l) and l["contentOffset"]["y"] == 1234.5, 30)
     else:

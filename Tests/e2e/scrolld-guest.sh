@@ -1,5 +1,5 @@
 #!/bin/bash
-# scrolld's real-kernel end-to-end test (guest script; DESIGN §9-§10, issue 4).
+# scrolld's real-kernel end-to-end test (guest script; docs/design.md §9-§10).
 #   Tests/e2e/setup.sh && Tests/e2e/run-guest.sh Tests/e2e/scrolld-guest.sh [WORKDIR]
 #
 # In the booted guest it creates, through uinput, a hi-res wheel mouse (with horizontal wheel),
@@ -13,8 +13,8 @@
 # lifts, a mouse hotplugged after start that scrolls, a keyboard hotplugged (refused too), the
 # touchpad unplugged mid-scroll, and a second touchpad unplugged mid-fling; stops the recorder
 # (SIGINT) and the daemon (SIGTERM) and checks what they did (see README.md). Then three more
-# recorders meet faults (issue 8) while the mouse clicks: a reference, one SIGKILLed, one writing
-# to a 4 KiB tmpfs until it is full.
+# recorders meet faults (docs/security.md, "Faults") while the mouse clicks: a reference, one
+# SIGKILLed, one writing to a 4 KiB tmpfs until it is full.
 #
 # Writes WORKDIR/results.txt: one "PASS: ..." or "FAIL: ..." line per check (failures followed by
 # indented details), then "N passed, M failed". The same lines go to the console (serial log).
@@ -265,11 +265,11 @@ REC_PID=$!
 printf '[daemon]\nignore = ["scrolld-e2e touchpad", "scrolld-e2e fling touchpad"]\n\n[input.devices.mouse]\nmatch = "scrolld-e2e hi-res wheel mouse"\nnatural_scrolling = true\n' >"$W/natural.toml"
 "$SCROLLD" record "$W/natural.scrolllog" --config "$W/natural.toml" 2>"$W/record-natural.log" &
 NATURAL_PID=$!
-# The daemon shapes input per device (DESIGN §18, issue 21): the wheel mouse scrolls twice as far
-# vertically, the first touchpad half as far; the hotplugged mouse and the fling touchpad have no
-# rule. A reload later turns the wheel mouse's speed_y to 3. It records its own session
-# (DESIGN §17): the reference for live vs replay, since every libinput context stamps the events
-# of its own timers (hold gestures, stops at a removal) with its own clock.
+# The daemon shapes input per device (docs/design.md §18): the wheel mouse scrolls twice
+# as far vertically, the first touchpad half as far; the hotplugged mouse and the fling touchpad
+# have no rule. A reload later turns the wheel mouse's speed_y to 3. It records its own session
+# (docs/design.md §17): the reference for live vs replay, since every libinput context stamps the
+# events of its own timers (hold gestures, stops at a removal) with its own clock.
 daemon_config() {  # daemon_config SPEED_Y: the daemon's configuration file, replaced atomically
   printf '[input.devices.wheel]\nmatch = "%s"\nspeed_y = %s\n\n[input.devices.touchpad]\nmatch = "%s"\nspeed = 0.5\n' \
     "$DEV_MOUSE_NAME" "$1" "$DEV_TOUCHPAD_NAME" >"$W/daemon.toml.new"
@@ -433,7 +433,7 @@ kill -TERM "$WATCH_PID" 2>/dev/null
 wait "$WATCH_PID"
 WATCH_PID=
 
-# --- issue 8: SIGKILL and a full disk while recording ------------------------------------------
+# --- faults: SIGKILL and a full disk while recording --------------------------------------------
 # Three more recorders, while the mouse clicks 60 times (wheel clicks come out the same from
 # every libinput context; touchpad gestures near a removal do not always, under TCG): a
 # reference, one SIGKILLed in the middle, and one writing to a 4 KiB tmpfs until it is full.
@@ -531,7 +531,7 @@ PYEOF
 }
 check "after the removal mid-fling the daemon still serves: scrollctl get (exit $AFTER_FLING_RC) answers the resting state of the last live one" serving_after_fling
 
-# --- issue 8: SIGKILL and a full disk while recording ------------------------------------------
+# --- faults: SIGKILL and a full disk while recording --------------------------------------------
 check "the reference recorder of the fault scenario exits 0 on SIGINT (got $REF_RC)" test "$REF_RC" = 0
 check "the recorder SIGKILLed while recording died of SIGKILL (wait status $KILLED_RC)" test "$KILLED_RC" = 137
 "$SCROLLD" replay "$W/killed.scrolllog" >"$W/replay-killed.jsonl" 2>"$W/replay-killed.err"
@@ -553,13 +553,14 @@ check "scrolld replay of the recording cut by the full disk exits 0 (got $FULL_R
 REPLAY_RC=$?
 replay_clean() { cat "$W/replay.err"; [ "$REPLAY_RC" = 0 ] && ! [ -s "$W/replay.err" ]; }
 check "scrolld replay of the recording (valid event log v1) exits 0 with no warning (got $REPLAY_RC)" replay_clean
-# The daemon's own recording, replayed for the container the subscriber watched (DESIGN §17).
+# The daemon's own recording, replayed for the container the subscriber watched
+# (docs/design.md §17).
 "$SCROLLD" replay "$DAEMON_REC" --container main >"$W/replay-live.jsonl" 2>"$W/replay-live.err"
 REPLAY_LIVE_RC=$?
 replay_live_clean() { cat "$W/replay-live.err"; [ "$REPLAY_LIVE_RC" = 0 ] && ! [ -s "$W/replay-live.err" ]; }
 check "scrolld replay of the daemon's own recording (run --record) exits 0 with no warning (got $REPLAY_LIVE_RC)" replay_live_clean
 # The same log without libinput's own stop before the touchpad's device_removed: scrolld itself
-# must then end the drag (DESIGN §9: a device removed mid-gesture ends it as a scroll stop).
+# must then end the drag (docs/design.md §9: a device removed mid-gesture ends it as a scroll stop).
 "$PY" - "$REC_LOG" "$W/recorded-no-stop.scrolllog" "$DEV_TOUCHPAD_NAME" <<'PY'
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -730,7 +731,7 @@ holds = [e for e in events if e["type"] in ("hold_begin", "hold_end")]
 if holds:
     print("note: libinput reported %d hold gesture events on the touchpad" % len(holds))
 
-# ---- the daemon's own recording (run --record, DESIGN §17): the input and requests it applied
+# ---- the daemon's own recording (run --record, docs/design.md §17): input and requests applied
 dlines = open(os.path.join(W, "daemon.scrolllog"), "rb").read().decode("utf-8").splitlines()
 dlog = [json.loads(l) for l in dlines[1:] if l]
 devents = [e for e in dlog if e["type"] != "request"]
@@ -770,7 +771,7 @@ def live_is_replay():
     if not last_same:
         details.append("the replay's last: %s" % (replay[-1]["key"].decode() if replay else None))
     # A subscriber that fell a socket buffer behind gets the latest state instead of the ones in
-    # between (latest wins, DESIGN §7): under TCG on a busy host the python subscriber can.
+    # between (latest wins, docs/design.md §7): under TCG on a busy host the python subscriber can.
     missed = sum(b - a - 1 for a, b in zip(seqs, seqs[1:]) if b > a + 1)
     print("info: the subscriber received %d of the %d states from seq %s on (%d coalesced while it was slow)" % (
         len(live), len(live) + missed, seqs[:1], missed))
@@ -811,8 +812,8 @@ def moved():
         "%d distinct offsets; phases: %s" % (len(ys), sorted({s["phase"] for s in live}))
 check("the live states show the scrolling (many offsets, interacting and decelerating phases)", moved)
 
-# ---- input shaping per device, live (DESIGN §18, issue 21). Read from the daemon's states as
-# the replay of its recording prints them (every one: the check above holds the subscriber's
+# ---- input shaping per device, live (docs/design.md §18). Read from the daemon's states
+# as the replay of its recording prints them (every one: the check above holds the subscriber's
 # to them byte for byte, and a subscriber that fell behind may have had some coalesced).
 STEP = 600 ** (2 / 3)  # wheel_step auto = H^(2/3) for the 600-px container
 def y_before(t):
@@ -933,7 +934,7 @@ def fling_survives_removal():
 check("unplugging the second touchpad mid-fling does not stop the fling: decelerating at the lift, still decelerating "
       "after device_removed, then idle", fling_survives_removal)
 
-# ---- issue 8: the SIGKILLed recording and the one cut by the full disk
+# ---- faults: the SIGKILLed recording and the one cut by the full disk
 ref_lines = open(os.path.join(W, "faults-ref.scrolllog"), "rb").read().decode("utf-8").split("\n")
 ref_events = len([l for l in ref_lines[1:] if l])
 def comparable(line):

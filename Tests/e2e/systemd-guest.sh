@@ -1,5 +1,5 @@
 #!/bin/bash
-# scrolld's systemd units under a real systemd (issue 6): the guest half. Boot with
+# scrolld's systemd units under a real systemd (docs/systemd.md): the guest half. Boot with
 #   E2E_INIT=systemd Tests/e2e/run-guest.sh Tests/e2e/systemd-guest.sh WORKDIR
 # and judge with Tests/e2e/check-systemd.py WORKDIR on the host (README.md, "What
 # systemd-guest.sh checks").
@@ -173,10 +173,11 @@ fact mouse.name "$DEV_MOUSE_NAME"
 fact mouse.node "$DEV_MOUSE_NODE"
 fact mouse.mode "$(stat -c '%a %G' "$DEV_MOUSE_NODE")"
 
-# --- 2b. two users at seat0 (DESIGN §15) -----------------------------------------------------
-# Real logind sessions on two VTs, opened through PAM ("login", with pam_systemd) as a getty's
-# login would open them: the test user's on tty2, another user's on tty3. The daemon follows
-# them: it reads input only while the test user's session is the seat's active one.
+# --- 2b. two users at seat0 (docs/design.md §15)
+# ----------------------------------------------------- Real logind sessions on two VTs, opened
+# through PAM ("login", with pam_systemd) as a getty's login would open them: the test user's on
+# tty2, another user's on tty3. The daemon follows them: it reads input only while the test user's
+# session is the seat's active one.
 OTHER_USER=scrolld-e2e-b
 useradd --create-home --shell /bin/bash "$OTHER_USER" || e2e_fail "useradd $OTHER_USER"
 vt_session() {  # vt_session USER VT
@@ -290,7 +291,8 @@ show after-crash scrolld.service ActiveState,SubState,MainPID,NRestarts
 run ping-after-crash ctl ping --timeout 60
 sandbox_facts sandbox-after-crash "$(main_pid)"
 
-# --- 5b. the user leaves the seat and comes back (DESIGN §15) -------------------------------
+# --- 5b. the user leaves the seat and comes back (docs/design.md §15)
+# -------------------------------
 PID2=$(main_pid)
 input_fds() {  # the /dev/input descriptors the daemon holds, from /proc (two forks: each costs under TCG)
   ls -l /proc/"$PID2"/fd 2>/dev/null | grep -c ' /dev/input/'
@@ -454,9 +456,9 @@ fact session.idle.after "$(thread_counts | tr '\n' ' ')"
 fact session.idle.fds "$(input_fds)"
 rm -f "$CONFIG_DIR/scrolld.toml"
 
-# --- 5e. restart without loss: systemd's file descriptor store (DESIGN §16, issue 18) ---------
-# Two clients stay connected while the daemon is killed three times: SIGKILL, a watchdog timeout
-# (SIGSTOP past a shorter WatchdogSec from a drop-in: systemd's SIGABRT waits on the stopped
+# --- 5e. restart without loss: systemd's file descriptor store (docs/design.md §16)
+# --------- Two clients stay connected while the daemon is killed three times: SIGKILL, a watchdog
+# timeout (SIGSTOP past a shorter WatchdogSec from a drop-in: systemd's SIGABRT waits on the stopped
 # process, then TimeoutAbortSec's SIGKILL ends it), and SIGKILL after garbage was written into
 # the session's memfd through /proc/PID/fd. restore-client.py records what each saw after each.
 mkdir -p /etc/systemd/user/scrolld.service.d
@@ -529,8 +531,8 @@ rm -f /etc/systemd/user/scrolld.service.d/e2e-watchdog.conf
 as_manager_user systemctl --user daemon-reload
 run restore-final-restart as_manager_user systemctl --user restart scrolld.service
 
-# Only the daemon's own uid may connect (SO_PEERCRED, DESIGN §7): root is refused; inside the
-# daemon's user namespace it is not even root but the overflow uid.
+# Only the daemon's own uid may connect (SO_PEERCRED, docs/design.md §7): root is refused; inside
+# the daemon's user namespace it is not even root but the overflow uid.
 "$SCROLLCTL" ping --socket "$SOCK" >"$W/ping-as-root.out" 2>&1
 fact ping-as-root.rc $?
 

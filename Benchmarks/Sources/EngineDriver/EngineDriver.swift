@@ -8,12 +8,12 @@ public struct EngineDriver {
         case plain
         /// 10 000 rows of 44 pt under a header collapsing from 220 to 64 pt.
         case list
-        /// A 3-level chain (DESIGN §14): a horizontal carousel, focused, in a vertical list in
-        /// a vertical page. Vertical input is given to the carousel and routed up to the list.
+        /// A 3-level chain (docs/design.md §14): a horizontal carousel, focused, in a vertical list
+        /// in a vertical page. Vertical input is given to the carousel and routed up to the list.
         case nested
     }
 
-    /// The devices' input shaping (DESIGN §18).
+    /// The devices' input shaping (docs/design.md §18).
     public enum Shaping: Sendable {
         /// No rules: events pass as they are.
         case none
@@ -28,7 +28,7 @@ public struct EngineDriver {
     var time: Timestamp = 1_000_000
     var step = 0
     public private(set) var checksum = 0.0
-    /// DESIGN §13 as the daemon runs it: each observation's value in every published state,
+    /// docs/design.md §13 as the daemon runs it: each observation's value in every published state,
     /// compared with the value last sent.
     let observations: [ScrollObservation]
     var sent: [ObservationValue?]
@@ -155,8 +155,8 @@ public struct EngineDriver {
     }
 }
 
-/// DESIGN §12's row edits on a long list: one row inserted in the middle, then removed again,
-/// each applied to the container as `configure` applies it (scroll anchoring included).
+/// docs/design.md §12's row edits on a long list: one row inserted in the middle, then removed
+/// again, each applied to the container as `configure` applies it (scroll anchoring included).
 public struct RowEditDriver {
     var container: ScrollContainer
     var configuration: ContainerConfiguration
@@ -189,7 +189,7 @@ public struct RowEditDriver {
     }
 }
 
-/// Observations a client can ask for (DESIGN §13), one of each kind, for the benchmarks.
+/// Observations a client can ask for (docs/design.md §13), one of each kind, for the benchmarks.
 public enum ObservationSet {
     public static let eight: [ScrollObservation] = [
         .phase, .contentOffset(.vertical, step: 10), .velocity(.vertical, step: nil), .headerProgress(step: 0.1),

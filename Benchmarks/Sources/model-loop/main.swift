@@ -22,7 +22,7 @@ if workload == "sizes" {
     exit(0)
 }
 if workload == "row-edits" {
-    // DESIGN §12: one row inserted in the middle of 100 000, then removed, `count` edits.
+    // docs/design.md §12: one row inserted in the middle of 100 000, then removed, `count` edits.
     var edits = RowEditDriver(rows: 100_000)
     edits.edit(count: count)
     print(edits.checksum)
@@ -31,7 +31,7 @@ if workload == "row-edits" {
 let shaping: EngineDriver.Shaping = workload.hasPrefix("shaped") ? .shaped : workload.hasPrefix("detent") ? .detent : .none
 let observed = workload.hasPrefix("observed")
 let layout: EngineDriver.Layout = workload.hasPrefix("list") || workload.hasPrefix("detent") || observed ? .list : workload.hasPrefix("nested") ? .nested : .plain
-// observed-wheel: list-wheel with DESIGN §13's eight kinds of observation on every state.
+// observed-wheel: list-wheel with docs/design.md §13's eight kinds of observation on every state.
 var driver = EngineDriver(layout, shaping: shaping, observing: observed ? ObservationSet.eight : [])
 switch workload {
 case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel", "observed-wheel": driver.wheel(count: count)

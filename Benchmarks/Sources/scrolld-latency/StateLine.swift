@@ -14,7 +14,7 @@ struct StateLine {
             }
         }
 
-        /// Frame states between inputs (DESIGN §6) in a fling or an animation.
+        /// Frame states between inputs (docs/design.md §6) in a fling or an animation.
         var isMotion: Bool { self == .decelerating || self == .animating }
     }
 

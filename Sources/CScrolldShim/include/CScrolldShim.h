@@ -20,7 +20,7 @@ int CScrolldRLimitRealtimeCPU(void);
 int CScrolldRLimitRealtimePriority(void);
 /// gettid(2): the calling thread's id.
 int32_t CScrolldThreadID(void);
-/// memfd_create(2) with MFD_CLOEXEC: the anonymous file the session is kept in (DESIGN §16).
+/// memfd_create(2) with MFD_CLOEXEC: the anonymous file the session is kept in (docs/design.md §16).
 int CScrolldMemfdCreate(const char *name);
 
 #endif

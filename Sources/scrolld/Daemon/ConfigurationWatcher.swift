@@ -7,7 +7,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Reloads the configuration when its file changes (DESIGN §8), by inotify on the file's
+/// Reloads the configuration when its file changes (docs/design.md §8), by inotify on the file's
 /// directory: editors save by writing in place or by renaming a new file over the old one, and
 /// a directory watch sees both. The inotify fd is an ordinary readable fd, so NIO's pipe
 /// channel puts it on the daemon's event loop like any socket — no thread, no polling.

@@ -6,8 +6,8 @@ import ScrollDaemon
 import Glibc
 #endif
 
-/// DESIGN §16 at start-up: the session's memfd and the connections a previous process left in
-/// systemd's file descriptor store are taken back; from then on both are kept there.
+/// docs/design.md §16 at start-up: the session's memfd and the connections a previous process left
+/// in systemd's file descriptor store are taken back; from then on both are kept there.
 extension Daemon {
     func keepSession(core: NIOLoopBound<DaemonCore>, loop: EventLoop) throws {
         guard FileDescriptorStore.isAvailable(environment: options.environment) else { return }

@@ -29,7 +29,7 @@ final class Daemon: Sendable {
         var stuckClientLimit: TimeAmount
         var input: Input
         var environment: [String: String]
-        /// Where to record the session (DESIGN §17), if anywhere.
+        /// Where to record the session (docs/design.md §17), if anywhere.
         var record: RecordingFile?
         /// Hidden, for tests: the input thread fails after this many seconds.
         var failInputAfter: Double?
@@ -177,7 +177,7 @@ final class Daemon: Sendable {
         }
 
         // Under systemd, the session and the connections are kept in its file descriptor store
-        // and taken back after a restart (DESIGN §16), before the socket accepts anew.
+        // and taken back after a restart (docs/design.md §16), before the socket accepts anew.
         try keepSession(core: core, loop: loop)
 
         // systemd's socket is systemd's to keep; a socket of our own is kept at its path.

@@ -7,8 +7,8 @@ import ScrollDaemon
 import Glibc
 #endif
 
-/// systemd's file descriptor store (`FDSTORE=1`, `sd_pid_notify_with_fds(3)`, DESIGN §16): the
-/// client connections and the session's memfd live there, so a daemon that dies (a crash,
+/// systemd's file descriptor store (`FDSTORE=1`, `sd_pid_notify_with_fds(3)`, docs/design.md §16):
+/// the client connections and the session's memfd live there, so a daemon that dies (a crash,
 /// `SIGKILL`, the watchdog) and is restarted takes them back from `$LISTEN_FDNAMES` and carries
 /// on. The names: `session` (the memfd), `client-N` (connection number N).
 ///

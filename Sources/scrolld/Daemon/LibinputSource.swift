@@ -36,7 +36,8 @@ final class LibinputSource: InputSource, Sendable {
     let ignored: [String]
     /// `daemon.realtime_priority` (0: stay at normal priority), read at start.
     let realtimePriority: Int32
-    /// The seat whose logind sessions input follows (DESIGN §15); nil: `follow_session = false`.
+    /// The seat whose logind sessions input follows (docs/design.md §15); nil: `follow_session =
+    /// false`.
     let followedSeat: String?
     /// Whether the devices are read now, as the input thread last decided.
     let state = NIOLockedValueBox<InputState>(.active)

@@ -4,9 +4,9 @@ import ScrollDaemon
 import Glibc
 #endif
 
-/// systemd-logind on the system bus, through sd-bus (DESIGN §15): the seat's `ActiveSession`,
-/// that session's `User` and `Active`, and the manager's `PrepareForSleep`, turned into
-/// `InputGate` facts. Owned by the input thread, which polls `fileDescriptor` with the rest
+/// systemd-logind on the system bus, through sd-bus (docs/design.md §15): the seat's
+/// `ActiveSession`, that session's `User` and `Active`, and the manager's `PrepareForSleep`, turned
+/// into `InputGate` facts. Owned by the input thread, which polls `fileDescriptor` with the rest
 /// and calls `process()` when it is ready or `timeout` has passed: no polling of logind, no
 /// wake-up while nothing changes.
 ///

@@ -5,8 +5,8 @@ import ScrollDaemon
 import Glibc
 #endif
 
-/// The memfd the session is kept in (DESIGN §16), mapped shared: every write to the mapping is
-/// a write to the file systemd holds, so keeping it current costs no system call. It grows
+/// The memfd the session is kept in (docs/design.md §16), mapped shared: every write to the mapping
+/// is a write to the file systemd holds, so keeping it current costs no system call. It grows
 /// (ftruncate, mapped again) only when the session outgrows it.
 ///
 /// Unchecked `Sendable`: it is made at start-up and then used only on the event loop.

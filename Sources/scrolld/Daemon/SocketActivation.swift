@@ -22,9 +22,9 @@ enum SocketActivation {
         }
     }
 
-    /// The first descriptor passed that is not one of the file descriptor store's (DESIGN §16:
-    /// after a restart, the connections and the session come back beside scrolld.socket's one),
-    /// and its `FileDescriptorName=`.
+    /// The first descriptor passed that is not one of the file descriptor store's
+    /// (docs/design.md §16: after a restart, the connections and the session come back beside
+    /// scrolld.socket's one), and its `FileDescriptorName=`.
     static func listeningSocket() -> (fd: Int32, name: String)? {
         passedDescriptors().first { !FileDescriptorStore.isStored(name: $0.name) }
     }

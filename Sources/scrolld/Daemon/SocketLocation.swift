@@ -5,7 +5,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Where the daemon listens and how the path is made safe to bind (DESIGN §7): the default
+/// Where the daemon listens and how the path is made safe to bind (docs/design.md §7): the default
 /// `$XDG_RUNTIME_DIR/scrolld/scrolld.sock` in a 0700 directory, a stale socket file replaced,
 /// a live daemon on the same path detected and reported instead of stolen from, and a
 /// directory that another user could tamper with refused.

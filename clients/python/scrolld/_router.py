@@ -51,8 +51,8 @@ class Stream:
     def _queue(self, item: Any) -> None:
         """Appends `item` for the consumer (the subclasses call it under their own lock).
         States beyond BACKLOG push the oldest out (a gap in `seq` shows it). Observations
-        coalesce latest-wins as the daemon's do for a slow client (DESIGN §13): beyond BACKLOG
-        the newest replaces the last one waiting, keeping that one's `old` (the value the
+        coalesce latest-wins as the daemon's do for a slow client (docs/design.md §13): beyond
+        BACKLOG the newest replaces the last one waiting, keeping that one's `old` (the value the
         consumer last received) and `resumed`, and goes when that makes it no change at all."""
         if self.kind == "subscribe" or len(self._items) < BACKLOG:
             self._items.append(item)
@@ -121,7 +121,7 @@ class Router:
         if stream is not None and stream.kind == "subscribe":
             self.subscriptions.setdefault(stream.container, []).append(stream)
         if stream is not None and stream.kind == "observe":
-            # The observation is named by its request's id (DESIGN §13).
+            # The observation is named by its request's id (docs/design.md §13).
             stream.request = request
             self.observations[request["id"]] = stream
         self.pending[request["id"]] = Pending(op or request["op"], done, stream, request)
@@ -282,7 +282,8 @@ class Router:
                 lines.append(self.request(configure, _ignore, op="restore"))
         for container in sorted(self.paused):
             lines.append(self.request({"op": "pause", "container": container}, _ignore))
-        # Only when nobody holds the focus now: another client's later focus wins (DESIGN §14).
+        # Only when nobody holds the focus now: another client's later focus wins
+        # (docs/design.md §14).
         if self.focus is not None and welcome.get("focus") is None:
             lines.append(self.request({"op": "focus", "container": self.focus}, _ignore, op="restore"))
         for streams in self.subscriptions.values():

@@ -1,4 +1,4 @@
-"""The values a client hands out: states, observations and errors (DESIGN §4, §13)."""
+"""The values a client hands out: states, observations and errors (docs/design.md §4, §13)."""
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Optional
 
@@ -45,7 +45,7 @@ class ScrolldError(Exception):
 
 @dataclass(frozen=True)
 class State:
-    """One published state of a container, the schema of DESIGN §4 in Python's spelling.
+    """One published state of a container, the schema of docs/design.md §4 in Python's spelling.
 
     `resumed` is True on the first state a reconnecting client yields from a new connection:
     whatever happened in between was not seen, and `seq` may have started over."""
@@ -96,7 +96,7 @@ def observed_value(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Observation:
-    """A change of an observed value (DESIGN §13): `old` is the value last received (None at
+    """A change of an observed value (docs/design.md §13): `old` is the value last received (None at
     first), `new` the current one; `seq` and `t` are those of the state that changed it.
 
     After a reconnection the first observation is marked `resumed` and always yielded, its

@@ -1,5 +1,5 @@
-"""The protocol's spelling (DESIGN §7, docs/protocol.md): where the socket is, and how Python
-arguments become request objects. No I/O here, so the sync and asyncio clients share it."""
+"""The protocol's spelling (docs/design.md §7, docs/protocol.md): where the socket is, and how
+Python arguments become request objects. No I/O here, so the sync and asyncio clients share it."""
 import json
 import os
 import re
@@ -17,7 +17,7 @@ def default_socket() -> str:
     return f"/tmp/scrolld-{os.getuid()}/scrolld.sock"
 
 
-#: The longest line the daemon reads (DESIGN §7: a longer one closes the connection).
+#: The longest line the daemon reads (docs/design.md §7: a longer one closes the connection).
 MAX_LINE = 64 * 1024
 
 

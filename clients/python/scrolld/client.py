@@ -185,7 +185,7 @@ class Client:
         self._call({"op": "resume", "container": container})
 
     def focus(self, container: Optional[str]) -> None:
-        """Sends input to `container` only (None: to every container again), DESIGN §14."""
+        """Sends input to `container` only (None: to every container again), docs/design.md §14."""
         self._call({"op": "focus", "container": container})
 
     def remove(self, container: str) -> None:

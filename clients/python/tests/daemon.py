@@ -26,7 +26,7 @@ def scrollctl_bin() -> str:
 
 
 def write_log(path, events, source="python client tests"):
-    """An event log (DESIGN §3): the header, then `events` in order."""
+    """An event log (docs/design.md §3): the header, then `events` in order."""
     header = {"format": "scrolld-events", "version": 1, "created": "2026-11-25T00:00:00Z", "source": source}
     with open(path, "w") as f:
         for line in [header] + list(events):

@@ -1,5 +1,5 @@
 """The blocking client against a real daemon: every request, the typed state, errors,
-subscriptions and observations. Exact values come from DESIGN §4, §12, §13."""
+subscriptions and observations. Exact values come from docs/design.md §4, §12, §13."""
 import dataclasses
 import os
 
@@ -68,7 +68,7 @@ def test_shorthands_insets_and_header_pair(client):
 
 def test_scroll_to_row_with_anchor_lands_on_the_formula(client):
     client.configure("list", **LIST)
-    # DESIGN §12, anchor top (A = 0): y* = r_N - a_lo - m = 120 + 44 N - 50.
+    # docs/design.md §12, anchor top (A = 0): y* = r_N - a_lo - m = 120 + 44 N - 50.
     client.scroll_to("list", row=10, anchor="top", animation="none")
     assert client.get("list").content_offset.y == ROWS_TOP + 10 * ROW - MIN_HEADER
 
@@ -310,7 +310,8 @@ def test_the_daemons_too_large_fails_the_oldest_waiting_request():
 def test_an_observer_that_does_not_read_coalesces_latest_wins():
     # No daemon needed: what the reader thread hands an observer that is never read. Beyond the
     # backlog the newest replaces the last one waiting, keeping the value the consumer last
-    # received as its `old` (DESIGN §13's latest-wins for a slow client); memory stays bounded.
+    # received as its `old` (docs/design.md §13's latest-wins for a slow client); memory stays
+    # bounded.
     from scrolld._router import BACKLOG
     from scrolld.client import _Iterator
     observer = _Iterator(None, "observe", {"op": "observe", "container": "main", "of": "contentOffset.y", "id": 1})

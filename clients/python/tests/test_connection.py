@@ -350,7 +350,7 @@ def test_a_reconnection_leaves_another_clients_later_focus_alone(daemon):
     mine.configure("a", container_size=(100, 100))
     theirs.configure("b", container_size=(100, 100))
     mine.focus("a")
-    theirs.focus("b")  # the last focus wins (DESIGN §14)
+    theirs.focus("b")  # the last focus wins (docs/design.md §14)
     # The same daemon drops only my connection: the focus it holds is b's, and stays b's.
     dropped = mine._sock
     dropped.shutdown(socket.SHUT_RDWR)

@@ -2,8 +2,8 @@
 screenshot, taken of the X display once the demo reports it drew the daemon's current state, is
 measured in pixels — the header's height, the first visible row and where it ends — and
 compared with that state, which is itself compared with `scrolld replay --at` for the same
-time. Then the keys scroll by rows (DESIGN §12's formula gives the exact rest), and End loads
-more rows through `observe nearEnd` and a row insert.
+time. Then the keys scroll by rows (docs/design.md §12's formula gives the exact rest), and End
+loads more rows through `observe nearEnd` and a row insert.
 
 Needs Xvfb, xwd, xdotool and pygame: `make test-python-deps` installs them."""
 import json
@@ -208,7 +208,7 @@ def test_kiosk_demo_draws_the_published_states(tmp_path, display):
             check_scrollbar(image, state)
             keep(image, "kiosk-demo-scrolled.png")
 
-            # Down: the next row to the top of the usable area, DESIGN §12 with anchor top:
+            # Down: the next row to the top of the usable area, docs/design.md §12 with anchor top:
             # y* = r_N - m = HEADER_MAX + ROW N - HEADER_MIN, exactly, when the spring settles.
             demo.key(display, "Down")
             target = HEADER_MAX + ROW * (row + 1) - HEADER_MIN
