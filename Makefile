@@ -69,7 +69,7 @@ test-python-deps:
 check-warnings: deps
 	SWIFT=$(SWIFT) scripts/check-warnings.sh
 
-# Issue 7's measurements (release builds, package-benchmark, callgrind, replay of a generated
+# The performance measurements (release builds, package-benchmark, callgrind, replay of a generated
 # million-event log, the live daemon): writes Benchmarks/results.md. Needs valgrind. Then the
 # overload latency (bench-overload) three times: on CPUs shared with the test's load (the
 # daemon under SCHED_FIFO, then its event loop under a SCHED_DEADLINE reservation), and with the

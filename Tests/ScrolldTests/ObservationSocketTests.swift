@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// DESIGN §13 over a real socket: `observe` answers at once with `old: null`, then one message
+/// docs/design.md §13 over a real socket: `observe` answers at once with `old: null`, then one message
 /// per change of the derived value and never otherwise; `unobserve` ends it; a slow client gets
 /// the latest value with `old` = what it last received.
 @Suite("observe and unobserve against a real daemon")

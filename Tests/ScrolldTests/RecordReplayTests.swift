@@ -4,7 +4,7 @@ import Testing
 import Glibc
 #endif
 
-/// DESIGN §17: a live session recorded with `run --record` replays line for line — input and
+/// docs/design.md §17: a live session recorded with `run --record` replays line for line — input and
 /// requests alike — and the daemon outlives its input.
 @Suite(.serialized) struct RecordReplayTests {
     /// A subscriber that reads every line on a thread of its own, so the daemon never has to
@@ -44,7 +44,7 @@ import Glibc
         }
     }
 
-    /// The fields DESIGN §17 promises equal, as comparable text, and `paused` (§19: a paused
+    /// The fields docs/design.md §17 promises equal, as comparable text, and `paused` (§19: a paused
     /// container's state says so, in a replay as live: one schema, §4).
     static func key(_ state: [String: Any]) -> String {
         let fields: [String: Any] = ["seq": state["seq"]!, "t": state["t"]!, "phase": state["phase"]!,
@@ -134,7 +134,7 @@ import Glibc
         #expect(firstClick != nil && lastRequest != nil && firstClick! < lastRequest!, "input and requests did not interleave")
     }
 
-    /// Part two's requests replay too (DESIGN §12, §13, §19 through §17): rows scrolled to with
+    /// Part two's requests replay too (docs/design.md §12, §13, §19 through §17): rows scrolled to with
     /// anchors and edges, row edits during motion, an owned container removed when its
     /// connection closes, a pause undone by a close. Observations change no state; the states
     /// of `list` that a subscriber received live are the replay's, line for line.

@@ -19,7 +19,7 @@ struct SystemdIntegrationTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// The file descriptor store (DESIGN §16) through a notify socket that goes away, as a
+    /// The file descriptor store (docs/design.md §16) through a notify socket that goes away, as a
     /// stand-in manager's does: the connection it refuses is logged once, and no connection is
     /// offered or withdrawn again, even when a socket is back at that path — three system calls
     /// per connection for nothing, under churn — while the rest (`STATUS=`) carries on.
