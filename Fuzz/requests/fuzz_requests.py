@@ -61,6 +61,27 @@ def keys_of(value, out):
     return out
 
 
+def show(line):
+    """A line sent, as the transcript shows it: non-ASCII characters as JSON's \\u escapes (so
+    that "Caf\\u00e9" and "Cafe\\u0301" differ on screen as they do in bytes); bytes that are not
+    UTF-8 as Python's bytes literal."""
+    try:
+        text = line.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return repr(line)
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if code < 128:
+            out.append(ch)
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            code -= 0x10000
+            out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+    return "".join(out)
+
+
 def short(text, limit=400):
     return text if len(text) <= limit else text[:limit] + f"…(+{len(text) - limit} chars)"
 
@@ -73,7 +94,7 @@ class Run:
         self.transcript = []
         self.counter = 0
         self.names_used = set()
-        self.daemon = Daemon(options.bin, None if options.no_replay else options.replay)
+        self.daemon = Daemon(options.bin, None if options.no_replay else options.replay, options.speed)
         self.conns = [None, None]
         self.health = None
         self.monitor = None
@@ -98,7 +119,7 @@ class Run:
                 name = message.get("container")
                 self.seqs.pop((conn.name, name), None)
                 if conn is self.monitor:
-                    self.monitor_subscribed.discard(name)
+                    self.monitor_subscribed.discard(harness.name_key(name))
                 for slot, c in enumerate(self.conns):
                     if c is conn:
                         for ident, container in list(self.observations[slot].items()):
@@ -158,9 +179,9 @@ class Run:
     def open(self, slot):
         conn = Connection(self.daemon, f"client{slot}")
         welcome = conn.welcome
-        if set(welcome.get("containers", [])) != set(self.model.containers):
+        if {harness.name_key(n) for n in welcome.get("containers", [])} != set(self.model.containers):
             fail("welcome lists other containers", f"{welcome.get('containers')} but the requests made {sorted(self.model.containers)}")
-        if welcome.get("focus") != self.model.focus:
+        if harness.name_key(welcome.get("focus")) != harness.name_key(self.model.focus):
             fail("welcome has another focus", f"{welcome.get('focus')!r}, expected {self.model.focus!r}")
         self.conns[slot] = conn
         self.observations[slot] = {}
@@ -215,7 +236,7 @@ class Run:
 
     def send_line(self, slot, line):
         conn = self.conns[slot]
-        self.transcript.append(f"client{slot}> {line.decode('utf-8', 'replace')}")
+        self.transcript.append(f"client{slot}> {show(line)}")
         text = line.decode("utf-8", "surrogatepass") if _utf8(line) else None
         parsed = harness.parse_lenient(text) if text is not None else None
         if isinstance(parsed, dict) and isinstance(parsed.get("container"), str):
@@ -296,6 +317,11 @@ class Run:
         model = self.model
         if op in CONTAINER_OPS and name not in model.containers:
             fail("request on a missing container succeeded", f"{op} on {name!r}: {short(json.dumps(reply))}")
+        existing = model.containers.get(name) if isinstance(name, str) else None
+        if existing is not None and existing.name != name:
+            fail("canonically equivalent names are one container",
+                 f"{op} on {name!r} acted on the container {existing.name!r}, a different string "
+                 f"({name.encode()!r} vs {existing.name.encode()!r}): {short(json.dumps(reply))}")
         if op == "configure":
             container = model.containers.get(name)
             if container is None:
@@ -321,7 +347,7 @@ class Run:
                         fresh.paused_by = container.paused_by
                         model.containers[cname] = fresh
         elif op == "devices":
-            if reply.get("focus") != model.focus:
+            if harness.name_key(reply.get("focus")) != harness.name_key(model.focus):
                 fail("devices has another focus", f"{reply.get('focus')!r}, expected {model.focus!r}")
         elif op == "subscribe":
             self.seqs[(self.conns[slot].name, name)] = reply["seq"]
@@ -337,11 +363,11 @@ class Run:
 
     def forget(self, name):
         self.model.containers.pop(name, None)
-        if self.model.focus == name:
+        if harness.name_key(self.model.focus) == harness.name_key(name):
             self.model.focus = None
         for slot in (0, 1):
             for ident, container in list(self.observations[slot].items()):
-                if container == name:
+                if harness.name_key(container) == harness.name_key(name):
                     del self.observations[slot][ident]
 
     def close_slot(self, slot):
@@ -374,7 +400,7 @@ class Run:
                 if reply.get("paused"):
                     pending.append(f"{name!r} still paused")
             devices = self.ask(self.monitor, {"op": "devices", "id": self.next_id("m")}, {"devices"})
-            if devices.get("focus") != self.model.focus:
+            if harness.name_key(devices.get("focus")) != harness.name_key(self.model.focus):
                 pending.append(f"focus {devices.get('focus')!r}, expected {self.model.focus!r}")
             if not pending:
                 return
@@ -404,12 +430,12 @@ class Run:
             if container is None:
                 fail("unexpected container", f"get {name!r} answered a state, but no request made it: {short(json.dumps(reply))}")
             harness.check_state_shape(reply)
-            if reply.get("container") != name:
+            if harness.name_key(reply.get("container")) != harness.name_key(name):
                 fail("state of another container", f"get {name!r} gave {reply.get('container')!r}")
             harness.check_state_model(reply, container)
-            if name not in self.monitor_subscribed:
+            if harness.name_key(name) not in self.monitor_subscribed:
                 self.ask(self.monitor, {"op": "subscribe", "container": name, "id": self.next_id("m")}, {"state", "error"})
-                self.monitor_subscribed.add(name)
+                self.monitor_subscribed.add(harness.name_key(name))
         self.drain()
         self.alive()
 
@@ -521,6 +547,9 @@ def main():
     parser.add_argument("--bin", default=os.environ.get("SCROLLD_BIN", os.path.join(ROOT, ".build/debug/scrolld")))
     parser.add_argument("--replay", default=os.path.join(ROOT, "examples/demo.scrolllog"),
                         help="the event log the daemon replays, looped, as its input")
+    parser.add_argument("--speed", type=float, default=8.0,
+                        help="how much faster than recorded the log plays (default 8: the demo's "
+                             "9 s of wheel and touchpad input every 1.1 s, so that short sequences meet it)")
     parser.add_argument("--no-replay", action="store_true", help="run the daemon without input")
     parser.add_argument("--shrink-time", type=float, default=float(os.environ.get("FUZZ_SHRINK_TIME", 60)),
                         help="seconds Hypothesis may spend shrinking each failure (default 60)")
@@ -535,7 +564,7 @@ def main():
         return 2
     seed = options.seed if options.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"fuzz requests: daemon {options.bin}, {options.time:g} s, seed {seed}"
-          f"{'' if options.no_replay else ', input replayed from ' + os.path.relpath(options.replay, ROOT)}", flush=True)
+          f"{'' if options.no_replay else f', input replayed from {os.path.relpath(options.replay, ROOT)} at {options.speed:g}x, looped'}", flush=True)
     campaign = Campaign(options)
     start = time.monotonic()
     batch = 0

@@ -17,6 +17,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import unicodedata
 
 HANG_DEADLINE = float(os.environ.get("SCROLLD_FUZZ_DEADLINE", "30"))
 LINE_LIMIT = 64 * 1024  # docs/protocol.md, "Errors": longer lines get too_large and a close
@@ -137,7 +138,7 @@ class Daemon:
     """`scrolld run --config /dev/null --socket DIR/s.sock [--replay LOG --loop]` with private
     XDG directories, its stderr in DIR/stderr."""
 
-    def __init__(self, binary, replay=None):
+    def __init__(self, binary, replay=None, speed=1.0):
         self.dir = tempfile.mkdtemp(prefix="scrolld-fuzz-")
         os.chmod(self.dir, 0o700)
         for sub in ("runtime", "config"):
@@ -148,7 +149,7 @@ class Daemon:
                 # No SCHED_RR: a wedged debug daemon must not starve the machine's other work.
                 "--set", "daemon.realtime_priority=0"]
         if replay:
-            args += ["--replay", replay, "--loop"]
+            args += ["--replay", replay, "--loop", "--speed", repr(speed)]
         env = dict(os.environ, XDG_RUNTIME_DIR=os.path.join(self.dir, "runtime"),
                    XDG_CONFIG_HOME=os.path.join(self.dir, "config"))
         self.stderr = open(self.stderr_path, "wb")
@@ -497,11 +498,39 @@ def split_runs(runs, at):
     return before, after
 
 
+def name_key(name):
+    """Container names as the daemon tells them apart: Swift compares strings by canonical
+    equivalence, so "Caf\u00e9" and "Cafe\u0301" name one container. The fuzz reports that
+    once ("canonically equivalent names are one container") and then follows it."""
+    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+
+
+class Names(dict):
+    """Containers by name_key."""
+
+    def __getitem__(self, name):
+        return super().__getitem__(name_key(name))
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name_key(name), value)
+
+    def __contains__(self, name):
+        return super().__contains__(name_key(name))
+
+    def get(self, name, default=None):
+        return super().get(name_key(name), default)
+
+    def pop(self, name, *default):
+        return super().pop(name_key(name), *default)
+
+
 class Model:
     """What the requests answered so far should have made of the daemon's containers."""
 
     def __init__(self, welcome):
-        self.containers = {name: Container(name, from_file=True) for name in welcome.get("containers", [])}
+        self.containers = Names()
+        for name in welcome.get("containers", []):
+            self.containers[name] = Container(name, from_file=True)
         self.focus = welcome.get("focus")
         self.focus_by = None
 

@@ -92,12 +92,25 @@ wrong_types = st.one_of(
 )
 
 
-extreme_list = st.sampled_from(EXTREME_NUMBERS).map(Raw)
+# The extremes by kind, each kind as likely as another whatever the length of its list.
+EXTREME_CLASSES = [
+    ["0", "-0", "0.0", "-0.0", "0e0", "-0e-0"],
+    ["5e-324", "-5e-324", "4.9406564584124654e-324", "2.2250738585072014e-308", "2.225073858507201e-308",
+     "1e-320", "1e-310", "0." + "0" * 400 + "1"],
+    ["1e-300", "1e-200", "1e-10", "0.49999999999999994", "0.9999999999999999", "1.0000000000000002"],
+    ["1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1e200", "1e30", "1e15", "1e13"],
+    ["1e309", "-1e309", "1e400", "1" + "0" * 400],
+    ["-1e308", "-1e30", "-1", "-0.5", "-9223372036854775808", "-9223372036854775809", "-18446744073709551617"],
+    ["9007199254740993", "18446744073709551617", "9223372036854775807", "9223372036854775808", "4294967296",
+     "10000001", "10000000"],
+]
+assert sorted(sum(EXTREME_CLASSES, [])) == sorted(set(EXTREME_NUMBERS) - {"1", "2", "1E2", "1e+2", "1000", "1000.0000000001", "0.5"})
+extreme_list = st.one_of(*[st.sampled_from(values) for values in EXTREME_CLASSES]).map(Raw)
 
 
-def mix(good, weight=4):
-    """Often `good`; otherwise an extreme number (most often), a bad token or a wrong type."""
-    return st.one_of(*([good] * weight), extreme_list, extreme_list, extreme_numbers, wrong_types, bad_tokens)
+def mix(good, weight=3):
+    """Often `good`; otherwise an extreme number (as often), a bad token or a wrong type."""
+    return st.one_of(*([good] * weight), extreme_list, extreme_list, extreme_list, extreme_numbers, wrong_types, bad_tokens)
 
 
 numbers = mix(plausible_numbers)
