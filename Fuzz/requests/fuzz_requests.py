@@ -26,6 +26,7 @@ Usage: fuzz_requests.py [--time SECONDS] [--seed N] [--bin PATH] [--no-replay] [
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 import traceback
@@ -201,6 +202,13 @@ class Run:
             self.execute_step(step)
         except Failure as failure:
             if failure.kind in ("hang", "connection closed"):
+                # A crashing daemon closes its sockets a moment before it exits (Swift's
+                # backtracer runs first): give it time to, so that a crash is called one.
+                try:
+                    self.daemon.process.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    pass
+                self.alive()
                 # Told apart by what was sent last: one wedge must not hide another.
                 last = step[2] if step[0] == "request" else step[0]
                 fail(f"{failure.kind} after {last}", failure.detail)
