@@ -478,8 +478,11 @@ class Campaign:
         self.last = None
         self.smallest = {}  # kind → the failure with the shortest transcript seen
         self.shrink_deadline = None
+        self.end = time.monotonic() + options.time
 
     def run_example(self, steps):
+        if self.shrink_deadline is None and time.monotonic() > self.end:
+            reject()  # the time is up, and nothing is being shrunk: the batch ends here
         if self.shrink_deadline is not None and time.monotonic() > self.shrink_deadline:
             # Shrinking has had its time: the smallest failing sequence so far is reported.
             reject()

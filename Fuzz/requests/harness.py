@@ -181,11 +181,14 @@ class Daemon:
         lines = text.splitlines()
         fatal = next((l for l in lines if "Fatal error" in l or "Program crashed" in l
                       or "error:" in l.lower()), None)
-        frame = next((l.strip() for l in lines if re.search(r"/Sources/\w+/\w+(\+\w+)?\.swift:\d+", l)), None)
         where = None
-        if frame:
-            m = re.search(r"(\S+) in scrolld at .*?(Sources/\S+\.swift:\d+)", frame)
-            where = f"{m.group(1)} at {m.group(2)}" if m else frame
+        for l in lines:
+            # "N [ra] 0xADDRESS FUNCTION + OFFSET in scrolld at PATH:LINE:COLUMN", the first one
+            # in scrolld's own sources (not a package checkout under .build).
+            m = re.search(r"0x[0-9a-f]+ (.+?) \+ \d+ in scrolld at (\S+?\.swift:\d+)", l)
+            if m and "/.build/" not in m.group(2) and "/Sources/" in m.group(2):
+                where = f"{m.group(1)} at Sources/{m.group(2).split('/Sources/', 1)[1]}"
+                break
         status = self.process.poll()
         parts = []
         if fatal:
