@@ -101,6 +101,15 @@ FUZZ_TARGETS ?=
 fuzz:
 	SWIFT=$(SWIFT) Fuzz/build.sh
 	Fuzz/run.sh $(FUZZ_TIME) $(FUZZ_TARGETS)
+	$(MAKE) --no-print-directory fuzz-requests
+
+# The daemon's request surface: every op with values from the extremes against a real
+# `scrolld run` ($(BIN), or SCROLLD_BIN) over its socket, for FUZZ_TIME seconds (Fuzz/requests,
+# docs/fuzzing.md); Hypothesis is installed from PyPI when missing.
+.PHONY: fuzz-requests
+fuzz-requests: build
+	@$(MAKE) --no-print-directory test-python-deps PYTHON_TEST_APT= PYTHON_TEST_MODULES=hypothesis
+	SCROLLD_BIN=$${SCROLLD_BIN:-$(BIN)} $(PYTHON) Fuzz/requests/fuzz_requests.py --time $(FUZZ_TIME)
 
 clean:
 	rm -rf .build .build-warnings Benchmarks/.build Benchmarks/.build-warnings
