@@ -304,7 +304,7 @@ class Run:
                     fail("invalid_value names no key", f"{short(message)} for {short(line.decode('utf-8', 'replace'))}")
             if code == "unknown_container" and "container" not in message:
                 fail("unknown_container says nothing of a container", short(message))
-            if code == "too_large":
+            if code == "too_large" and not message.startswith("too many containers"):
                 fail("too_large for a line within 64 KiB", f"{len(line)} bytes")
             if isinstance(parsed, dict) and "id" in reply and reply["id"] != ident:
                 fail("reply echoes another id", f"sent {ident!r}, got {reply['id']!r}")

@@ -502,10 +502,10 @@ def split_runs(runs, at):
 
 
 def name_key(name):
-    """Container names as the daemon tells them apart: Swift compares strings by canonical
-    equivalence, so "Caf\u00e9" and "Cafe\u0301" name one container. The fuzz reports that
-    once ("canonically equivalent names are one container") and then follows it."""
-    return unicodedata.normalize("NFC", name) if isinstance(name, str) else name
+    """Container names as the daemon tells them apart: byte for byte (docs/design.md, "Limits").
+    "Caf\u00e9" and "Cafe\u0301" are two names; the daemon refuses to create the second while
+    the first exists, and a request naming the one that does not exist is unknown_container."""
+    return name
 
 
 class Names(dict):

@@ -1,4 +1,5 @@
 import ScrollModel
+import TOML
 
 extension Configuration {
     /// Checks the containers' `parent` keys (docs/design.md §14): each names a container of
@@ -36,7 +37,7 @@ extension Configuration {
                     break
                 }
                 guard onChain.insert(index).inserted else {
-                    let names = (chain.drop { $0 != index } + [index]).map { containers[$0].name }
+                    let names = (chain.drop { $0 != index } + [index]).map { containers[$0].name.unicodeScalars.contains(where: TOMLKey.needsEscape) ? Self.quoted(containers[$0].name) : containers[$0].name }
                     throw ConfigurationError(
                         key: "containers.\(containers[start].name).parent",
                         message: "nesting would make a cycle (\(names.joined(separator: " → ")))"
@@ -56,7 +57,9 @@ extension Configuration {
         }
     }
 
+    /// A name in a message: quoted, its control characters escaped, so that a message is
+    /// always one line whatever a client named.
     static func quoted(_ name: String) -> String {
-        "\"\(name)\""
+        TOMLKey.quoted(name)
     }
 }

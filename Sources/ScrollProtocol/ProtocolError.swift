@@ -9,10 +9,35 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     public var message: String
     public var id: RequestID?
 
+    /// `message` has its control characters (a newline in a name a client sent, say) written
+    /// as escapes: every message is one line, whatever it quotes.
     public init(_ code: ErrorCode, _ message: String, id: RequestID? = nil) {
         self.code = code
-        self.message = message
+        self.message = Self.oneLine(message)
         self.id = id
+    }
+
+    static func oneLine(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": result.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": result.append(contentsOf: #"\t"#.unicodeScalars)
+            default:
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                result.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+            }
+        }
+        return String(result)
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

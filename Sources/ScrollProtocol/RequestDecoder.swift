@@ -18,15 +18,34 @@ public enum RequestDecoder {
         var fields = ObjectFields<RequestKey>()
         do {
             try reader.locateLine(into: &fields)
-            var request = RequestReader(reader: reader, fields: fields)
-            let operation = try request.operation()
-            return Request(id: fields[.id].map { RequestID(validated: line, range: $0) }, operation: operation)
         } catch {
             // `fields` holds whatever the first pass located before it stopped.
             var error = error
-            error.id = fields[.id].map { RequestID(validated: line, range: $0) }
+            error.id = fields[.id].flatMap { range in try? Self.id(at: range, in: reader, line: line) }
             throw error
         }
+        let id = try Self.id(at: fields[.id], in: reader, line: line)
+        do {
+            var request = RequestReader(reader: reader, fields: fields)
+            return Request(id: id, operation: try request.operation())
+        } catch {
+            var error = error
+            error.id = id
+            throw error
+        }
+    }
+
+    /// The id as sent, echoed in the reply. A number in it beyond a double's range would make
+    /// the reply carry one that no strict reader accepts: such an id is refused, and not echoed.
+    private static func id(at range: Range<Int>?, in reader: ProtocolReader, line: UnsafeRawBufferPointer) throws(ProtocolError) -> RequestID? {
+        guard let range else { return nil }
+        var copy = reader
+        do throws(ProtocolError) {
+            _ = try copy.value(at: range, key: "id")
+        } catch {
+            throw ProtocolError(.badRequest, "\"id\" holds a number beyond the range of a double; an id is echoed as sent, so its numbers must be finite")
+        }
+        return RequestID(validated: line, range: range)
     }
 
     public static func decode(_ line: [UInt8]) throws(ProtocolError) -> Request {

@@ -76,6 +76,15 @@ import Testing
         }
     }
 
+    /// A message is one line whatever a client named (a name with a newline in it is escaped).
+    @Test func namesInMessagesAreEscaped() throws {
+        var configuration = Configuration()
+        try configuration.set("containers.x.parent", .string("a\nb"))
+        #expect(throws: ConfigurationError(key: "containers.x.parent", message: #"no container "a\nb" to nest in (parent names another container)"#)) {
+            try configuration.checkNesting(only: ["x"])
+        }
+    }
+
     @Test func aFileHoldsAtMost1000Containers() throws {
         var configuration = Configuration()
         for index in 1..<Limits.containers { try configuration.set("containers.c\(index).axes", .string("both")) }

@@ -22,7 +22,7 @@ import Testing
         #expect(encoded { ReplyEncoder.error(ProtocolError(.unknownOp, #"unknown op "x""#), into: &$0) }
             == #"{"type":"error","code":"unknown_op","message":"unknown op \"x\""}"#)
         #expect(encoded { ReplyEncoder.error(ProtocolError(.invalidValue, "tab\there\n", id: RequestID(json: #"{"a":1}"#)), into: &$0) }
-            == #"{"type":"error","id":{"a":1},"code":"invalid_value","message":"tab\u0009here\u000a"}"#)
+            == #"{"type":"error","id":{"a":1},"code":"invalid_value","message":"tab\\there\\n"}"#)
     }
 
     @Test func statesWithAndWithoutId() {

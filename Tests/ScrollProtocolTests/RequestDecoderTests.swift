@@ -46,6 +46,28 @@ import Testing
         #expect(operation("{\"op\":\"get\",\"container\":\"caf\u{E9} \u{1F600}\"}") == .get(container: "caf\u{E9} \u{1F600}"))
     }
 
+    /// An id is echoed as sent; one holding a number beyond a double's range is refused and
+    /// not echoed, so no reply ever carries a number a strict reader refuses.
+    @Test func anIdWithANumberBeyondADoubleIsRefusedAndNotEchoed() throws {
+        for line in [#"{"op":"ping","id":1e400}"#, #"{"op":"ping","id":[1,{"a":-1e999}]}"#, #"{"id":1e400,"op":"ping","x":NaN}"#] {
+            let error = refusal(line)
+            #expect(error?.code == .badRequest, "\(line)")
+            #expect(error?.id == nil, "\(line)")
+            if !line.contains("NaN") {
+                #expect(error?.message == #""id" holds a number beyond the range of a double; an id is echoed as sent, so its numbers must be finite"#)
+            }
+        }
+        #expect(try decode(#"{"op":"ping","id":123456789012345678901234567890}"#).get().id?.json == "123456789012345678901234567890")
+    }
+
+    /// Every error message is one line, whatever it quotes from the request.
+    @Test func aMessageQuotingAControlCharacterStaysOneLine() {
+        let error = refusal("{\"op\":\"observe\",\"id\":1,\"container\":\"a\",\"of\":\"\\n\\u0007\"}")
+        #expect(error?.code == .invalidValue)
+        #expect(error?.message.hasPrefix(#"invalid "of": unknown key "\n\u0007""#) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("\n") == false)
+    }
+
     /// JSON leaves a repeated name's meaning open: two readers of one line could act on two
     /// different values, so a known key given twice is refused, naming it.
     @Test func aRepeatedKeyIsRefused() {
