@@ -408,52 +408,37 @@ wait_until 30 lists sleep-devices-after.out "$DEV_MOUSE_NODE" "$DEV_MOUSE3_NODE"
 fact sleep.listed_after $?
 
 # --- 5d. idle with sd-bus attached ------------------------------------------------------------
-# Per thread, context switches and CPU ticks over 10 s (a thread spinning in poll would show
-# ticks without switches). Measured in a daemon started with realtime_priority = 0: under TCG
-# the real-time threads pass RLIMIT_RTTIME's 100 ms, and the retry 10 s after each SIGXCPU
-# (docs/systemd.md) would be counted as wake-ups that have nothing to do with logind.
+# Asleep for good, in one look (quiescence.py, the host tests' ProcessProbe.whatMayWakeIt): every
+# thread asleep in a system call with no timeout, no timer armed, no POSIX timer, and no thread
+# run between two looks; waited for with a deadline that only catches a daemon that never gets
+# there. The daemon runs with realtime_priority = 0: under TCG the real-time threads pass
+# RLIMIT_RTTIME's 100 ms, and the retry 10 s after each SIGXCPU (docs/systemd.md) is a timer
+# that has nothing to do with logind. Twice: with `WatchdogSec=0` (a drop-in) nothing at all
+# may be armed; with the unit's WatchdogSec=30 exactly one timer, due within WATCHDOG_USEC/2
+# (the ping), since NIO keeps every scheduled task in that one timerfd: a task of its own would
+# hide there, and shows in the first look.
 CONFIG_DIR=/home/$TEST_USER/.config/scrolld
 mkdir -p "$CONFIG_DIR"
 printf '[daemon]\nrealtime_priority = 0\n' >"$CONFIG_DIR/scrolld.toml"
 chown -R "$TEST_USER:$TEST_USER" "/home/$TEST_USER/.config"
-run idle-restart as_manager_user systemctl --user restart scrolld.service
-PID2=$(main_pid)
 following() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^following logind sessions of seat0'; }
-wait_until 30 following
-fact session.idle.following $?
-thread_counts() {  # "comm:voluntary:involuntary:ticks" per thread
-  # Voluntary switches are the wake-ups (the thread blocked, then something woke it);
-  # involuntary ones are preemptions while it ran, which say how busy the rest of the guest
-  # was (under TCG a ping runs for tens of ms), not that the daemon woke up.
-  local task stat w line voluntary involuntary
-  for task in /proc/"$PID2"/task/*; do
-    voluntary=0 involuntary=0
-    while IFS= read -r line; do
-      case $line in
-        voluntary_ctxt_switches:*) voluntary=${line##*[[:space:]]} ;;
-        nonvoluntary_ctxt_switches:*) involuntary=${line##*[[:space:]]} ;;
-      esac
-    done <"$task/status"
-    stat=$(<"$task/stat")
-    read -r -a w <<<"${stat##*) }"
-    printf '%s:%s:%s:%s\n' "$(<"$task/comm")" "$voluntary" "$involuntary" "$((w[11] + w[12]))"
-  done
+idle_look() {  # idle_look KEY: the facts of one look at the daemon just restarted
+  run "$1-restart" as_manager_user systemctl --user restart scrolld.service
+  PID2=$(main_pid)
+  wait_until 30 following
+  fact "$1.following" $?
+  fact "$1.pid" "$PID2"
+  /usr/bin/python3 "$E2E_DIR/quiescence.py" "$PID2" "$W/$1-look.json" 120 >"$W/$1-look.out" 2>&1
+  fact "$1.asleep" $?
+  fact "$1.fds" "$(input_fds)"
 }
-# Settled: no thread moved for 3 s (under TCG on a busy host, the new daemon's start-up can
-# still be finishing in bursts a few hundred ms apart); a periodic wake-up never settles.
-settled() {
-  local now
-  now=$(thread_counts)
-  if [ "$now" = "$idle_before" ]; then [ "$SECONDS" -ge "$((still_since + 3))" ] && return 0; else idle_before=$now; still_since=$SECONDS; fi
-  return 1
-}
-idle_before=$(thread_counts)
-still_since=$SECONDS
-wait_until 60 settled
-sleep 10
-fact session.idle.before "$(echo "$idle_before" | tr '\n' ' ')"
-fact session.idle.after "$(thread_counts | tr '\n' ' ')"
-fact session.idle.fds "$(input_fds)"
+mkdir -p /etc/systemd/user/scrolld.service.d
+printf '[Service]\nWatchdogSec=0\n' >/etc/systemd/user/scrolld.service.d/e2e-idle.conf
+as_manager_user systemctl --user daemon-reload
+idle_look session.idle
+rm -f /etc/systemd/user/scrolld.service.d/e2e-idle.conf
+as_manager_user systemctl --user daemon-reload
+idle_look session.idle_watchdog
 rm -f "$CONFIG_DIR/scrolld.toml"
 
 # --- 5e. restart without loss: systemd's file descriptor store (docs/design.md §16)
