@@ -55,6 +55,9 @@ def keys_of(value, out):
         for key, item in value.items():
             out.add(key)
             out.add(harness.snake(key))
+            # configure's messages name a setting by its configuration key.
+            if key in ("contentInsets", "content_insets"):
+                out.add("insets")
             keys_of(item, out)
     elif isinstance(value, list):
         for item in value:
