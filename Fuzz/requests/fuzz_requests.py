@@ -383,7 +383,7 @@ class Run:
 
     def close_slot(self, slot):
         """Closes a client connection and waits until the daemon has undone what it owned: its
-        owned containers removed, its pauses and its focus undone (DESIGN §19)."""
+        owned containers removed, its pauses and its focus undone (docs/design.md §19)."""
         conn = self.conns[slot]
         conn.close()
         self.seqs = {k: v for k, v in self.seqs.items() if k[0] != conn.name}
