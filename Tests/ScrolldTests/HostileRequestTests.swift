@@ -30,8 +30,10 @@ struct HostileRequestTests {
         (reply?["code"] as? String, reply?["message"] as? String ?? "")
     }
 
-    /// C1–C4, S1, S4 and the bounce of years: each number that used to trap, poison the state
-    /// with NaN or animate for ever is refused with the range it must lie in.
+    /// Each number that used to trap (a tiny rate, a huge velocity window or wheel idle time),
+    /// poison the state with NaN (a spring of duration 1e200 or stiffness 1e308, row heights of
+    /// 1e308, an observation step of 1e-320) or animate for years (a bounce of −0.99999999) is
+    /// refused with the range it must lie in.
     @Test func numbersThatUsedToEndTheDaemonAreRefusedWithTheirRange() throws {
         let daemon = try DaemonProcess()
         let client = try LineClient(path: daemon.socketPath)
@@ -77,7 +79,8 @@ struct HostileRequestTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// W1, W2: a parent chain deeper than 32, and containers past 1000, are refused by name.
+    /// A parent chain deeper than 32, and containers past 1000, are refused by name (a chain
+    /// 10 000 deep used to hold the loop for minutes, and nothing capped the containers).
     @Test func chainsAndContainersHaveALimitAndANamedError() throws {
         let daemon = try DaemonProcess()
         let client = try LineClient(path: daemon.socketPath)
@@ -116,7 +119,7 @@ struct HostileRequestTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// C5: past the connection limit (here 96: a limit of 256 descriptors, 64 kept for the
+    /// Past the connection limit (here 96: a limit of 256 descriptors, 64 kept for the
     /// daemon, two per client) a connection is told so and closed; the daemon keeps serving the
     /// others, and takes new ones again once some have gone.
     @Test func connectionsPastTheLimitAreRefusedAndTheDaemonGoesOn() throws {
@@ -141,7 +144,7 @@ struct HostileRequestTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// S5, S6 and the anchor: names are the bytes a client sent; a removed parent leaves its
+    /// Names are the bytes a client sent; a removed parent leaves its
     /// child configurable; an anchor without a row is `invalid_value` naming `anchor`.
     @Test func namesParentsAndAnchorsBehaveAsDocumented() throws {
         let daemon = try DaemonProcess()
