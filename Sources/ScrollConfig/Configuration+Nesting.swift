@@ -10,11 +10,13 @@ extension Configuration {
     ///
     /// Linear in the number of containers: each container's depth is found once, by name
     /// through a dictionary, so a configure in a deep chain costs no more than one in a flat one.
-    public func checkNesting(only names: [String]? = nil) throws(ConfigurationError) {
+    /// `requiringParents` false: a parent that is not there is no error (a restart takes
+    /// containers back one by one, and a removed parent stays named).
+    public func checkNesting(only names: [String]? = nil, requiringParents: Bool = true) throws(ConfigurationError) {
         var position: [String: Int] = [:]
         for (index, settings) in containers.enumerated() { position[settings.name] = index }
         let checked = names.map { Set($0) }
-        for settings in containers where checked?.contains(settings.name) ?? true {
+        for settings in containers where requiringParents && checked?.contains(settings.name) ?? true {
             guard let parent = settings.parent, position[parent] == nil else { continue }
             throw ConfigurationError(
                 key: "containers.\(settings.name).parent",
@@ -61,5 +63,10 @@ extension Configuration {
     /// always one line whatever a client named.
     static func quoted(_ name: String) -> String {
         TOMLKey.quoted(name)
+    }
+
+    /// A container's name as messages quote it (control characters escaped).
+    public static func quotedName(_ name: String) -> String {
+        quoted(name)
     }
 }

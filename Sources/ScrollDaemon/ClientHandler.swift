@@ -21,10 +21,16 @@ package final class ClientHandler: ChannelInboundHandler {
     /// Counted among the daemon's open connections (until it closes).
     private var counted = false
     /// Set while the connection lingers before its close (`linger(_:saying:)`): the close that
-    /// is due once the client has been silent for ``lingerTime``.
+    /// is due once the client has been silent for ``lingerTime``, and the one due at the
+    /// latest, ``lingerLimit`` after the linger began, however the client keeps sending.
     private var lingerClose: Scheduled<Void>?
+    private var lingerEnd: Scheduled<Void>?
     /// How long a lingering connection may stay silent before it is closed.
     static let lingerTime = TimeAmount.seconds(5)
+    /// How long a connection may linger at all.
+    static let lingerLimit = TimeAmount.seconds(30)
+    /// How many connections may linger at once; past it a refusal closes at once.
+    static let maximumLingering = 64
 
     package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>, restoring: Int? = nil) {
         self.core = core
@@ -102,11 +108,26 @@ package final class ClientHandler: ChannelInboundHandler {
     /// go on reading and discarding what the peer sends until it hangs up or stays silent for
     /// ``lingerTime``. Closing at once with its bytes unread would reset the connection: a
     /// client still writing would fail in its send before it could read why.
+    ///
+    /// The connection's work ends when the linger begins (its subscriptions, owned containers,
+    /// pause and focus, as at a close), a linger lasts ``lingerLimit`` at most, and at most
+    /// ``maximumLingering`` connections linger at once: a refused connection can hold neither a
+    /// descriptor nor the daemon's attention for long.
     private func linger(_ context: ChannelHandlerContext, saying error: ProtocolError) {
-        guard lingerClose == nil else { return }
+        guard lingerEnd == nil else { return }
         let channel = context.channel
+        if let client {
+            core.disconnected(client)
+            self.client = nil
+        }
         let reply = core.line { ReplyEncoder.error(error, into: &$0) }
+        guard core.lingering < Self.maximumLingering else {
+            channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
+            return
+        }
+        core.lingering += 1
         lingerClose = channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
+        lingerEnd = channel.eventLoop.scheduleTask(in: Self.lingerLimit) { channel.close(promise: nil) }
         channel.writeAndFlush(reply).whenComplete { _ in channel.close(mode: .output, promise: nil) }
     }
 
@@ -121,8 +142,13 @@ package final class ClientHandler: ChannelInboundHandler {
     }
 
     package func channelInactive(context: ChannelHandlerContext) {
-        lingerClose?.cancel()
+        if let lingerEnd {
+            lingerEnd.cancel()
+            lingerClose?.cancel()
+            core.lingering -= 1
+        }
         lingerClose = nil
+        lingerEnd = nil
         if counted {
             core.openConnections -= 1
             counted = false

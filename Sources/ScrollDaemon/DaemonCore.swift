@@ -27,6 +27,8 @@ package final class DaemonCore {
     package var clients: [ObjectIdentifier: Client] = [:]
     /// Connections open now, greeted or not (refused ones until they close).
     var openConnections = 0
+    /// Refused connections lingering before their close (`ClientHandler`).
+    var lingering = 0
     /// The most connections served at once; more are refused with `too_large`. The daemon's
     /// POSIX side sets it from the descriptors it may open (docs/design.md, "Limits").
     package var connectionLimit = DaemonCore.defaultConnectionLimit

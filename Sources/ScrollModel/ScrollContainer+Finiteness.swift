@@ -12,6 +12,7 @@ extension ScrollContainer {
 
     /// Brings a container whose motion went non-finite to rest at `fallback` (where it last
     /// was with finite numbers), clamped to its resting range: every motion and gesture ends.
+    @inline(never)
     mutating func restAfterNonFiniteMotion(at fallback: Point) {
         stopMotion()
         drag = nil
@@ -19,11 +20,13 @@ extension ScrollContainer {
         holdDevice = nil
         snapArmed = false
         tracker.reset()
-        for axis in [Axis.horizontal, .vertical] {
-            let range = self.range(axis)
-            let y = fallback[axis].isFinite ? fallback[axis] : range.lowerBound
-            position[axis] = Math.clamp(y, range)
-        }
+        rest(.horizontal, at: fallback)
+        rest(.vertical, at: fallback)
         layout()
+    }
+
+    private mutating func rest(_ axis: Axis, at fallback: Point) {
+        let range = self.range(axis)
+        position[axis] = Math.clamp(fallback[axis].isFinite ? fallback[axis] : range.lowerBound, range)
     }
 }

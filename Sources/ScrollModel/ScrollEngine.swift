@@ -220,26 +220,19 @@ public struct ScrollEngine: Sendable {
     /// a moment, then runs the frames due by then; an event the kernel stamped just before that
     /// moment may still have been on its way into the device's buffer.)
     ///
-    /// One pass over the slots finds the earliest instant due and every container due then;
-    /// they fire in index order, as one at a time in (time, index) order would, since firing
-    /// one container changes no other. A frame of N containers moving together costs one pass,
-    /// not N.
+    /// One pass over the slots finds the earliest instant due, a second fires every container
+    /// due then, in index order: as one at a time in (time, index) order would, since firing
+    /// one container changes no other and leaves its next deadline later. A frame of N
+    /// containers moving together costs two passes, not N.
     public mutating func runDeadlines(dueBy time: Timestamp, _ emit: (Update) -> Void) {
-        var due: [Int] = []
         while true {
-            var dueTime = Timestamp.max
-            due.removeAll(keepingCapacity: true)
+            var earliest: Timestamp?
             for index in slots.indices {
-                guard let d = slots[index].deadline, d <= time, d <= dueTime else { continue }
-                if d < dueTime {
-                    dueTime = d
-                    due.removeAll(keepingCapacity: true)
-                }
-                due.append(index)
+                if let d = slots[index].deadline, d <= time, d < earliest ?? .max { earliest = d }
             }
-            guard !due.isEmpty else { break }
+            guard let dueTime = earliest else { break }
             now = max(now, dueTime)
-            for index in due {
+            for index in slots.indices where slots[index].deadline == dueTime {
                 slots[index].fire(at: dueTime, rate: frameRate, index: index, emit)
             }
         }
@@ -339,6 +332,10 @@ extension ScrollEngine {
         while let deadline = slot.deadline, deadline <= time {
             _ = slot.fire(at: deadline, rate: frameRate)
         }
-        return slot.container.state(at: time)
+        // Between frames the curves' closed forms are evaluated without the check that frames
+        // get (`syncFrames`): a read never returns a non-finite number either.
+        var between = slot
+        let state = between.container.state(at: time)
+        return between.container.isFinite ? state : slot.container.state
     }
 }

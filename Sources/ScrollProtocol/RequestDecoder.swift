@@ -42,7 +42,8 @@ public enum RequestDecoder {
         var copy = reader
         do throws(ProtocolError) {
             _ = try copy.value(at: range, key: "id")
-        } catch {
+        } catch where error.code == .invalidValue {
+            // The one value error an id can hold: a number beyond a double's range.
             throw ProtocolError(.badRequest, "\"id\" holds a number beyond the range of a double; an id is echoed as sent, so its numbers must be finite")
         }
         return RequestID(validated: line, range: range)

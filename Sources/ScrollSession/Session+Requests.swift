@@ -156,6 +156,13 @@ extension Session {
         guard new.containers.count <= Limits.containers else {
             throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers) (the file's and those clients created)")
         }
+        // The file's names against the clients' containers: one that is only another Unicode
+        // spelling of a client's would become a second container no request could name.
+        for settings in file.containers where otherSpelling(of: settings.name) != nil {
+            throw ConfigurationError(key: "containers.\(settings.name)", message: "is another Unicode spelling of the name of a container a client created (\(Configuration.quotedName(otherSpelling(of: settings.name)!))); rename one of them")
+        }
+        // The file was checked alone; with the clients' containers its chains may grow.
+        try new.checkNesting(only: file.containers.map(\.name))
         var resolved: [(String, ContainerConfiguration)] = []
         for settings in new.containers {
             resolved.append((settings.name, try new.resolve(container: settings.name)))

@@ -39,10 +39,18 @@ extension Session {
                 guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
                     throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
                 }
+                // The limits a `configure` meets apply to what a restart takes back as well.
+                guard otherSpelling(of: stored.name) == nil else {
+                    throw ConfigurationError(key: "containers", message: "another Unicode spelling of an existing container's name")
+                }
+                guard index(of: stored.name) != nil || names.count < Limits.containers else {
+                    throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers)")
+                }
                 for setting in stored.settings {
                     try updated.set("containers.\(stored.name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
                 }
                 resolved = try updated.resolve(container: stored.name)
+                try updated.checkNesting(only: [stored.name], requiringParents: false)
             } catch {
                 refused.append((stored.name, error.description))
                 continue

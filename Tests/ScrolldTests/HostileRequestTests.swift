@@ -167,6 +167,14 @@ struct HostileRequestTests {
         let gone = client.request(["op": "configure", "container": "CH", "parent": "PA"], id: 9)
         #expect(Self.error(gone).message == "containers.CH.parent: no container \"PA\" to nest in (parent names another container)")
 
+        // A file naming another spelling of a client's container is refused as a whole (it
+        // would have made a second container no request could name).
+        try "[containers.\"Cafe\\u0301\"]\naxes = \"both\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let reload = client.request(["op": "reload"], id: 11)
+        #expect(reload?["ok"] as? Bool == false)
+        #expect((reload?["message"] as? String)?.contains("is another Unicode spelling of the name of a container a client created") == true, "\(reload ?? [:])")
+        #expect(client.request(["op": "get", "container": composed], id: 12)?["type"] as? String == "state")
+
         let anchor = Self.reply(client, #"{"op":"scrollTo","container":"main","anchor":"center","id":10}"#, id: 10)
         #expect(Self.error(anchor).code == "invalid_value")
         #expect(Self.error(anchor).message == #"invalid "anchor": expected an anchor together with a row ("row": N) to place, got "center""#)
