@@ -334,8 +334,8 @@ extension ScrollEngine {
         }
         // Between frames the curves' closed forms are evaluated without the check that frames
         // get (`syncFrames`): a read never returns a non-finite number either.
-        var between = slot
-        let state = between.container.state(at: time)
-        return between.container.isFinite ? state : slot.container.state
+        let lastFrame = slot.container.state
+        let state = slot.container.state(at: time)
+        return slot.container.isFinite ? state : lastFrame
     }
 }
