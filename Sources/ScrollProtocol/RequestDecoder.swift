@@ -39,6 +39,10 @@ public enum RequestDecoder {
     /// the reply carry one that no strict reader accepts: such an id is refused, and not echoed.
     private static func id(at range: Range<Int>?, in reader: ProtocolReader, line: UnsafeRawBufferPointer) throws(ProtocolError) -> RequestID? {
         guard let range else { return nil }
+        // Only an exponent or a run of over 300 digits can leave a double's range: the usual
+        // id (a small integer, a short string) is echoed without being read again.
+        let mayOverflow = range.count > 300 || line[range].contains { $0 | 0x20 == UInt8(ascii: "e") }
+        guard mayOverflow else { return RequestID(validated: line, range: range) }
         var copy = reader
         do throws(ProtocolError) {
             _ = try copy.value(at: range, key: "id")
