@@ -61,12 +61,7 @@ extension Configuration {
 
     /// A name in a message: quoted, its control characters escaped, so that a message is
     /// always one line whatever a client named.
-    static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         TOMLKey.quoted(name)
-    }
-
-    /// A container's name as messages quote it (control characters escaped).
-    public static func quotedName(_ name: String) -> String {
-        quoted(name)
     }
 }

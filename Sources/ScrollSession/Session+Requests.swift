@@ -158,8 +158,9 @@ extension Session {
         }
         // The file's names against the clients' containers: one that is only another Unicode
         // spelling of a client's would become a second container no request could name.
-        for settings in file.containers where otherSpelling(of: settings.name) != nil {
-            throw ConfigurationError(key: "containers.\(settings.name)", message: "is another Unicode spelling of the name of a container a client created (\(Configuration.quotedName(otherSpelling(of: settings.name)!))); rename one of them")
+        for settings in file.containers {
+            guard let other = otherSpelling(of: settings.name) else { continue }
+            throw ConfigurationError(key: "containers.\(settings.name)", message: "is another Unicode spelling of the name of a container a client created (\(Configuration.quoted(other))); rename one of them")
         }
         // The file was checked alone; with the clients' containers its chains may grow.
         try new.checkNesting(only: file.containers.map(\.name))
