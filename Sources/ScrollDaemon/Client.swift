@@ -6,7 +6,7 @@ import ScrollProtocol
 ///
 /// Delivery is latest-wins per subscription: while the socket cannot take more (NIO's
 /// writability) or the client's `rate` says it is too soon, the subscription waits and then
-/// gets its container's latest line (`Feed.latest`), so a slow reader costs nothing per state
+/// gets its container's latest line (`PublishedContainer.latest`), so a slow reader costs nothing per state
 /// and never a queue.
 package final class Client {
     package let channel: Channel
@@ -115,23 +115,23 @@ package final class Client {
         context.writeAndFlush(wrapped ?? NIOAny(bytes), promise: promise)
     }
 
-    /// A new subscription to `feed`'s container, replacing any earlier one (what waited for
-    /// that one goes with it).
-    func subscribe(to feed: Feed, rate: Double?) -> Subscription {
-        unsubscribe(from: feed.container)
-        let subscription = Subscription(client: self, feed: feed, rate: rate)
+    /// A new subscription to `container`, replacing any earlier one (what waited for that one
+    /// goes with it).
+    func subscribe(to container: PublishedContainer, rate: Double?) -> Subscription {
+        unsubscribe(from: container)
+        let subscription = Subscription(client: self, container: container, rate: rate)
         subscriptions.append(subscription)
         return subscription
     }
 
-    func unsubscribe(from container: Int) {
-        guard let index = subscriptions.firstIndex(where: { $0.feed.container == container }) else { return }
+    func unsubscribe(from container: PublishedContainer) {
+        guard let index = subscriptions.firstIndex(where: { $0.container === container }) else { return }
         subscriptions.remove(at: index).isActive = false
     }
 
-    /// Whether the connection subscribes to or observes `feed`'s container.
-    func follows(_ feed: Feed) -> Bool {
-        subscriptions.contains { $0.feed === feed } || observers.values.contains { $0.feed === feed }
+    /// Whether the connection subscribes to or observes `container`.
+    func follows(_ container: PublishedContainer) -> Bool {
+        subscriptions.contains { $0.container === container } || observers.values.contains { $0.container === container }
     }
 
     /// The socket drained: send what waited. Or it filled: a client that does not read for

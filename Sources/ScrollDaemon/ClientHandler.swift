@@ -41,12 +41,12 @@ package final class ClientHandler: ChannelInboundHandler {
     package func channelActive(context: ChannelHandlerContext) {
         let channel = context.channel
         let core = self.core
-        core.openConnections += 1
+        core.connections.open += 1
         counted = true
         // Past the limit a new connection is told so and closed; one taken back after a
         // restart was already counted by the process before.
-        if restoring == nil, core.openConnections > core.connectionLimit {
-            refuse(context, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connectionLimit) at once"))
+        if restoring == nil, core.connections.open > core.connections.limit {
+            refuse(context, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connections.limit) at once"))
             context.fireChannelActive()
             return
         }
@@ -67,9 +67,9 @@ package final class ClientHandler: ChannelInboundHandler {
                 handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)"))
                 return
             }
-            let number = self.restoring ?? core.nextClientNumber
-            if self.restoring == nil { core.nextClientNumber += 1 }
-            let client = Client(context: context, credentials: credentials, number: number, stuckLimit: core.stuckClientLimit, logger: core.logger)
+            let number = self.restoring ?? core.connections.nextNumber
+            if self.restoring == nil { core.connections.nextNumber += 1 }
+            let client = Client(context: context, credentials: credentials, number: number, stuckLimit: core.connections.stuckClientLimit, logger: core.logger)
             self.client = client
             core.connected(client)
             if self.restoring != nil {
@@ -100,7 +100,7 @@ package final class ClientHandler: ChannelInboundHandler {
 
     /// Refuses the connection with `error`.
     private func refuse(_ context: ChannelHandlerContext, _ error: ProtocolError) {
-        core.noteRefusal(error)
+        core.connections.noteRefusal(error, logger: core.logger)
         linger(context, saying: error)
     }
 
@@ -121,11 +121,11 @@ package final class ClientHandler: ChannelInboundHandler {
             self.client = nil
         }
         let reply = core.line { ReplyEncoder.error(error, into: &$0) }
-        guard core.lingering < Self.maximumLingering else {
+        guard core.connections.lingering < Self.maximumLingering else {
             channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
             return
         }
-        core.lingering += 1
+        core.connections.lingering += 1
         lingerClose = channel.eventLoop.scheduleTask(in: Self.lingerTime) { channel.close(promise: nil) }
         lingerEnd = channel.eventLoop.scheduleTask(in: Self.lingerLimit) { channel.close(promise: nil) }
         channel.writeAndFlush(reply).whenComplete { _ in channel.close(mode: .output, promise: nil) }
@@ -145,12 +145,12 @@ package final class ClientHandler: ChannelInboundHandler {
         if let lingerEnd {
             lingerEnd.cancel()
             lingerClose?.cancel()
-            core.lingering -= 1
+            core.connections.lingering -= 1
         }
         lingerClose = nil
         lingerEnd = nil
         if counted {
-            core.openConnections -= 1
+            core.connections.open -= 1
             counted = false
         }
         if let client { core.disconnected(client) }

@@ -49,8 +49,14 @@ extension DaemonCore {
                 message: "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)"
             )
         }
+        let configuration: Configuration
+        let file: String?
         do throws(ConfigurationError) {
-            let (configuration, file) = try source.load()
+            (configuration, file) = try source.load()
+        } catch {
+            return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
+        }
+        do throws(ProtocolError) {
             try apply(configuration)
             fileInForce = file
             ConfigurationFileSource.logWarnings(of: configuration, to: logger)
@@ -59,7 +65,9 @@ extension DaemonCore {
             let warnings = configuration.input.warnings.map { "; warning: \($0)" }.joined()
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")
         } catch {
-            return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
+            // What the file could not be put in force beside (the clients' containers): no
+            // line of the file is to blame.
+            return ReloadResult(ok: false, file: source.explicitPath, message: error.message)
         }
     }
 }

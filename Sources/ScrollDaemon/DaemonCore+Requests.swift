@@ -1,7 +1,6 @@
 import NIOCore
 import ScrollConfig
 import ScrollInput
-import ScrollLog
 import ScrollModel
 import ScrollProtocol
 import ScrollSession
@@ -27,16 +26,7 @@ extension DaemonCore {
     static let features = ["positions", "observe", "routing", "record-requests", "session", "restore"]
 
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: serverName, containers: containerNames, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }
-    }
-
-    /// A peer that may not connect: told why, then disconnected.
-    /// Notes a refused connection, logged once per cause until one is accepted again (a flood
-    /// of refused connections must not flood the journal too).
-    func noteRefusal(_ error: ProtocolError) {
-        guard lastRefusal != error.message else { return }
-        lastRefusal = error.message
-        logger.warning("refused a connection: \(error.message)")
+        line { ReplyEncoder.welcome(server: serverName, containers: session.names, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }
     }
 
     func handle(_ request: ByteBuffer, from client: Client) {
@@ -57,35 +47,38 @@ extension DaemonCore {
         client.reply(reply)
     }
 
-    func containerIndex(_ name: String, id: RequestID?) throws(ProtocolError) -> Int {
-        guard let index = session.index(of: name) else { throw .unknownContainer(name, id: id) }
-        return index
-    }
-
     func perform(_ request: Request, for client: Client) throws(ProtocolError) -> ByteBuffer {
         let id = request.id
         switch request.operation {
         case .ping:
             return line { ReplyEncoder.pong(id: id, into: &$0) }
         case let .subscribe(name, rate):
-            let index = try containerIndex(name, id: id)
-            subscribe(client, container: index, rate: rate)
-            let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], paused: session.paused[index], id: id, into: &$0) }
+            let (index, container) = try self.container(named: name, id: id)
+            publisher.subscribe(client, to: container, rate: rate)
+            return stateReply(of: index, name: name, id: id)
         case .unsubscribe(let name):
-            let index = try name.map { (name: String) throws(ProtocolError) in try containerIndex(name, id: id) }
-            unsubscribe(client, container: index)
+            let container = try name.map { (name: String) throws(ProtocolError) in try self.container(named: name, id: id).published }
+            publisher.unsubscribe(client, from: container)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .get(let name):
-            let index = try containerIndex(name, id: id)
-            let state = currentState(index)
-            return line { ReplyEncoder.state(state, container: name, seq: session.seqs[index], paused: session.paused[index], id: id, into: &$0) }
+            let (index, _) = try container(named: name, id: id)
+            return stateReply(of: index, name: name, id: id)
         case let .observe(name, observation, observationID):
-            let index = try containerIndex(name, id: id)
-            try observe(client, container: index, observation: observation, id: observationID)
+            let (index, container) = try self.container(named: name, id: id)
+            guard client.observers[observationID] == nil else {
+                throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
+            }
+            let observer = Observer(id: observationID, observation: observation, client: client, container: container)
+            publisher.observe(observer)
+            // The current value at once (`old` null), then every change.
+            let state = session.state(of: index, at: eventLoop.timestamp)
+            observer.offer(session.value(of: observation, container: index, in: state), seq: session.engine.slots[index].seq, time: state.time)
             return ByteBuffer()
         case .unobserve(let observationID):
-            try unobserve(client, id: observationID)
+            guard let observer = client.observers[observationID] else {
+                throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) names no observation on this connection", id: id)
+            }
+            publisher.unobserve(observer)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus:
             do {
@@ -110,6 +103,38 @@ extension DaemonCore {
             let result = reload()
             if result.ok { logger.notice("configuration reloaded: \(result.message)") } else { logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
+        }
+    }
+
+    /// The container's current state, evaluated now on a copy (for `get` and `subscribe`): input
+    /// stamped before now but not yet delivered (the input thread's latency, a busy loop behind
+    /// a replay) must still apply at its own time.
+    private func stateReply(of index: Int, name: String, id: RequestID?) -> ByteBuffer {
+        let state = session.state(of: index, at: eventLoop.timestamp)
+        let slot = session.engine.slots[index]
+        return line { ReplyEncoder.state(state, container: name, seq: slot.seq, paused: slot.isPaused, id: id, into: &$0) }
+    }
+
+    /// Applies a state-changing request from `client` now, notes the leases it takes or gives
+    /// up (docs/design.md §19), then publishes and reschedules.
+    func perform(_ operation: Operation, from client: Client) throws(ProtocolError) {
+        defer { finish() }
+        let existing = operation.container.flatMap { session.index(of: $0) }.map { session.engine.slots[$0].id }
+        try execute(.request(operation, client: client.number, at: eventLoop.timestamp))
+        switch operation {
+        case .configure(let name, _, _, true) where existing == nil:
+            if let index = session.index(of: name) { publisher[session.engine.slots[index].id]?.owner = client.number }
+        case .pause:
+            if let existing { publisher[existing]?.pausedBy = client.number }
+        case .resume:
+            if let existing { publisher[existing]?.pausedBy = nil }
+        case .focus(let name):
+            connections.focusedBy = name == nil ? nil : client.number
+        case .remove:
+            if let existing { publisher.remove(existing) }
+            if session.focus == nil { connections.focusedBy = nil }
+        default:
+            break
         }
     }
 }

@@ -61,13 +61,13 @@ extension DaemonCore {
         if whole {
             store.containersDocument = nil
             store.connectionDocuments.removeAll()
-            for client in clients.values.sorted(by: { $0.number < $1.number }) {
+            for client in connections.inOrder {
                 store.connectionDocuments.set(client.number, storedConnection(client).encoded())
             }
         } else {
             for number in store.closedConnections { store.connectionDocuments.set(number, nil) }
             for (number, client) in store.changedConnections {
-                let open = clients[client.id] === client
+                let open = connections.isOpen(client)
                 store.connectionDocuments.set(number, open ? storedConnection(client).encoded() : nil)
             }
         }
@@ -87,18 +87,18 @@ extension DaemonCore {
             store.containersDocument = bytes
             store.nameHashes = session.names.map(SnapshotMemory.nameHash)
         }
-        let connections = store.connectionDocuments.joined
+        let connectionsDocument = store.connectionDocuments.joined
         let document = SessionSnapshot.document(
-            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
-            containers: containers, connections: connections
+            instance: instance, nextClientNumber: connections.nextNumber, focus: session.focus, focusedBy: connections.focusedBy,
+            containers: containers, connections: connectionsDocument
         )
         // The slots change with the containers (and are written anew when the memory grows,
         // which formats it); a connection's change leaves them as its publications wrote them.
         var slots: [SnapshotMemory.Slot] = []
         if whole || document.count + 8 > store.memory.documentCapacity {
-            for index in session.names.indices {
-                let state = session.engine.slots[index].container.state
-                slots.append(SnapshotMemory.Slot(seq: session.seqs[index], time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
+            for (index, slot) in session.engine.slots.enumerated() {
+                let state = slot.container.state
+                slots.append(SnapshotMemory.Slot(seq: slot.seq, time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: store.nameHashes[index]))
             }
         }
         if !store.memory.write(document: document, slots: slots) {
@@ -109,18 +109,20 @@ extension DaemonCore {
     /// The session as it stands.
     package var snapshot: SessionSnapshot {
         SessionSnapshot(
-            instance: instance, nextClientNumber: nextClientNumber, focus: session.focus, focusedBy: focusedBy,
-            containers: storedContainers, connections: clients.values.sorted { $0.number < $1.number }.map(storedConnection)
+            instance: instance, nextClientNumber: connections.nextNumber, focus: session.focus, focusedBy: connections.focusedBy,
+            containers: storedContainers, connections: connections.inOrder.map(storedConnection)
         )
     }
 
     private var storedContainers: [SessionSnapshot.Container] {
         let settings = session.containerSettings
-        return session.names.enumerated().map { index, name in
-            SessionSnapshot.Container(
-                name: name, settings: settings[name] ?? [], seq: session.seqs[index],
-                offset: session.engine.slots[index].container.state.contentOffset, paused: session.paused[index],
-                pausedBy: pausedBy[name], owner: owners[name]
+        return session.engine.slots.map { slot in
+            let name = slot.container.name
+            let leases = publisher[slot.id]
+            return SessionSnapshot.Container(
+                name: name, settings: settings[name] ?? [], seq: slot.seq,
+                offset: slot.container.state.contentOffset, paused: slot.isPaused,
+                pausedBy: leases?.pausedBy, owner: leases?.owner
             )
         }
     }
@@ -130,11 +132,11 @@ extension DaemonCore {
         var requests: [Operation] = []
         for subscription in client.subscriptions {
             let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
-            requests.append(.subscribe(container: subscription.feed.name, rate: rate))
+            requests.append(.subscribe(container: subscription.container.name, rate: rate))
         }
-        for feed in feeds {
-            for observer in feed.observers where observer.client === client {
-                requests.append(.observe(container: feed.name, observation: observer.observation, id: observer.id))
+        for slot in session.engine.slots {
+            for observer in publisher[slot.id]?.observers ?? [] where observer.client === client {
+                requests.append(.observe(container: slot.container.name, observation: observer.observation, id: observer.id))
             }
         }
         return SessionSnapshot.Connection(number: client.number, requests: requests)
@@ -163,36 +165,36 @@ extension DaemonCore {
     package func keep(in store: SessionStore, restoring taken: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])?, connections numbers: [Int]) {
         self.store = store
         store.kept = Set(numbers)
-        nextClientNumber = max(nextClientNumber, (numbers.max() ?? 0) + 1)
+        connections.nextNumber = max(connections.nextNumber, (numbers.max() ?? 0) + 1)
         guard let (snapshot, slots) = taken else {
             store.sessionLost = !numbers.isEmpty
             writeWholeSession()
             return
         }
         instance = snapshot.instance
-        nextClientNumber = max(nextClientNumber, snapshot.nextClientNumber)
-        let refused = session.restore(snapshot.restoredContainers, focus: snapshot.focus, at: eventLoop.timestamp) { collect($0) }
+        connections.nextNumber = max(connections.nextNumber, snapshot.nextClientNumber)
+        let restoration = Restoration(containers: snapshot.restoredContainers, focus: snapshot.focus)
+        let refused = (try? execute(.restore(restoration, at: eventLoop.timestamp)))?.refused ?? []
         for (name, problem) in refused { logger.error("restart: container \(name) not taken back: \(problem)") }
-        syncFeeds()
-        for container in snapshot.containers where session.index(of: container.name) != nil {
+        for stored in snapshot.containers {
+            guard let (_, container) = try? container(named: stored.name) else { continue }
             // A container the configuration file names now is the file's (as after a reload).
-            if let owner = container.owner, !session.fileContainers.contains(container.name) { owners[container.name] = owner }
-            if let pauser = container.pausedBy { pausedBy[container.name] = pauser }
+            if let owner = stored.owner, !session.fileContainers.contains(stored.name) { container.owner = owner }
+            if let pauser = stored.pausedBy { container.pausedBy = pauser }
         }
-        focusedBy = session.focus == nil ? nil : snapshot.focusedBy
+        connections.focusedBy = session.focus == nil ? nil : snapshot.focusedBy
         for (container, slot) in zip(snapshot.containers, slots) { store.previous[container.name] = slot }
         let present = Set(numbers)
         for connection in snapshot.connections where present.contains(connection.number) {
             store.pending[connection.number] = connection.requests
         }
-        deliver()
-        deliverObservations()
-        reschedule()
+        finish()
         // What connections that did not come back had set is undone, as if they had closed.
-        let gone = Set(owners.values).union(pausedBy.values).union(focusedBy.map { [$0] } ?? []).subtracting(present)
+        let leases = publisher.containers.values.flatMap { [$0.owner, $0.pausedBy] }.compactMap { $0 }
+        let gone = Set(leases).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { undo(forConnection: number) }
         writeWholeSession()
-        logger.notice("restart: took back \(session.names.count) containers and \(numbers.count) connections (instance \(instance))")
+        logger.notice("restart: took back \(session.engine.slots.count) containers and \(numbers.count) connections (instance \(instance))")
     }
 
     /// A connection taken back is active again: its subscriptions and observations resume, each
@@ -207,21 +209,19 @@ extension DaemonCore {
         for operation in requests {
             switch operation {
             case let .observe(name, observation, id):
-                guard let index = session.index(of: name), client.observers[id] == nil else { continue }
-                let feed = feeds[index]
-                let observer = Observer(id: id, observation: observation, client: client, feed: feed)
-                client.observers[id] = observer
-                feed.observers.append(observer)
-                var state = currentState(index)
+                guard let (index, container) = try? container(named: name), client.observers[id] == nil else { continue }
+                let observer = Observer(id: id, observation: observation, client: client, container: container)
+                publisher.observe(observer)
+                var state = session.state(of: index, at: eventLoop.timestamp)
                 if let slot = store.previous[name] {
                     var before = state
                     before.phase = slot.phase
                     before.velocity = slot.velocity
                     before.geometry.contentOffset = slot.offset
-                    observer.assume(value(of: observation, in: before, container: index))
+                    observer.assume(session.value(of: observation, container: index, in: before))
                 }
-                state = currentState(index)
-                observer.offer(value(of: observation, in: state, container: index), seq: session.seqs[index], time: state.time)
+                state = session.state(of: index, at: eventLoop.timestamp)
+                observer.offer(session.value(of: observation, container: index, in: state), seq: session.engine.slots[index].seq, time: state.time)
             default:
                 client.reply((try? perform(Request(operation: operation), for: client)) ?? ByteBuffer())
             }

@@ -12,19 +12,19 @@ final class Observer {
     let id: RequestID
     let observation: ScrollObservation
     unowned let client: Client
-    /// The container's feed (its name, its index as it shifts).
-    unowned let feed: Feed
+    /// The container observed.
+    unowned let container: PublishedContainer
     /// The value last sent; nil before the first message.
     private(set) var sent: ObservationValue?
     /// A newer value than `sent`, waiting for the socket to drain, with the seq and t of the
     /// state that produced it.
     private var waiting: (value: ObservationValue, seq: Int, time: Timestamp)?
 
-    init(id: RequestID, observation: ScrollObservation, client: Client, feed: Feed) {
+    init(id: RequestID, observation: ScrollObservation, client: Client, container: PublishedContainer) {
         self.id = id
         self.observation = observation
         self.client = client
-        self.feed = feed
+        self.container = container
     }
 
     /// Takes `value` as the one last sent, sending nothing: an observation taken back after a
@@ -56,7 +56,7 @@ final class Observer {
 
     private func send(_ value: ObservationValue, seq: Int, time: Timestamp) {
         var bytes: [UInt8] = []
-        ReplyEncoder.observation(id: id, container: feed.name, of: observation.key, seq: seq, time: time, old: sent, new: value, into: &bytes)
+        ReplyEncoder.observation(id: id, container: container.name, of: observation.key, seq: seq, time: time, old: sent, new: value, into: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         sent = value
         client.reply(ByteBuffer(bytes: bytes))

@@ -1,7 +1,7 @@
 import NIOCore
 
 /// The state lines a container published since they were last delivered, and where the last
-/// of them begins: the latest state (`Feed.latest`, what a slow or rate-limited subscriber
+/// of them begins: the latest state (`PublishedContainer.latest`, what a slow or rate-limited subscriber
 /// gets). Kept as each line is written, not searched for at every delivery: scanning back over
 /// a 420-byte line cost every publish ~2 100 instructions (callgrind; docs/performance-live.md,
 /// finding 8).

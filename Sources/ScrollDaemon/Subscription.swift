@@ -2,7 +2,7 @@ import NIOCore
 
 extension Client {
     /// One client's subscription to one container, as the fan-out sees it: the container's
-    /// `Feed` offers every publish to each of its subscriptions.
+    /// ``PublishedContainer`` offers every publish to each of its subscriptions.
     ///
     /// The fan-out runs once per subscriber per state, so its common path reads `let`s, NIO's
     /// writability flag and `waiting` only. A subscription that cannot take a state (socket
@@ -13,12 +13,12 @@ extension Client {
         let client: Client
         /// The client's, held here too so the fan-out reaches it in one step.
         let channel: Channel
-        unowned let feed: Feed
+        unowned let container: PublishedContainer
         /// One over the subscription's `rate` (nil: every state), and the timer it shares with
         /// the others at that rate.
         let interval: TimeAmount?
         let group: RateGroup?
-        /// A state newer than the last one sent waits for it (`feed.latest`).
+        /// A state newer than the last one sent waits for it (`container.latest`).
         var waiting = false
         /// In its rate group's queue (at most once).
         var queued = false
@@ -27,14 +27,14 @@ extension Client {
         /// When a rate-limited subscription was last sent to.
         var lastSent: NIODeadline?
 
-        init(client: Client, feed: Feed, rate: Double?) {
+        init(client: Client, container: PublishedContainer, rate: Double?) {
             self.client = client
             channel = client.channel
-            self.feed = feed
+            self.container = container
             if let rate {
                 let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
                 self.interval = interval
-                group = feed.rateGroup(interval: interval)
+                group = container.rateGroup(interval: interval)
             } else {
                 interval = nil
                 group = nil
@@ -74,7 +74,7 @@ extension Client {
         func send(at time: NIODeadline) {
             waiting = false
             if interval != nil { lastSent = time }
-            if let latest = feed.latest { client.write(latest, wrapped: NIOAny(latest)) }
+            if let latest = container.latest { client.write(latest, wrapped: NIOAny(latest)) }
         }
     }
 }

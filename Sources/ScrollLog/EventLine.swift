@@ -35,14 +35,16 @@ struct EventLine {
     /// The event types of docs/design.md §3, recognised on the raw bytes of the `type` value so
     /// that the common case makes no String and hashes nothing.
     private enum EventType {
-        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request
+        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request, reload, restore
 
         init?(_ raw: UnsafeRawBufferPointer) {
             func equals(_ name: StaticString) -> Bool { raw.equals(name) }
             switch raw.count {
             case 5 where equals("wheel"): self = .wheel
             case 6 where equals("finger"): self = .finger
+            case 6 where equals("reload"): self = .reload
             case 7 where equals("request"): self = .request
+            case 7 where equals("restore"): self = .restore
             case 8 where equals("hold_end"): self = .holdEnd
             case 10 where equals("continuous"): self = .continuous
             case 10 where equals("hold_begin"): self = .holdBegin
@@ -62,6 +64,8 @@ struct EventLine {
             case .holdBegin: "hold_begin"
             case .holdEnd: "hold_end"
             case .request: "request"
+            case .reload: "reload"
+            case .restore: "restore"
             }
         }
     }
@@ -156,7 +160,12 @@ struct EventLine {
         }
         record = .event(type: type.name)
         let time = try time(at: require(.t, "t"))
-        if type == .request { return .request(try recordedRequest(at: time)) }
+        switch type {
+        case .request: return .request(try recordedRequest(at: time))
+        case .reload: return .request(try recordedCommand(.reload, at: time))
+        case .restore: return .request(try recordedCommand(.restore, at: time))
+        default: break
+        }
         let device = try int(at: require(.dev, "dev"), key: "dev")
         let kind: ScrollEvent.Kind
         switch type {
@@ -185,8 +194,8 @@ struct EventLine {
             kind = .holdEnd(fingers: fingers, cancelled: value)
         case .deviceRemoved:
             kind = .deviceRemoved
-        case .request:
-            preconditionFailure("request lines are read by recordedRequest(at:)")
+        case .request, .reload, .restore:
+            preconditionFailure("recorded commands are read by recordedRequest(at:) and recordedCommand(_:at:)")
         }
         return .event(ScrollEvent(time: time, device: device, kind: kind))
     }
@@ -201,6 +210,14 @@ struct EventLine {
             throw invalid("request", at: offset, expected: "an object")
         }
         return RecordedRequest(time: time, client: client, json: Array(UnsafeRawBufferPointer(rebasing: scanner.bytes[range])))
+    }
+
+    /// docs/event-log.md: `{"t":T,"type":"reload","client":N,"configuration":{…}}` and
+    /// `{"t":T,"type":"restore","containers":[…],"focus":…}` (client 0, the daemon). The whole
+    /// line is kept as JSON text: its members are the session's to read.
+    private mutating func recordedCommand(_ kind: RecordedRequest.Kind, at time: Int64) throws(EventLogError) -> RecordedRequest {
+        let client = kind == .reload ? try int(at: require(.client, "client"), key: "client") : 0
+        return RecordedRequest(time: time, client: client, kind: kind, json: Array(scanner.bytes))
     }
 
     // MARK: Values

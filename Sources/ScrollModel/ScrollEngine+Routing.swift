@@ -44,6 +44,6 @@ extension ScrollEngine.Slot {
             container.handle(event, shaping: shaping)
         }
         syncFrames(at: event.time, rate: rate)
-        emit(ScrollEngine.Update(container: index, state: container.state, cause: .input))
+        emit(published(index: index, cause: .input))
     }
 }

@@ -17,16 +17,29 @@ public struct ScrollEngine: Sendable {
 
     /// A state the engine publishes, and why.
     public struct Update: Sendable {
-        /// The container's index, as ``ScrollEngine/add(_:)`` returned it.
+        /// The container's index, as ``ScrollEngine/add(_:)`` returned it (it moves down when a
+        /// container before it is removed).
         public var container: Int
+        /// The container's identity, which never changes.
+        public var id: ContainerID
+        /// The number of states the container has published, this one included
+        /// (docs/design.md §4's `seq`).
+        public var seq: Int
         /// The container's state at the moment the update describes.
         public var state: ScrollState
         /// What produced it.
         public var cause: Cause
+        /// Whether input was withheld from the container (`pause`, docs/design.md §19).
+        public var paused: Bool
     }
 
     /// One container with its frame grid and whether input reaches it.
     public struct Slot: Sendable {
+        /// The container's identity (``ScrollEngine/add(_:)`` gives it).
+        public let id: ContainerID
+        /// The number of states the container has published: every ``Update`` counts one, so
+        /// the next has one more (docs/design.md §4).
+        public internal(set) var seq = 0
         /// The container itself; change it through ``ScrollEngine/update(container:at:_:)``.
         public internal(set) var container: ScrollContainer
         /// The frame grid while the container moves; nil at rest, when no frames run.
@@ -44,7 +57,8 @@ public struct ScrollEngine: Sendable {
         var lastFinitePosition: Point
 
 
-        init(container: ScrollContainer) {
+        init(container: ScrollContainer, id: ContainerID) {
+            self.id = id
             self.container = container
             deadline = container.timerDeadline
             lastFinitePosition = container.position
@@ -107,13 +121,19 @@ public struct ScrollEngine: Sendable {
             container.noteSource(of: event, devices: devices)
             container.handle(event, shaping: shaping)
             syncFrames(at: event.time, rate: rate)
-            emit(Update(container: index, state: container.state, cause: .input))
+            emit(published(index: index, cause: .input))
+        }
+
+        /// The container's state as its next publication, numbered.
+        mutating func published(index: Int, cause: Cause) -> Update {
+            seq += 1
+            return Update(container: index, id: id, seq: seq, state: container.state, cause: cause, paused: isPaused)
         }
 
         /// Runs what is due at `time` and publishes the state.
         mutating func fire(at time: Timestamp, rate: Double, index: Int, _ emit: (Update) -> Void) {
             let cause = fire(at: time, rate: rate)
-            emit(Update(container: index, state: container.state, cause: cause))
+            emit(published(index: index, cause: cause))
         }
     }
 
@@ -131,6 +151,8 @@ public struct ScrollEngine: Sendable {
     public internal(set) var shapers: [DeviceShaper] = []
     /// Whether any rule shapes anything: without rules no event is looked at twice.
     var isShaping = false
+    /// The identity the next container added gets.
+    private var nextID = 0
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
@@ -148,7 +170,8 @@ public struct ScrollEngine: Sendable {
     /// every other call and in ``Update/container``.
     @discardableResult
     public mutating func add(_ container: ScrollContainer) -> Int {
-        slots.append(Slot(container: container))
+        slots.append(Slot(container: container, id: ContainerID(rawValue: nextID)))
+        nextID += 1
         relink()
         return slots.count - 1
     }
@@ -177,7 +200,7 @@ public struct ScrollEngine: Sendable {
     }
 
     /// Runs `body` on a container at `time` (a programmatic scroll, a configure), keeping its
-    /// frame grid in step, and returns the state to publish.
+    /// frame grid in step, and returns the state to publish (``publish(container:)`` numbers it).
     public mutating func update(
         container index: Int,
         at time: Timestamp,
@@ -188,6 +211,30 @@ public struct ScrollEngine: Sendable {
         if slots[index].container.configuration.parent != parent { relink() }
         slots[index].syncFrames(at: time, rate: frameRate)
         return slots[index].container.state
+    }
+
+    /// Publishes the container's state as it is: after an ``update(container:at:_:)`` that
+    /// changed it, or a request that changed how it is described (a pause, its creation).
+    public mutating func publish(container index: Int) -> Update {
+        slots[index].published(index: index, cause: .input)
+    }
+
+    /// Numbers the container's next state after `seq` at least (a restart takes its numbering
+    /// back, docs/design.md §16).
+    public mutating func continueNumbering(container index: Int, after seq: Int) {
+        slots[index].seq = Swift.max(slots[index].seq, seq)
+    }
+
+    /// The position of the container `id` in ``slots``; nil once it is removed.
+    public func index(of id: ContainerID) -> Int? {
+        // Identities grow with the position: a binary search over the slots.
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if slots[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low < slots.count && slots[low].id == id ? low : nil
     }
 
     // MARK: Time
@@ -260,7 +307,7 @@ public struct ScrollEngine: Sendable {
             for index in slots.indices {
                 let ended = slots[index].container.handle(event, shaping: shaping)
                 slots[index].syncFrames(at: event.time, rate: frameRate)
-                if ended { emit(Update(container: index, state: slots[index].container.state, cause: .input)) }
+                if ended { emit(slots[index].published(index: index, cause: .input)) }
             }
             devices[event.device] = nil
             router.deviceRemoved(event.device)

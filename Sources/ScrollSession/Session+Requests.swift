@@ -8,11 +8,11 @@ extension Session {
     /// what it changes and recording it. A request that fails changes nothing and is not
     /// recorded. Other operations are the daemon's business (they read, or concern the
     /// connection) and are refused here.
-    public mutating func perform(_ operation: Operation, client: Int, at time: Timestamp, _ publish: (Publication) -> Void) throws(ProtocolError) {
+    mutating func perform(_ operation: Operation, client: Int, at time: Timestamp, into published: inout Publications) throws(ProtocolError) {
         let time = Swift.max(time, engine.now)
         switch operation {
         case let .configure(name, settings, animation, _):
-            try configure(name, settings, animation: animation, at: time, publish)
+            try configure(name, settings, animation: animation, at: time, into: &published)
         case let .scrollTo(name, position, animation):
             let index = try container(name)
             let container = engine.slots[index].container
@@ -23,48 +23,41 @@ extension Session {
             } catch {
                 throw ProtocolError(.invalidValue, error.description)
             }
-            update(container: index, at: time, publish) { _ = try? $0.scroll(to: position, animation: animation, at: $1) }
+            update(container: index, at: time, into: &published) { _ = try? $0.scroll(to: position, animation: animation, at: $1) }
         case let .scrollBy(name, delta, animation):
             let index = try container(name)
-            update(container: index, at: time, publish) { $0.scroll(by: delta, animation: animation, at: $1) }
+            update(container: index, at: time, into: &published) { $0.scroll(by: delta, animation: animation, at: $1) }
         case .pause(let name):
-            let index = try container(name)
-            advance(to: time, publish)
-            engine.setPaused(true, container: index)
-            // The state says it is paused (docs/design.md §19): subscribers hear it at once.
-            if !paused[index] {
-                paused[index] = true
-                update(container: index, at: time, publish) { _ = $0.state(at: $1) }
-            }
+            try setPaused(true, container: container(name), at: time, into: &published)
         case .resume(let name):
-            let index = try container(name)
-            advance(to: time, publish)
-            engine.setPaused(false, container: index)
-            if paused[index] {
-                paused[index] = false
-                update(container: index, at: time, publish) { _ = $0.state(at: $1) }
-            }
+            try setPaused(false, container: container(name), at: time, into: &published)
         case .remove(let name):
             let index = try container(name)
             guard !fileContainers.contains(name) else {
                 throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) comes from the configuration file; only containers created by a request can be removed")
             }
-            advance(to: time, publish)
+            advance(to: time, into: &published)
             engine.remove(container: index)
-            seqs.remove(at: index)
-            names.remove(at: index)
-            paused.remove(at: index)
             configuration.removeContainer(name)
         case .focus(let name):
             // The daemon's focus, not the client's: the last one wins (docs/design.md §14). It
             // changes where input goes, not any state, so nothing is published.
             let index = try name.map { (name: String) throws(ProtocolError) in try container(name) }
-            advance(to: time, publish)
+            advance(to: time, into: &published)
             engine.setFocus(index)
         case .subscribe, .unsubscribe, .get, .observe, .unobserve, .devices, .reload, .ping:
             throw ProtocolError(.badRequest, "\(operation.name) does not change a session")
         }
         recorder?.record(operation, client: client, at: engine.now)
+    }
+
+    /// `pause` and `resume`: input is withheld from the container, or given back. The state says
+    /// it is paused (docs/design.md §19), so a change is published at once.
+    private mutating func setPaused(_ paused: Bool, container index: Int, at time: Timestamp, into published: inout Publications) {
+        advance(to: time, into: &published)
+        guard engine.slots[index].isPaused != paused else { return }
+        engine.setPaused(paused, container: index)
+        update(container: index, at: time, into: &published) { _ = $0.state(at: $1) }
     }
 
     func container(_ name: String) throws(ProtocolError) -> Int {
@@ -76,7 +69,7 @@ extension Session {
     /// container's current settings, checked exactly as the configuration file is.
     mutating func configure(
         _ name: String, _ settings: [ConfigureSetting], animation: ScrollAnimation?, at time: Timestamp,
-        _ publish: (Publication) -> Void
+        into published: inout Publications
     ) throws(ProtocolError) {
         // The name becomes part of a configuration key, `containers.NAME.KEY`: a dot in it would
         // address another container's keys (and never this one's).
@@ -90,7 +83,7 @@ extension Session {
             if otherSpelling(of: name) != nil {
                 throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) is another Unicode spelling of an existing container's name; use that container's exact name, or another name")
             }
-            guard names.count < Limits.containers else {
+            guard engine.slots.count < Limits.containers else {
                 throw ProtocolError(.tooLarge, "too many containers: the daemon holds at most \(Limits.containers); remove one first")
             }
         }
@@ -125,19 +118,16 @@ extension Session {
             throw ProtocolError(.invalidValue, error.description)
         }
         configuration = updated
+        advance(to: time, into: &published)
         if let index = index(of: name) {
             // A configure that changes nothing publishes nothing (docs/design.md §19).
-            advance(to: time, publish)
             let time = engine.now
             var changed = false
-            let state = engine.update(container: index, at: time) { changed = $0.configure(resolved, edit: edit, animation: animation ?? .none, at: time) }
-            guard changed else { return }
-            seqs[index] += 1
-            publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
+            _ = engine.update(container: index, at: time) { changed = $0.configure(resolved, edit: edit, animation: animation ?? .none, at: time) }
+            if changed { published.states.append(engine.publish(container: index)) }
         } else {
-            advance(to: time, publish)
-            let index = add(ScrollContainer(name: name, configuration: resolved, at: engine.now))
-            publishState(of: index, publish)
+            let index = engine.add(ScrollContainer(name: name, configuration: resolved, at: engine.now))
+            published.states.append(engine.publish(container: index))
         }
     }
 
@@ -146,7 +136,7 @@ extension Session {
     /// created by clients and not in it stay as they are. Nothing changes when any container
     /// fails to resolve. `announcingNew` false: containers it creates publish nothing (the
     /// configuration a recording starts with describes containers the daemon already had).
-    public mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool = true, _ publish: (Publication) -> Void) throws(ConfigurationError) {
+    mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool, into published: inout Publications) throws(ConfigurationError) {
         // The file's containers, before the ones clients created join them: only these are
         // the file's (a `remove` or an owner's close may still remove the others), and only
         // these are recorded, so that a replay's reload keeps the same ones the same way.
@@ -169,7 +159,7 @@ extension Session {
             resolved.append((settings.name, try new.resolve(container: settings.name)))
         }
         let time = Swift.max(time, engine.now)
-        advance(to: time, publish)
+        advance(to: time, into: &published)
         fileContainers = Set(file.containers.map(\.name))
         configuration = new
         engine.frameRate = new.daemon.frameRate
@@ -178,16 +168,14 @@ extension Session {
         for (name, container) in resolved {
             if let index = index(of: name) {
                 var changed = false
-                let state = engine.update(container: index, at: engine.now) { changed = $0.configure(container, at: time) }
-                guard changed else { continue }
-                seqs[index] += 1
-                publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
+                _ = engine.update(container: index, at: engine.now) { changed = $0.configure(container, at: time) }
+                if changed { published.states.append(engine.publish(container: index)) }
             } else {
-                let index = add(ScrollContainer(name: name, configuration: container, at: engine.now))
-                if announcingNew { publishState(of: index, publish) }
+                let index = engine.add(ScrollContainer(name: name, configuration: container, at: engine.now))
+                if announcingNew { published.states.append(engine.publish(container: index)) }
             }
         }
-        recorder?.recordConfiguration(file, client: client, at: engine.now)
+        recorder?.recordReload(file, client: client, at: engine.now)
     }
 }
 

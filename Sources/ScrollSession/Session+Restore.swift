@@ -3,7 +3,7 @@ import ScrollModel
 import ScrollProtocol
 
 extension Session {
-    /// The settings that define each container, by name (what ``restore(_:focus:at:_:)`` takes
+    /// The settings that define each container, by name (what a ``Command/restore(_:at:)`` takes
     /// back): its `containers.NAME.*` keys, every one written out.
     public var containerSettings: [String: [ConfigureSetting]] {
         var settings: [String: [ConfigureSetting]] = [:]
@@ -25,13 +25,12 @@ extension Session {
     /// request of client 0 (docs/design.md §17), which a replay hands to this same function: the
     /// `seq`s go on in the replay exactly as they did live. Returns the containers that could
     /// not be taken back, with the reason.
-    @discardableResult
-    public mutating func restore(_ containers: [RestoredContainer], focus: String?, at time: Timestamp, _ publish: (Publication) -> Void) -> [(name: String, problem: String)] {
+    mutating func restore(_ restoration: Restoration, at time: Timestamp, into published: inout Publications) {
         let time = Swift.max(time, engine.now)
-        advance(to: time, publish)
+        advance(to: time, into: &published)
         var refused: [(name: String, problem: String)] = []
         var restored: [(index: Int, container: RestoredContainer)] = []
-        for stored in containers {
+        for stored in restoration.containers {
             var updated = configuration
             updated.defineContainer(stored.name)
             let resolved: ContainerConfiguration
@@ -43,7 +42,7 @@ extension Session {
                 guard otherSpelling(of: stored.name) == nil else {
                     throw ConfigurationError(key: "containers", message: "another Unicode spelling of an existing container's name")
                 }
-                guard index(of: stored.name) != nil || names.count < Limits.containers else {
+                guard index(of: stored.name) != nil || engine.slots.count < Limits.containers else {
                     throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers)")
                 }
                 for setting in stored.settings {
@@ -62,49 +61,27 @@ extension Session {
                 let now = engine.now
                 _ = engine.update(container: index, at: now) { $0.configure(resolved, at: now) }
             } else {
-                index = add(ScrollContainer(name: stored.name, configuration: resolved, at: engine.now))
+                index = engine.add(ScrollContainer(name: stored.name, configuration: resolved, at: engine.now))
             }
             restored.append((index, stored))
         }
         for (index, stored) in restored {
-            seqs[index] = Swift.max(seqs[index], stored.seq)
-            if stored.paused {
-                engine.setPaused(true, container: index)
-                paused[index] = true
-            }
+            engine.continueNumbering(container: index, after: stored.seq)
+            if stored.paused { engine.setPaused(true, container: index) }
             // An offset no state could have had (a damaged store) leaves that axis where it is.
             let target = AxisValues(
                 x: Limits.accepts(stored.offset.x) ? stored.offset.x : nil,
                 y: Limits.accepts(stored.offset.y) ? stored.offset.y : nil
             )
-            update(container: index, at: engine.now, publish) { $0.scroll(to: target, animation: .none, at: $1) }
+            update(container: index, at: engine.now, into: &published) { $0.scroll(to: target, animation: .none, at: $1) }
         }
         var focused: String?
-        if let focus, let index = self.index(of: focus) {
+        if let focus = restoration.focus, let index = self.index(of: focus) {
             engine.setFocus(index)
             focused = focus
         }
-        recorder?.recordRestore(restored.map(\.container), focus: focused, at: engine.now)
-        return refused
+        recorder?.recordRestore(Restoration(containers: restored.map(\.container), focus: focused), at: engine.now)
+        published.refused = refused
     }
 
-    /// Applies a recorded `restore` (``SessionRecorder/recordRestore(_:focus:at:)``) as the
-    /// daemon applied it.
-    mutating func applyRestore(_ request: ProtocolValue, at time: Timestamp, _ publish: (Publication) -> Void) throws(ProtocolError) {
-        guard case .array(let items)? = request[member: "containers"] else {
-            throw ProtocolError(.invalidValue, "a recorded restore needs its \"containers\" array")
-        }
-        var containers: [RestoredContainer] = []
-        for item in items { containers.append(try RestoredContainer(recorded: item)) }
-        var focus: String?
-        switch request[member: "focus"] {
-        case nil, .null?: focus = nil
-        case .string(let name)?: focus = name
-        default: throw ProtocolError(.invalidValue, "a recorded restore's \"focus\" must be a container's name or null")
-        }
-        let refused = restore(containers, focus: focus, at: time, publish)
-        if let (name, problem) = refused.first {
-            throw ProtocolError(.invalidValue, "recorded restore of \(name): \(problem)")
-        }
-    }
 }

@@ -1,33 +1,31 @@
 import ScrollConfig
 import ScrollModel
+import ScrollProtocol
 
 /// The one computation behind `scrolld run` and `scrolld replay` (docs/design.md §17): an ordered
-/// stream of timestamped commands — input events, requests, configuration reloads, the passing
-/// of time — turned into published states, each numbered by its container's `seq`.
+/// stream of timestamped commands — input events, requests, configuration reloads, a restart's
+/// restore, the passing of time — turned into published states, each numbered by its
+/// container's `seq`.
 ///
-/// The live daemon and the replayer hold a session each and feed it the same kinds of
-/// commands; neither numbers, clamps time or applies a request on its own, so a replay of a
-/// recorded session prints exactly what the daemon published. A session does no I/O and reads
-/// no clock: the caller says when each command happens, and what it hands in, in that order,
-/// is everything that decides the output.
+/// A command processor: ``apply(_:)`` is the only way in, and what a command published comes
+/// back as a value. The live daemon and the replayer build the same commands; neither numbers,
+/// clamps time or applies a request on its own, so a replay of a recorded session prints
+/// exactly what the daemon published. A session does no I/O and reads no clock: the commands
+/// say when they happen, and what is handed in, in that order, is everything that decides the
+/// output. Reads (``state(of:at:)``, ``value(of:container:in:)``) change nothing.
 public struct Session: Sendable {
-    /// The model: containers, frames and timers on the commands' clock.
+    /// The model: one record per container (its settings, motion, frames, `seq` and whether
+    /// it is paused), the focus and the routing, on the commands' clock.
     public internal(set) var engine: ScrollEngine
     /// The configuration in force: the file's (or a replay's options), plus every `configure`.
     public internal(set) var configuration: Configuration
-    /// The number of states each container has published; the next one gets one more.
-    public internal(set) var seqs: [Int] = []
-    /// The containers' names, by index (read on every publication: kept apart from the engine,
-    /// whose containers are large to read through).
-    public internal(set) var names: [String] = []
-    /// Whether each container is paused (kept beside the engine's own flag so that a
-    /// publication can say so while the engine runs).
-    public internal(set) var paused: [Bool] = []
-    /// Set to record every command that changes state as event log lines (docs/design.md §17).
-    public var recorder: SessionRecorder?
     /// The containers the configuration file defines (at start or the last reload): they
     /// cannot be removed by a request.
     public internal(set) var fileContainers: Set<String>
+    /// Set to record every command that changes state as event log lines (docs/design.md §17).
+    public internal(set) var recorder: SessionRecorder?
+    /// The buffer each command's publications are handed out in (see ``Publications``).
+    private var outbox = Publications()
 
     /// A session with the containers of `configuration` (only those in `containers`, when
     /// given: a replay of one container needs no other), at rest at `time`.
@@ -38,108 +36,125 @@ public struct Session: Sendable {
         engine.setShapingRules(configuration.input.shapingRules)
         for settings in configuration.containers where only?.contains(settings.name) ?? true {
             let resolved = try configuration.resolve(container: settings.name)
-            add(ScrollContainer(name: settings.name, configuration: resolved, at: time))
+            engine.add(ScrollContainer(name: settings.name, configuration: resolved, at: time))
         }
     }
 
-    @discardableResult
-    mutating func add(_ container: ScrollContainer) -> Int {
-        let index = engine.add(container)
-        seqs.append(0)
-        names.append(container.name)
-        paused.append(false)
-        return index
+    // MARK: The command
+
+    /// Applies `command` and returns what it published, in order. A request that fails
+    /// changes nothing, publishes nothing and is not recorded; its error names the problem.
+    public mutating func apply(_ command: Command) throws(ProtocolError) -> Publications {
+        var published = Publications()
+        swap(&published, &outbox)
+        published.reset()
+        defer { outbox = published }
+        switch command {
+        case .input(let event):
+            input(event, into: &published)
+        case let .request(operation, client, time):
+            try perform(operation, client: client, at: time, into: &published)
+        case let .reload(configuration, client, time, initial):
+            do {
+                try reload(configuration, client: client, at: time, announcingNew: !initial, into: &published)
+            } catch {
+                throw ProtocolError(.invalidValue, error.description)
+            }
+        case let .restore(restoration, time):
+            restore(restoration, at: time, into: &published)
+        case .advance(let time):
+            advance(to: time, into: &published)
+        case .runDeadlines(let time):
+            engine.runDeadlines(dueBy: time) { published.states.append($0) }
+        }
+        return published
     }
 
-    /// The index of the container called `name`, byte for byte: a name that is only
-    /// canonically equivalent (`Cafe\u{301}` for `Caf\u{e9}`) names no container, so every
-    /// reply about a container carries the very bytes its client sent (docs/design.md, "Limits").
+    /// Starts recording: every command applied from now on is written by `recorder`, after the
+    /// configuration in force, stamped `time` (client 0), so that the recording replays from
+    /// the daemon's containers. (Not a command: it changes no container.)
+    public mutating func startRecording(_ recorder: SessionRecorder, at time: Timestamp) {
+        self.recorder = recorder
+        self.recorder!.recordReload(configuration, client: 0, at: Swift.max(time, engine.now))
+    }
+
+    /// Stops recording (the recording's file failed).
+    public mutating func stopRecording() {
+        recorder = nil
+    }
+
+    /// Hands over the recorded lines not yet written out.
+    public mutating func takeRecordedLines() -> [UInt8] {
+        recorder?.takePending() ?? []
+    }
+
+    // MARK: Reads
+
+    /// The position of the container called `name` in the engine, byte for byte: a name that
+    /// is only canonically equivalent (`Cafe\u{301}` for `Caf\u{e9}`) names no container, so
+    /// every reply about a container carries the very bytes its client sent (docs/design.md,
+    /// "Limits").
     public func index(of name: String) -> Int? {
-        guard let index = names.firstIndex(of: name), names[index].utf8.elementsEqual(name.utf8) else { return nil }
+        guard let index = engine.index(of: name), engine.slots[index].container.name.utf8.elementsEqual(name.utf8) else { return nil }
         return index
     }
 
     /// The name of a container whose name is canonically equivalent to `name` but spelled
     /// with other bytes; nil when there is none.
     public func otherSpelling(of name: String) -> String? {
-        guard let index = names.firstIndex(of: name), !names[index].utf8.elementsEqual(name.utf8) else { return nil }
-        return names[index]
+        guard let index = engine.index(of: name) else { return nil }
+        let existing = engine.slots[index].container.name
+        return existing.utf8.elementsEqual(name.utf8) ? nil : existing
     }
 
-    /// The focused container's name (docs/design.md §14), nil: none. A removed container takes the
-    /// focus with it.
-    public var focus: String? { engine.focus.map { names[$0] } }
+    /// The containers' names, in the engine's order.
+    public var names: [String] { engine.slots.map(\.container.name) }
+
+    /// The focused container's name (docs/design.md §14), nil: none. A removed container takes
+    /// the focus with it.
+    public var focus: String? { engine.focus.map { engine.slots[$0].container.name } }
 
     /// The latest moment the session has reached; commands stamped earlier apply at it.
     public var now: Timestamp { engine.now }
-
-    // MARK: Commands
-
-    /// Applies an input event at its time, or at `now` if it is stamped earlier (live, input
-    /// can reach the loop after a request or a frame that came later): the recording keeps the
-    /// time it was applied at, so a replay applies it at the same instant.
-    public mutating func input(_ event: ScrollEvent, _ publish: (Publication) -> Void) {
-        if recorder != nil {
-            var applied = event
-            applied.time = Swift.max(event.time, engine.now)
-            recorder!.record(applied)
-        }
-        engine.handle(event) { update in
-            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
-        }
-    }
-
-    /// Runs every frame and timer due by `time`, publishing each; the session is at `time`.
-    public mutating func advance(to time: Timestamp, _ publish: (Publication) -> Void) {
-        engine.advance(to: time) { update in
-            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
-        }
-    }
-
-    /// Runs every frame and timer due by `time`, publishing each; the session stays at the last
-    /// of them (ScrollEngine.runDeadlines(dueBy:_:)), so input stamped after it that arrives
-    /// later still applies, and is recorded, at its own time.
-    public mutating func runDeadlines(dueBy time: Timestamp, _ publish: (Publication) -> Void) {
-        engine.runDeadlines(dueBy: time) { update in
-            publish(Self.publication(of: update, seqs: &seqs, paused: paused))
-        }
-    }
-
-    /// An engine update as published: the container's next `seq` (counted in `seqs`).
-    /// Static, as the engine's callbacks run while the engine itself is being changed.
-    private static func publication(of update: ScrollEngine.Update, seqs: inout [Int], paused: [Bool]) -> Publication {
-        seqs[update.container] += 1
-        return Publication(container: update.container, seq: seqs[update.container], state: update.state, cause: update.cause, paused: paused[update.container])
-    }
 
     /// The earliest frame or timer of any container; nil when nothing moves.
     public var nextDeadline: Timestamp? { engine.nextDeadline }
 
     /// A container's state at `time` from its curves' closed forms, evaluated on a copy: a
-    /// read (`get`, a new subscription) changes nothing, or live would no longer equal replay.
-    public func sample(container index: Int, at time: Timestamp) -> ScrollState {
+    /// read (`get`, a new subscription, a replay's sample) changes nothing, or live would no
+    /// longer equal replay.
+    public func state(of index: Int, at time: Timestamp) -> ScrollState {
         engine.sampled(container: index, at: time)
     }
 
-    /// ``sample(container:at:)`` on the session itself, advancing it (replay's `--every` and
-    /// `--at`, which publish nothing else).
-    public mutating func sampleAdvancing(container index: Int, at time: Timestamp) -> ScrollState {
-        engine.sample(container: index, at: time)
+    /// The value of `observation` in `state`, which the container at `index` published.
+    public func value(of observation: ScrollObservation, container index: Int, in state: ScrollState) -> ObservationValue {
+        engine.value(of: observation, container: index, in: state)
     }
 
-    /// Publishes the container's state after something was done to it at the current time.
-    mutating func publishState(of index: Int, _ publish: (Publication) -> Void) {
-        seqs[index] += 1
-        publish(Publication(container: index, seq: seqs[index], state: engine.slots[index].container.state, cause: .input, paused: paused[index]))
+    // MARK: Input and time
+
+    /// An input event at its time, or at `now` if it is stamped earlier: the recording keeps
+    /// the time it was applied at, so a replay applies it at the same instant.
+    private mutating func input(_ event: ScrollEvent, into published: inout Publications) {
+        if recorder != nil {
+            var applied = event
+            applied.time = Swift.max(event.time, engine.now)
+            recorder!.record(applied)
+        }
+        engine.handle(event) { published.states.append($0) }
+    }
+
+    mutating func advance(to time: Timestamp, into published: inout Publications) {
+        engine.advance(to: time) { published.states.append($0) }
     }
 
     /// Runs `body` on a container at `time` (after the frames due before it), keeping its frames
     /// in step, and publishes its state.
-    mutating func update(container index: Int, at time: Timestamp, _ publish: (Publication) -> Void, _ body: (inout ScrollContainer, Timestamp) -> Void) {
-        advance(to: time, publish)
+    mutating func update(container index: Int, at time: Timestamp, into published: inout Publications, _ body: (inout ScrollContainer, Timestamp) -> Void) {
+        advance(to: time, into: &published)
         let time = engine.now
-        let state = engine.update(container: index, at: time) { body(&$0, time) }
-        seqs[index] += 1
-        publish(Publication(container: index, seq: seqs[index], state: state, cause: .input, paused: paused[index]))
+        _ = engine.update(container: index, at: time) { body(&$0, time) }
+        published.states.append(engine.publish(container: index))
     }
 }

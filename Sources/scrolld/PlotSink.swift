@@ -1,5 +1,6 @@
 import ScrollModel
 import ScrollPlot
+import ScrollSession
 
 /// Collects a replay for `scrolld replay --plot` instead of printing it.
 struct PlotSink: ReplaySink {
@@ -15,6 +16,10 @@ struct PlotSink: ReplaySink {
 
     mutating func input(_ event: ScrollEvent) {
         recorder.recordInput(event)
+    }
+
+    mutating func warning(_ message: String) {
+        standardError("scrolld: replay: \(message)")
     }
 
     mutating func flush() {}

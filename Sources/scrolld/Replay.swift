@@ -99,7 +99,7 @@ struct Replay: ParsableCommand {
             let description = PlotSeries.Description(
                 logName: log == "-" ? "standard input" : String(log.split(separator: "/").last ?? Substring(log)),
                 container: model.container,
-                configuration: replayer.index.map { replayer.session.engine.slots[$0].container.configuration } ?? container ?? ContainerConfiguration(),
+                configuration: replayer.configuration ?? container ?? ContainerConfiguration(),
                 frameRate: replayer.session.engine.frameRate,
                 sampleInterval: every,
                 overrides: model.assignments
@@ -126,7 +126,7 @@ struct Replay: ParsableCommand {
         }
         if let focus {
             do throws(ProtocolError) {
-                try replayer.session.perform(.focus(container: focus), client: 0, at: 0) { _ in }
+                try replayer.apply(.request(.focus(container: focus), client: 0, at: 0))
             } catch {
                 throw ValidationError("--focus: \(error.message)")
             }

@@ -90,7 +90,7 @@ import Glibc
         #expect(try daemon.wait { core in core.session.nextDeadline == nil })
         // Before the client reads: the kernel took every byte, NIO holds none.
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
-        let last = try daemon.onLoop { core in core.session.seqs[0] }
+        let last = try daemon.onLoop { core in core.session.engine.slots[0].seq }
         let states = try client.states(through: last)
         #expect(last > 100)
         #expect(states.compactMap { $0["seq"] as? Int } == Array(1...last))
@@ -109,7 +109,7 @@ import Glibc
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO > 0 && !$0.channel.isWritable } })
         // The wheel's spring runs on after the events: its frames are published too.
         #expect(try daemon.wait { core in core.session.nextDeadline == nil })
-        let last = try daemon.onLoop { core in core.session.seqs[0] }
+        let last = try daemon.onLoop { core in core.session.engine.slots[0].seq }
         #expect(last > 3000)
         let states = try client.states(through: last)
         let seqs = states.compactMap { $0["seq"] as? Int }

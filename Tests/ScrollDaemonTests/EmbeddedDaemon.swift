@@ -23,7 +23,7 @@ final class EmbeddedDaemon {
             source: ConfigurationFileSource(explicitPath: nil, environment: [:]),
             serverName: "scrolld test", logger: logger
         )
-        if let stuckLimit { core.stuckClientLimit = stuckLimit }
+        if let stuckLimit { core.connections.stuckClientLimit = stuckLimit }
     }
 
     /// A connected client (the daemon's own uid), its welcome already read.

@@ -58,7 +58,7 @@ struct LifetimeTests {
         daemon.loop.run()
         #expect(try other.request(#"{"op":"get","container":"feed","id":4}"#)?["code"] as? String == "unknown_container")
 
-        let reloads = recording.text.split(separator: "\n").filter { $0.contains(#""op":"reload""#) }
+        let reloads = recording.text.split(separator: "\n").filter { $0.contains(#""type":"reload""#) }
         #expect(reloads.count == 2)  // the configuration at the start, and the client's reload
         #expect(reloads.allSatisfy { $0.contains("containers.main.") && !$0.contains("containers.side.") && !$0.contains("containers.feed.") })
     }

@@ -61,8 +61,8 @@ struct Harness {
     ) -> Bool {
         run(until: time)
         var changed = false
-        let state = engine.update(container: 0, at: time) { changed = $0.configure(configuration, edit: edit, animation: animation, at: time) }
-        if changed { published.append(ScrollEngine.Update(container: 0, state: state, cause: .input)) }
+        _ = engine.update(container: 0, at: time) { changed = $0.configure(configuration, edit: edit, animation: animation, at: time) }
+        if changed { published.append(engine.publish(container: 0)) }
         return changed
     }
 
@@ -72,11 +72,11 @@ struct Harness {
         run(until: time)
         var moved = false
         var failure: ScrollPositionError?
-        let state = engine.update(container: 0, at: time) { container in
+        _ = engine.update(container: 0, at: time) { container in
             do throws(ScrollPositionError) { moved = try container.scroll(to: position, animation: animation, at: time) } catch { failure = error }
         }
         if let failure { throw failure }
-        if moved { published.append(ScrollEngine.Update(container: 0, state: state, cause: .input)) }
+        if moved { published.append(engine.publish(container: 0)) }
         return moved
     }
 

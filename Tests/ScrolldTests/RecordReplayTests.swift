@@ -122,7 +122,7 @@ import Glibc
             #expect(window.map(Self.key) == published.map(Self.key), "\(name): live and replay differ")
         }
         let text = try String(contentsOfFile: recording, encoding: .utf8)
-        #expect(text.contains(#""type":"request","client":0,"request":{"op":"reload","configuration":"#))
+        #expect(text.contains(#""type":"reload","client":0,"configuration":"#))
         // The requests' connection is not the first of the daemon's life (the harness probes the
         // socket first), so only its form is checked here.
         #expect(text.contains(#","request":{"op":"configure","container":"list","containerSize":"#))

@@ -72,8 +72,8 @@ final class Daemon: Sendable {
                 serverName: "scrolld \(Scrolld.version)", logger: logger
             )
             core.fileInForce = options.fileInForce
-            core.stuckClientLimit = options.stuckClientLimit
-            core.connectionLimit = OpenFileLimit.connectionLimit()
+            core.connections.stuckClientLimit = options.stuckClientLimit
+            core.connections.limit = OpenFileLimit.connectionLimit()
             return NIOLoopBound(core, eventLoop: loop)
         }.wait()
         // The input source: a replay, or libinput on its own thread (with an optional fallback).

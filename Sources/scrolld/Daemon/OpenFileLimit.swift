@@ -34,8 +34,8 @@ enum OpenFileLimit {
     /// the fan-out's duplicate); refusing one past the limit costs one, for a moment.
     static func connectionLimit() -> Int {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return DaemonCore.defaultConnectionLimit }
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Connections.defaultLimit }
         let available = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max))) - reserved
-        return max(1, min(DaemonCore.defaultConnectionLimit, available / 2))
+        return max(1, min(Connections.defaultLimit, available / 2))
     }
 }

@@ -1,10 +1,13 @@
 import NIOCore
+import ScrollModel
 
-/// One container's published stream as its subscribers see it: who subscribes, the latest line
-/// (what a subscription that could not take every state gets instead), and one timer per rate.
-final class Feed {
-    /// The container's index in the session; it moves down when a container before it is removed.
-    var container: Int
+/// Everything the daemon keeps about one container besides its model (the session's engine
+/// slot holds that): who subscribes and observes, the states published since the last delivery
+/// and the latest line, one timer per rate, and the connections whose `owned` or `pause` are in
+/// force on it. One record, keyed by the container's ``ContainerID``: removing a container is
+/// one deletion.
+final class PublishedContainer {
+    let id: ContainerID
     /// The container's name, as its state lines carry it.
     let name: String
     let eventLoop: EventLoop
@@ -12,16 +15,26 @@ final class Feed {
     var subscriptions: [Client.Subscription] = []
     /// The observations of this container, in the order they were made.
     var observers: [Observer] = []
+    /// The state lines published since the last delivery; nil: none.
+    var batch: PublishedBatch?
     /// The last line delivered: a subscription left waiting (socket full, or too soon for its
     /// rate) gets this when it can take a state again, never an older one.
     var latest: ByteBuffer?
+    /// The connection that created it with `"owned": true` (docs/design.md §19): its close
+    /// removes the container. Nil: nobody's (the file's, or not owned).
+    var owner: Int?
+    /// The connection whose `pause` is in force on it: its close resumes the container.
+    var pausedBy: Int?
     private var rateGroups: [RateGroup] = []
 
-    init(container: Int, name: String, eventLoop: EventLoop) {
-        self.container = container
+    init(id: ContainerID, name: String, eventLoop: EventLoop) {
+        self.id = id
         self.name = name
         self.eventLoop = eventLoop
     }
+
+    /// Whether anybody follows it: what it publishes is encoded only then.
+    var isFollowed: Bool { !subscriptions.isEmpty || !observers.isEmpty }
 
     /// The timer shared by every subscription to this container at `interval`.
     ///

@@ -1,0 +1,53 @@
+import Logging
+import ScrollProtocol
+
+/// The daemon's connections: those served, how many are open or linger before their close,
+/// the limit, the numbers they get, and the one whose `focus` is in force (the leases a
+/// connection holds on containers, `owned` and `pause`, are kept with the containers:
+/// ``PublishedContainer``).
+package final class Connections {
+    /// The connections served now, greeted (refused ones are not here).
+    package private(set) var clients: [ObjectIdentifier: Client] = [:]
+    /// Connections open now, greeted or not (refused ones until they close).
+    var open = 0
+    /// Refused connections lingering before their close (`ClientHandler`).
+    var lingering = 0
+    /// The most connections served at once; more are refused with `too_large`. The daemon's
+    /// POSIX side sets it from the descriptors it may open (docs/design.md, "Limits").
+    package var limit = Connections.defaultLimit
+    package static let defaultLimit = 4096
+    /// How long a client's socket may stay full before the client is dropped.
+    package var stuckClientLimit = Client.defaultStuckLimit
+    /// The number the next connection gets (docs/design.md §17's `client`; 0 is the daemon itself).
+    var nextNumber = 1
+    /// The connection whose `focus` is in force (undone when it closes, docs/design.md §19);
+    /// nil when there is no focus.
+    var focusedBy: Int?
+    /// The message of the last refused connection, logged once until one is accepted.
+    private var lastRefusal: String?
+
+    func add(_ client: Client) {
+        clients[client.id] = client
+        lastRefusal = nil
+    }
+
+    func remove(_ client: Client) {
+        clients[client.id] = nil
+    }
+
+    /// Whether `client` is one served now (not a closed one of the same number).
+    func isOpen(_ client: Client) -> Bool {
+        clients[client.id] === client
+    }
+
+    /// The open connections in the order they came.
+    var inOrder: [Client] { clients.values.sorted { $0.number < $1.number } }
+
+    /// Notes a refused connection, logged once per cause until one is accepted again (a flood
+    /// of refused connections must not flood the journal too).
+    func noteRefusal(_ error: ProtocolError, logger: Logger) {
+        guard lastRefusal != error.message else { return }
+        lastRefusal = error.message
+        logger.warning("refused a connection: \(error.message)")
+    }
+}

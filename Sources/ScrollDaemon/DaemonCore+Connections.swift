@@ -1,0 +1,66 @@
+import NIOCore
+import ScrollModel
+import ScrollProtocol
+import ScrollSession
+
+/// docs/design.md §19 on the daemon's side: connections come and go, and what a closing
+/// connection leaves behind is undone.
+extension DaemonCore {
+    func connected(_ client: Client) {
+        connections.add(client)
+        storeConnection(client)
+        statusChanged()
+    }
+
+    func disconnected(_ client: Client) {
+        publisher.forget(client)
+        client.cancelAll()
+        connections.remove(client)
+        forgetConnection(client)
+        // A write that fails while states or observations are being handed out closes its
+        // connection right there, inside that loop: what the connection leaves behind (an
+        // owned container removed, a pause or focus undone) changes containers the loop is
+        // walking, so it waits until the loop is done.
+        if publisher.delivering {
+            eventLoop.assumeIsolated().execute { [self] in
+                undo(forConnection: client.number)
+                statusChanged()
+            }
+            return
+        }
+        undo(forConnection: client.number)
+        statusChanged()
+    }
+
+    /// What connection `number` left behind is undone (docs/design.md §19): the containers it
+    /// owns are removed, its pauses resumed, its focus cleared — each as a request of that
+    /// connection, so a recording replays it. Also for a connection that did not come back
+    /// after a restart (docs/design.md §16).
+    func undo(forConnection number: Int) {
+        let now = eventLoop.timestamp
+        // In the order the containers were made, so a recording of it is the same every time.
+        let owned = publisher.containers.values.filter { $0.owner == number }.sorted { $0.id < $1.id }
+        let paused = publisher.containers.values.filter { $0.pausedBy == number }.sorted { $0.id < $1.id }
+        let leftBehind = !owned.isEmpty || !paused.isEmpty || connections.focusedBy == number
+        for container in owned {
+            do {
+                try execute(.request(.remove(container: container.name), client: number, at: now))
+                publisher.remove(container.id)
+            } catch {
+                logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
+            }
+        }
+        for container in paused where publisher[container.id] != nil {
+            container.pausedBy = nil
+            _ = try? execute(.request(.resume(container: container.name), client: number, at: now))
+        }
+        if session.focus == nil { connections.focusedBy = nil }
+        if connections.focusedBy == number {
+            connections.focusedBy = nil
+            _ = try? execute(.request(.focus(container: nil), client: number, at: now))
+        }
+        finish()
+        // The session's store: the containers changed only if the connection left something.
+        if leftBehind { sessionChanged() } else { sessionChanged(closed: number) }
+    }
+}

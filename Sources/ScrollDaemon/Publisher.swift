@@ -1,0 +1,169 @@
+import NIOCore
+import ScrollModel
+import ScrollProtocol
+import ScrollSession
+
+/// Hands what the session publishes to the containers' subscribers and observers
+/// (docs/design.md §4, §13): one ``PublishedContainer`` per container, each state encoded once
+/// however many subscribe, and delivered once the command that published it is done.
+final class Publisher {
+    let eventLoop: EventLoop
+    /// One record per container, by identity.
+    private(set) var containers: [ContainerID: PublishedContainer] = [:]
+    /// The containers with a batch to deliver, in the order their first state came.
+    private var batched: [PublishedContainer] = []
+    /// States published during the current command to containers somebody observes, evaluated
+    /// once the command is done (``deliverObservations(in:)``: the values read the containers'
+    /// rows).
+    private var observed: [Publication] = []
+    /// One encoder for all containers: its remembered opening and sizes are per container, so
+    /// interleaved containers re-encode them, which costs no more than having no memory.
+    private var encoder = StateEncoder()
+    private var line: [UInt8] = []
+    /// Set while states or observations are handed out: a write that fails closes its
+    /// connection right there, and what the connection leaves behind must wait until the
+    /// hand-out is done (``DaemonCore/disconnected(_:)``).
+    private(set) var delivering = false
+
+    init(eventLoop: EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    subscript(id: ContainerID) -> PublishedContainer? { containers[id] }
+
+    /// A record for every container of `session` that has none yet (created by the last
+    /// command).
+    func addContainers(of session: Session) {
+        guard containers.count != session.engine.slots.count else { return }
+        for slot in session.engine.slots where containers[slot.id] == nil {
+            containers[slot.id] = PublishedContainer(id: slot.id, name: slot.container.name, eventLoop: eventLoop)
+        }
+    }
+
+    /// Encodes each state of a followed container once, into its batch, and notes the
+    /// observed ones.
+    func collect(_ publications: Publications) {
+        for publication in publications {
+            guard let container = containers[publication.id], container.isFollowed else { continue }
+            if !container.observers.isEmpty { observed.append(publication) }
+            guard !container.subscriptions.isEmpty else { continue }
+            line.removeAll(keepingCapacity: true)
+            encoder.encode(publication.state, container: container.name, seq: publication.seq, paused: publication.paused, into: &line)
+            line.append(UInt8(ascii: "\n"))
+            if container.batch == nil {
+                container.batch = PublishedBatch()
+                batched.append(container)
+            }
+            container.batch!.append(line: line)
+        }
+    }
+
+    /// Hands each container's batch to its subscribers: the same bytes to every one, the batch's
+    /// last line being the latest state (what a slow or rate-limited client gets instead).
+    /// The batch is wrapped for NIO once, not once per subscriber.
+    func deliver() {
+        guard !batched.isEmpty else { return }
+        delivering = true
+        defer { delivering = false }
+        // One clock read per delivery, for the rate-limited subscriptions.
+        let now = eventLoop.now
+        let due = batched
+        batched.removeAll(keepingCapacity: true)
+        for container in due {
+            guard let batch = container.batch.take() else { continue }
+            container.latest = batch.latest
+            let lines = batch.lines
+            let data = NIOAny(lines)
+            // A copy of the list: a failed write closes its client, which changes it.
+            let subscriptions = container.subscriptions
+            for subscription in subscriptions { subscription.offer(lines, wrapped: data, now: now) }
+        }
+    }
+
+    /// Offers the states published during the last command to the observers of their
+    /// containers.
+    func deliverObservations(in session: Session) {
+        guard !observed.isEmpty else { return }
+        delivering = true
+        defer { delivering = false }
+        for publication in observed {
+            guard let container = containers[publication.id], let index = session.engine.index(of: publication.id) else { continue }
+            for observer in container.observers {
+                let value = session.value(of: observer.observation, container: index, in: publication.state)
+                observer.offer(value, seq: publication.seq, time: publication.state.time)
+            }
+        }
+        observed.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Followers
+
+    /// A subscription replaces the client's earlier one to the same container in place, so
+    /// subscribers keep their order.
+    func subscribe(_ client: Client, to container: PublishedContainer, rate: Double?) {
+        let subscription = client.subscribe(to: container, rate: rate)
+        if let position = container.subscriptions.firstIndex(where: { $0.client === client }) {
+            container.subscriptions[position] = subscription
+        } else {
+            container.subscriptions.append(subscription)
+        }
+    }
+
+    /// Ends the client's subscription to `container`, or to every container (nil).
+    func unsubscribe(_ client: Client, from container: PublishedContainer?) {
+        for followed in container.map({ [$0] }) ?? Array(containers.values) {
+            followed.subscriptions.removeAll { $0.client === client }
+            client.unsubscribe(from: followed)
+        }
+    }
+
+    func observe(_ observer: Observer) {
+        observer.client.observers[observer.id] = observer
+        observer.container.observers.append(observer)
+    }
+
+    func unobserve(_ observer: Observer) {
+        observer.client.observers[observer.id] = nil
+        observer.container.observers.removeAll { $0 === observer }
+    }
+
+    /// A closed connection follows nothing any more.
+    func forget(_ client: Client) {
+        for subscription in client.subscriptions {
+            subscription.container.subscriptions.removeAll { $0.client === client }
+        }
+        for observer in client.observers.values {
+            observer.container.observers.removeAll { $0 === observer }
+        }
+    }
+
+    /// The container `id` is gone: its subscribers and observers hear `removed` (once per
+    /// connection) and lose their subscription; states it published and not yet delivered go
+    /// with it.
+    @discardableResult
+    func remove(_ id: ContainerID) -> PublishedContainer? {
+        guard let container = containers.removeValue(forKey: id) else { return nil }
+        container.batch = nil
+        batched.removeAll { $0 === container }
+        observed.removeAll { $0.id == id }
+        var followers: [Client] = []
+        var seen = Set<ObjectIdentifier>()
+        for client in container.subscriptions.map(\.client) + container.observers.map(\.client) where seen.insert(client.id).inserted {
+            followers.append(client)
+        }
+        if !followers.isEmpty {
+            var bytes: [UInt8] = []
+            ReplyEncoder.removed(container: container.name, into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            let message = ByteBuffer(bytes: bytes)
+            for client in followers {
+                client.unsubscribe(from: container)
+                for (id, observer) in client.observers where observer.container === container { client.observers[id] = nil }
+                client.reply(message)
+            }
+        }
+        container.subscriptions.removeAll()
+        container.observers.removeAll()
+        return container
+    }
+}

@@ -1,0 +1,206 @@
+import ScrollConfig
+import ScrollLog
+import ScrollModel
+import ScrollProtocol
+
+/// Which states a replay publishes.
+public enum ReplayMode: Sendable {
+    /// Every state the container published: after each input event and request that reached
+    /// it, and at every frame or timer while it moves.
+    case everyState
+    /// A state every `interval` µs from the first line until everything is idle.
+    case every(Timestamp)
+    /// One state per listed offset (µs after the first line), in time order.
+    case at([Timestamp])
+}
+
+/// Drives a session from a log's lines and hands one container's states to a sink (printed, or
+/// plotted), exactly as a live subscriber of that container would have seen them
+/// (docs/design.md §6, §17): the daemon applies the same commands to the same `Session`.
+///
+/// What the replayer adds is what a log cannot say: time never runs backwards between its
+/// lines (a log whose clock jumps back is applied at the last time), and after the last line
+/// the session runs on until it rests.
+public struct Replayer<Sink: ReplaySink> {
+    /// How far past the last line the session may run to come to rest: a motion longer than
+    /// this (only absurd physics constants make one) is cut short with a warning.
+    public static var settleLimit: Timestamp { 600_000_000 }
+
+    public private(set) var session: Session
+    /// The container replayed, and its position once it exists (a recorded session may
+    /// create it).
+    public let name: String
+    public private(set) var id: ContainerID?
+    public let mode: ReplayMode
+    public var sink: Sink
+    private var origin: Timestamp?
+    private var nextSample = 0
+    private var lastTime: Timestamp = .min
+
+    /// A replay of container `name` under `configuration`; a container the configuration does
+    /// not define may still be created by the log's requests. Without nesting the container is
+    /// alone (input reaches it as it reaches every container); with nesting (docs/design.md §14)
+    /// every container is built, since where input goes depends on the others' offsets and a
+    /// focus; so too with `everyContainer` (a focus given on the command line).
+    public init(container name: String, configuration: Configuration, mode: ReplayMode, sink: Sink, everyContainer: Bool = false) throws(ConfigurationError) {
+        let defined = configuration.container(named: name) != nil
+        let nested = everyContainer || configuration.containers.contains { $0.parent != nil }
+        session = try Session(configuration: configuration, containers: nested ? nil : defined ? [name] : [], at: 0)
+        self.name = name
+        self.mode = mode
+        self.sink = sink
+        id = session.index(of: name).map { session.engine.slots[$0].id }
+    }
+
+    /// Whether the container replayed exists (it may be created only by the log's requests).
+    public var containerExists: Bool { id != nil }
+
+    /// The replayed container's settings, once it exists.
+    public var configuration: ContainerConfiguration? {
+        id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.configuration }
+    }
+
+    /// An input event line.
+    public mutating func feed(_ event: ScrollEvent) {
+        var event = event
+        event.time = Swift.max(event.time, lastTime)
+        // Input commands never fail.
+        try? apply(.input(event), at: event.time, input: event)
+    }
+
+    /// Any other line of a recorded session: applied as the daemon applied it.
+    public mutating func feed(_ line: RecordedRequest) throws(ProtocolError) {
+        let command = try Command(recorded: line, atStart: origin == nil)
+        try apply(command, at: Swift.max(line.time, lastTime))
+    }
+
+    /// A command of the replay's own (`--focus`), at the start.
+    public mutating func apply(_ command: Command) throws(ProtocolError) {
+        _ = try session.apply(command)
+        lookUpContainer()
+    }
+
+    public mutating func finish() {
+        guard let origin else { return sink.flush() }
+        let limit = lastTime + Self.settleLimit
+        switch mode {
+        case .everyState:
+            while let next = session.nextDeadline, next <= limit {
+                publish(try? session.apply(.advance(to: next)))
+            }
+            if session.nextDeadline != nil { stillMoving() }
+        case .every(let interval):
+            while true {
+                let time = origin + Timestamp(nextSample) * interval
+                sample(at: time)
+                nextSample += 1
+                if time >= lastTime && session.engine.isIdle { break }
+                if time > limit {
+                    stillMoving()
+                    break
+                }
+            }
+        case .at(let offsets):
+            while nextSample < offsets.count {
+                sample(at: origin + offsets[nextSample])
+                nextSample += 1
+            }
+        }
+        sink.flush()
+    }
+
+    private mutating func stillMoving() {
+        sink.warning("still moving \(Self.settleLimit / 1_000_000) s after the last event; stopped there")
+    }
+
+    /// Applies a line's command at `time`, after the samples due before it; publishes the
+    /// container's states when every state is replayed. `input`: the line was this event.
+    private mutating func apply(_ command: Command, at time: Timestamp, input event: ScrollEvent? = nil) throws(ProtocolError) {
+        lastTime = time
+        if origin == nil {
+            origin = time
+            sink.begin(at: time, state: id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.state })
+        }
+        if case .everyState = mode {
+            let published = try session.apply(command)
+            if published.refused.first != nil { return try refuse(published.refused) }
+            lookUpContainer()
+            publish(published, input: event)
+        } else {
+            emitSamples(before: time)
+            let published = try session.apply(command)
+            if published.refused.first != nil { return try refuse(published.refused) }
+            lookUpContainer()
+            // The engine publishes a state after exactly the input routed to the container.
+            if let event, let id, event.isInput, published.contains(where: { $0.id == id && $0.cause == .input }) { sink.input(event) }
+        }
+    }
+
+    private func refuse(_ refused: [(name: String, problem: String)]) throws(ProtocolError) {
+        let (name, problem) = refused[0]
+        throw ProtocolError(.invalidValue, "recorded restore of \(name): \(problem)")
+    }
+
+    /// A request may create the container replayed.
+    private mutating func lookUpContainer() {
+        if id == nil { id = session.index(of: name).map { session.engine.slots[$0].id } }
+    }
+
+    private mutating func publish(_ published: Publications?, input event: ScrollEvent? = nil) {
+        guard let published, let id else { return }
+        for publication in published where publication.id == id {
+            if let event, event.isInput, publication.cause == .input { sink.input(event) }
+            sink.publish(publication.state, seq: publication.seq, cause: publication.cause, paused: publication.paused)
+        }
+    }
+
+    /// Publishes the samples due strictly before `time` (lines at a sample's time are applied
+    /// before it is taken).
+    private mutating func emitSamples(before time: Timestamp) {
+        guard let origin else { return }
+        switch mode {
+        case .everyState:
+            return
+        case .every(let interval):
+            while origin + Timestamp(nextSample) * interval < time {
+                sample(at: origin + Timestamp(nextSample) * interval)
+                nextSample += 1
+            }
+        case .at(let offsets):
+            while nextSample < offsets.count, origin + offsets[nextSample] < time {
+                sample(at: origin + offsets[nextSample])
+                nextSample += 1
+            }
+        }
+    }
+
+    /// A sampled state; before the container exists there is nothing to sample.
+    private mutating func sample(at time: Timestamp) {
+        guard let id, session.engine.index(of: id) != nil else { return }
+        _ = try? session.apply(.advance(to: time))
+        guard let index = session.engine.index(of: id) else { return }
+        let slot = session.engine.slots[index]
+        sink.publish(session.state(of: index, at: time), seq: nil, cause: nil, paused: slot.isPaused)
+    }
+}
+
+/// Where a replay's states go: printed as state lines, or collected for a plot.
+public protocol ReplaySink {
+    /// The log's first line is at `origin`; `state` is the container's before any input (nil
+    /// when a request of the log creates it later).
+    mutating func begin(at origin: Timestamp, state: ScrollState?)
+    /// A state: published (`seq` and `cause` given), or sampled (both nil); `paused` while a
+    /// `pause` request is in force on the container (docs/design.md §19: its state says so).
+    mutating func publish(_ state: ScrollState, seq: Int?, cause: ScrollEngine.Cause?, paused: Bool)
+    /// An input event that reached the container.
+    mutating func input(_ event: ScrollEvent)
+    /// Something the person replaying should hear about (the session did not come to rest).
+    mutating func warning(_ message: String)
+    /// Writes out whatever is buffered.
+    mutating func flush()
+}
+
+extension ReplaySink {
+    public mutating func begin(at origin: Timestamp, state: ScrollState?) {}
+    public mutating func input(_ event: ScrollEvent) {}
+}
