@@ -153,6 +153,17 @@ let package = Package(
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel", "ScrollClient", "ScrollProtocol"]),
+        // The session as a command processor, and live = replay as a property: random command
+        // streams applied to the daemon's logic on an EmbeddedEventLoop, recorded, replayed.
+        .testTarget(
+            name: "ScrollSessionTests",
+            dependencies: [
+                "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "ScrollDaemonTests",
             dependencies: [

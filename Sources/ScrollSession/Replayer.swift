@@ -50,10 +50,12 @@ public struct Replayer<Sink: ReplaySink> {
         self.mode = mode
         self.sink = sink
         id = session.index(of: name).map { session.engine.slots[$0].id }
+        containerExists = id != nil
     }
 
-    /// Whether the container replayed exists (it may be created only by the log's requests).
-    public var containerExists: Bool { id != nil }
+    /// Whether the container replayed has existed (it may be created only by the log's
+    /// requests, and removed by them).
+    public private(set) var containerExists = false
 
     /// The replayed container's settings, once it exists.
     public var configuration: ContainerConfiguration? {
@@ -86,7 +88,7 @@ public struct Replayer<Sink: ReplaySink> {
         switch mode {
         case .everyState:
             while let next = session.nextDeadline, next <= limit {
-                publish(try? session.apply(.advance(to: next)))
+                publish(try? session.apply(.advance(to: next)), of: id)
             }
             if session.nextDeadline != nil { stillMoving() }
         case .every(let interval):
@@ -122,10 +124,13 @@ public struct Replayer<Sink: ReplaySink> {
             sink.begin(at: time, state: id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.state })
         }
         if case .everyState = mode {
+            let followed = id
             let published = try session.apply(command)
             if published.refused.first != nil { return try refuse(published.refused) }
             lookUpContainer()
-            publish(published, input: event)
+            // The container's states up to a command that removes it are its own (the frames
+            // that command ran first were delivered live before the removal).
+            publish(published, of: followed ?? id, input: event)
         } else {
             emitSamples(before: time)
             let published = try session.apply(command)
@@ -141,12 +146,15 @@ public struct Replayer<Sink: ReplaySink> {
         throw ProtocolError(.invalidValue, "recorded restore of \(name): \(problem)")
     }
 
-    /// A request may create the container replayed.
+    /// A request may create the container replayed, or remove it (a container made again
+    /// under its name is followed from then on, as a subscriber that subscribed again would).
     private mutating func lookUpContainer() {
+        if let id, session.engine.index(of: id) == nil { self.id = nil }
         if id == nil { id = session.index(of: name).map { session.engine.slots[$0].id } }
+        if id != nil { containerExists = true }
     }
 
-    private mutating func publish(_ published: Publications?, input event: ScrollEvent? = nil) {
+    private mutating func publish(_ published: Publications?, of id: ContainerID?, input event: ScrollEvent? = nil) {
         guard let published, let id else { return }
         for publication in published where publication.id == id {
             if let event, event.isInput, publication.cause == .input { sink.input(event) }

@@ -134,8 +134,8 @@ extension Session {
     /// Puts a whole new configuration in force (a reload, from `client` 0 — the daemon itself —
     /// or a client's `reload`): containers it names are created or updated at once; containers
     /// created by clients and not in it stay as they are. Nothing changes when any container
-    /// fails to resolve. `announcingNew` false: containers it creates publish nothing (the
-    /// configuration a recording starts with describes containers the daemon already had).
+    /// fails to resolve. `announcingNew` false: containers it creates or changes publish nothing
+    /// (the configuration a recording starts with describes containers the daemon already had).
     mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool, into published: inout Publications) throws(ConfigurationError) {
         // The file's containers, before the ones clients created join them: only these are
         // the file's (a `remove` or an owner's close may still remove the others), and only
@@ -169,7 +169,10 @@ extension Session {
             if let index = index(of: name) {
                 var changed = false
                 _ = engine.update(container: index, at: engine.now) { changed = $0.configure(container, at: time) }
-                if changed { published.states.append(engine.publish(container: index)) }
+                // The configuration a recording opens with is what the daemon's containers
+                // already had: a replay started under other options takes it on silently, as
+                // the live subscribers saw nothing then.
+                if changed, announcingNew { published.states.append(engine.publish(container: index)) }
             } else {
                 let index = engine.add(ScrollContainer(name: name, configuration: container, at: engine.now))
                 if announcingNew { published.states.append(engine.publish(container: index)) }

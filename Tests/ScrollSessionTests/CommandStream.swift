@@ -1,0 +1,167 @@
+import Foundation
+import ScrollModel
+
+/// A random stream of what can happen to a live daemon, decoded from seeds (one step each), so
+/// that a failing stream shrinks to its shortest by dropping seeds and making them smaller.
+struct CommandStream: CustomStringConvertible {
+    enum Step {
+        case wheel(y: Double, x: Double)
+        case finger(y: Double, x: Double)
+        case fingerLift
+        case continuous(y: Double)
+        case hold(begin: Bool)
+        case wait(microseconds: Int64)
+        case create(owner: Int, nested: Bool, rows: Int)
+        case insertRows(container: Int, at: Int, count: Int)
+        case scrollTo(container: Int, y: Double, row: Int?, animated: Int)
+        case scrollBy(container: Int, dy: Double, animated: Int)
+        case pause(container: Int, client: Int)
+        case resume(container: Int, client: Int)
+        case focus(container: Int?, client: Int)
+        case remove(container: Int, client: Int)
+        case close(client: Int)
+        case reload
+    }
+
+    let steps: [Step]
+
+    init(seeds: [Int]) {
+        steps = seeds.map(Self.step)
+    }
+
+    var description: String { steps.map { "\($0)" }.joined(separator: "\n") }
+
+    static func step(_ seed: Int) -> Step {
+        let value = seed >> 5
+        let small = value % 7
+        switch seed % 32 {
+        case 0, 1, 2: return .wheel(y: Double(value % 9 - 4) * 60, x: value % 5 == 0 ? 120 : 0)
+        case 3, 4, 5, 6: return .finger(y: Double(value % 81 - 40) * 1.5, x: Double(value % 7 - 3))
+        case 7: return .fingerLift
+        case 8: return .continuous(y: Double(value % 41 - 20) * 2)
+        case 9: return .hold(begin: value % 2 == 0)
+        case 10, 11, 12, 13: return .wait(microseconds: Int64(value % 400_000))
+        case 14, 15: return .create(owner: value % 3, nested: value % 4 == 0, rows: 5 + value % 200)
+        case 16: return .insertRows(container: small, at: value % 10, count: 1 + value % 4)
+        case 17, 18: return .scrollTo(container: small, y: Double(value % 3000) - 200, row: value % 3 == 0 ? value % 60 : nil, animated: value % 4)
+        case 19, 20: return .scrollBy(container: small, dy: Double(value % 1200) - 600, animated: value % 4)
+        case 21: return .pause(container: small, client: value % 3)
+        case 22: return .resume(container: small, client: value % 3)
+        case 23: return .focus(container: value % 4 == 0 ? nil : small, client: value % 3)
+        case 24: return .remove(container: small, client: value % 3)
+        case 25: return .close(client: 1 + value % 2)
+        case 26: return .reload
+        default: return .wait(microseconds: Int64(value % 30_000))
+        }
+    }
+
+    /// What a live daemon did with the stream: the recording, and each container's state lines
+    /// as a subscriber of it that took every state received them.
+    struct Live {
+        var recording: [UInt8]
+        var states: [String: [String]]
+        /// The `seq` the subscriber's first state (its subscribe reply) had.
+        var firstSeq: [String: Int]
+    }
+
+    func runLive(configurationFile: String) throws -> Live {
+        let daemon = try LiveDaemon(configurationFile: configurationFile)
+        // The monitor subscribes to every container as it appears; clients 0–2 make requests
+        // (a closed one is replaced by a new connection).
+        let monitor = try daemon.connect()
+        var clients = try (0..<3).map { _ in try daemon.connect() }
+        var names = ["main", "list"]
+        var live = Live(recording: [], states: [:], firstSeq: [:])
+        var subscribed: Set<String> = []
+        var created = 0
+        var id = 0
+
+        func subscribeNew() throws {
+            for name in names where !subscribed.contains(name) {
+                id += 1
+                try monitor.send(#"{"op":"subscribe","container":"\#(name)","id":\#(id)}"#)
+                subscribed.insert(name)
+            }
+        }
+        func collect() throws {
+            for line in try monitor.lines() {
+                guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      object["type"] as? String == "state", let name = object["container"] as? String else { continue }
+                if object["id"] != nil {
+                    live.firstSeq[name] = (object["seq"] as? NSNumber)?.intValue ?? 0
+                    live.states[name] = live.states[name] ?? []
+                } else {
+                    live.states[name, default: []].append(line)
+                }
+            }
+        }
+        func request(_ client: Int, _ body: String) throws {
+            id += 1
+            try clients[client].send(#"{"id":\#(id),\#(body)}"#)
+            _ = try clients[client].lines()
+        }
+        func name(_ index: Int) -> String { names[index % names.count] }
+        let animations = [#""animation":"none""#, #""animation":"smooth""#, #""animation":{"spring":{"duration":0.3,"bounce":0.3}}"#, #""animation":"default""#]
+
+        try subscribeNew()
+        try collect()
+        for step in steps {
+            switch step {
+            case let .wheel(y, x):
+                daemon.input(.wheel(v120: AxisValues(x: x, y: y), degrees: nil), device: 1)
+            case let .finger(y, x):
+                daemon.input(.finger(AxisValues(x: x, y: y)), device: 2)
+            case .fingerLift:
+                daemon.input(.finger(AxisValues(x: 0, y: 0)), device: 2)
+            case .continuous(let y):
+                daemon.input(.continuous(AxisValues(y: y)), device: 3)
+            case .hold(let begin):
+                daemon.input(begin ? .holdBegin(fingers: 2) : .holdEnd(fingers: 2, cancelled: false), device: 2)
+            case .wait(let microseconds):
+                daemon.advance(microseconds)
+            case let .create(owner, nested, rows):
+                created += 1
+                let name = "c\(created)"
+                let parent = nested ? #","parent":"main""# : ""
+                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)"#)
+                names.append(name)
+                try subscribeNew()
+            case let .insertRows(container, at, count):
+                try request(0, #""op":"configure","container":"\#(name(container))","rows":{"insert":{"at":\#(at),"count":\#(count)}}"#)
+            case let .scrollTo(container, y, row, animated):
+                let target = row.map { #""row":\#($0),"anchor":"center""# } ?? #""y":\#(y)"#
+                try request(1, #""op":"scrollTo","container":"\#(name(container))",\#(target),\#(animations[animated])"#)
+            case let .scrollBy(container, dy, animated):
+                try request(2, #""op":"scrollBy","container":"\#(name(container))","dy":\#(dy),\#(animations[animated])"#)
+            case let .pause(container, client):
+                try request(client, #""op":"pause","container":"\#(name(container))""#)
+            case let .resume(container, client):
+                try request(client, #""op":"resume","container":"\#(name(container))""#)
+            case let .focus(container, client):
+                let target = container.map { #""\#(name($0))""# } ?? "null"
+                try request(client, #""op":"focus","container":\#(target)"#)
+            case let .remove(container, client):
+                try request(client, #""op":"remove","container":"\#(name(container))""#)
+            case .close(let client):
+                try clients[client].channel.close().wait()
+                daemon.loop.run()
+                clients[client] = try daemon.connect()
+            case .reload:
+                try request(0, #""op":"reload""#)
+            }
+            try collect()
+            // A little time between steps, so frames interleave with everything.
+            daemon.advance(4_000)
+            try collect()
+        }
+        // Everything comes to rest (a hang is a failure, not a wait).
+        var rounds = 0
+        while daemon.core.session.nextDeadline != nil, rounds < 10_000 {
+            daemon.advance(100_000)
+            rounds += 1
+        }
+        try collect()
+        live.recording = daemon.recording.bytes
+        return live
+    }
+}
