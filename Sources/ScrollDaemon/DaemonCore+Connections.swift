@@ -8,7 +8,7 @@ import ScrollSession
 extension DaemonCore {
     func connected(_ client: Client) {
         connections.add(client)
-        storeConnection(client)
+        store?.connectionOpened(client)
         statusChanged()
     }
 
@@ -16,7 +16,7 @@ extension DaemonCore {
         publisher.forget(client)
         client.cancelAll()
         connections.remove(client)
-        forgetConnection(client)
+        store?.connectionEnded(client)
         // A write that fails while states or observations are being handed out closes its
         // connection right there, inside that loop: what the connection leaves behind (an
         // owned container removed, a pause or focus undone) changes containers the loop is

@@ -36,7 +36,7 @@ package final class DaemonCore {
     package internal(set) var instance: String
     /// Where the session is kept for a restart (docs/design.md §16); nil: nowhere (not under
     /// systemd).
-    package internal(set) var store: SessionStore?
+    package internal(set) var store: RestartStore?
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: (any RecordingSink)?
 

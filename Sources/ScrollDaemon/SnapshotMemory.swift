@@ -6,7 +6,7 @@ import ScrollModel
 /// ```
 /// 0    magic "SCRLDSES", version (u32), document capacity (u32), slot capacity (u32),
 ///      header checksum (u32, over the bytes before it), active document (u32: 0 or 1)
-/// 64   document 0: length (u32), checksum (u32), JSON (SessionSnapshot)
+/// 64   document 0: length (u32), checksum (u32), JSON (RestartSnapshot)
 ///      document 1: the same, at 64 + capacity
 ///      slots: per container (by its index in the document), two copies of its last
 ///      publication (seq, t, offset, velocity, phase, name hash, checksum), 64 bytes each
@@ -142,7 +142,7 @@ package final class SnapshotMemory {
     /// The stored session in `bytes`, with each container's seq and offset taken from its slot
     /// when that is newer than the document. Refused, saying why, when anything does not add up:
     /// the magic, the version, a checksum, a size.
-    package static func read(_ bytes: UnsafeRawBufferPointer) throws(SnapshotError) -> (snapshot: SessionSnapshot, slots: [Slot?]) {
+    package static func read(_ bytes: UnsafeRawBufferPointer) throws(SnapshotError) -> (snapshot: RestartSnapshot, slots: [Slot?]) {
         guard bytes.count >= headerSize else { throw SnapshotError("truncated: \(bytes.count) bytes, less than the \(headerSize)-byte header") }
         guard Array(bytes[0..<8]) == magic else { throw SnapshotError("not a scrolld session (bad magic)") }
         let version = bytes.load(fromByteOffset: 8, as: UInt32.self)
@@ -163,7 +163,7 @@ package final class SnapshotMemory {
         guard bytes.load(fromByteOffset: start + 4, as: UInt32.self) == checksum(document) else {
             throw SnapshotError("the document's checksum does not match")
         }
-        var snapshot = try SessionSnapshot(decoding: Array(document))
+        var snapshot = try RestartSnapshot(decoding: Array(document))
         var slots: [Slot?] = []
         for (index, container) in snapshot.containers.enumerated() {
             let slot = index < slotCapacity ? newestSlot(bytes, at: headerSize + 2 * documentCapacity + index * 2 * slotSize) : nil

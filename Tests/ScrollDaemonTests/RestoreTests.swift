@@ -22,10 +22,10 @@ struct RestoreTests {
     }
 
     /// A daemon keeping its session in `buffer`.
-    static func keeping(in buffer: SnapshotMemoryTests.Buffer, keeper: Keeper, restoring taken: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])? = nil, connections: [Int] = []) throws -> EmbeddedDaemon {
+    static func keeping(in buffer: SnapshotMemoryTests.Buffer, keeper: Keeper, restoring taken: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])? = nil, connections: [Int] = []) throws -> EmbeddedDaemon {
         let daemon = try EmbeddedDaemon()
         let memory = SnapshotMemory(formatting: buffer.bytes, documentCapacity: 16 * 1024, slotCapacity: 8) { buffer.grow(to: $0) }
-        daemon.core.keep(in: SessionStore(memory: memory, connections: keeper), restoring: taken, connections: connections)
+        daemon.core.keep(in: RestartStore(memory: memory, connections: keeper), restoring: taken, connections: connections)
         return daemon
     }
 

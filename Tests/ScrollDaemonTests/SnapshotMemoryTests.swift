@@ -8,7 +8,7 @@ import Testing
 /// reason or falls back to the intact copy.
 @Suite("Session snapshot memory")
 struct SnapshotMemoryTests {
-    static let snapshot = SessionSnapshot(
+    static let snapshot = RestartSnapshot(
         instance: "0123456789abcdef0123456789abcdef", nextClientNumber: 7, focus: "list", focusedBy: 3,
         containers: [
             .init(name: "main", settings: [ConfigureSetting(key: "containerSize", value: .object([("width", .double(800)), ("height", .double(600))]))], seq: 4, offset: Point(x: 0, y: 10), paused: false),
@@ -47,14 +47,14 @@ struct SnapshotMemoryTests {
         return (buffer, memory)
     }
 
-    static func slots(for snapshot: SessionSnapshot) -> [SnapshotMemory.Slot] {
+    static func slots(for snapshot: RestartSnapshot) -> [SnapshotMemory.Slot] {
         snapshot.containers.map {
             SnapshotMemory.Slot(seq: $0.seq, time: 1000, offset: $0.offset, velocity: Point(x: 0, y: 0), phase: .idle, nameHash: SnapshotMemory.nameHash($0.name))
         }
     }
 
     @Test func theDocumentRoundTrips() throws {
-        let decoded = try SessionSnapshot(decoding: Self.snapshot.encoded())
+        let decoded = try RestartSnapshot(decoding: Self.snapshot.encoded())
         #expect(decoded == Self.snapshot)
     }
 
@@ -145,6 +145,6 @@ struct SnapshotMemoryTests {
     }
 
     @Test func aDocumentThatIsNotASessionIsRefused() {
-        #expect(throws: SnapshotError("the member \"containers\" is missing")) { try SessionSnapshot(decoding: Array(#"{"instance":"x"}"#.utf8)) }
+        #expect(throws: SnapshotError("the member \"containers\" is missing")) { try RestartSnapshot(decoding: Array(#"{"instance":"x"}"#.utf8)) }
     }
 }

@@ -17,7 +17,7 @@ extension Daemon {
 
         // The session: read what the memfd holds (refused, with the reason, when it does not
         // add up), then keep using the same memfd, formatted anew if its session was refused.
-        var restored: (snapshot: SessionSnapshot, slots: [SnapshotMemory.Slot?])?
+        var restored: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?
         var file: SessionMemoryFile?
         if let fd = taken.session {
             if let adopted = SessionMemoryFile.adopt(fd) {
@@ -47,7 +47,7 @@ extension Daemon {
             // Formatted anew and written back at once from what was read: the document then
             // describes this process' session (its connections' numbers, the containers kept).
             let memory = SnapshotMemory(formatting: file.mapping, documentCapacity: 64 * 1024, slotCapacity: 64) { file.grow(to: $0) }
-            core.value.keep(in: SessionStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
+            core.value.keep(in: RestartStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
         }.wait()
         if isNew {
             // One session in the store: one that could not be read goes.

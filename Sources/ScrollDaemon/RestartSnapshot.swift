@@ -8,7 +8,7 @@ import ScrollSession
 ///
 /// The document is JSON (the daemon's own value type, ``ProtocolValue``): readable with any
 /// tool from /proc/PID/fd, and versioned by the memory layout around it (``SnapshotMemory``).
-package struct SessionSnapshot: Hashable, Sendable {
+package struct RestartSnapshot: Hashable, Sendable {
     package struct Container: Hashable, Sendable {
         package var name: String
         package var settings: [ConfigureSetting]
@@ -66,7 +66,7 @@ package struct SessionSnapshot: Hashable, Sendable {
     }
 }
 
-extension SessionSnapshot {
+extension RestartSnapshot {
     /// The document's JSON.
     package func encoded() -> [UInt8] {
         var containerBytes: [UInt8] = []
@@ -119,7 +119,7 @@ extension SessionSnapshot {
     }
 }
 
-extension SessionSnapshot.Container {
+extension RestartSnapshot.Container {
     var json: ProtocolValue {
         .object([
             ("name", .string(name)),
@@ -142,7 +142,7 @@ extension SessionSnapshot.Container {
     }
 }
 
-extension SessionSnapshot.Connection {
+extension RestartSnapshot.Connection {
     /// `{"number":N,"requests":[…]}`, each request as the request encoder writes it.
     package func encoded() -> [UInt8] {
         var bytes: [UInt8] = Array("{\"number\":\(number),\"requests\":[".utf8)
