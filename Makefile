@@ -41,6 +41,7 @@ test: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip OverloadTests
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter OverloadTests
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-c
 
 # The Python client (clients/python), its windowed demo under Xvfb and the widget recipes,
 # against the daemon built above ($(BIN), or SCROLLD_BIN). What they need is installed when
@@ -62,6 +63,18 @@ test-python-deps:
 	  $(PYTHON) -m pip install --quiet $$module 2>/dev/null || \
 	    $(PYTHON) -m pip install --quiet --break-system-packages $$module || exit 1; \
 	done
+
+# libscrolld, the C client (libscrolld/, docs/clients.md "C"): its tests against the daemon built
+# above ($(BIN), or SCROLLD_BIN), built with ASan and UBSan; its exports checked against its
+# version script; the examples (examples/scrolld_example.c, the SDL2 demo under Xvfb). gcc,
+# binutils, libsdl2-dev and Xvfb come from apt when missing.
+C_TEST_APT := gcc libc6-dev binutils make libsdl2-dev xvfb xauth x11-apps
+C_SCROLLD_BIN = $(abspath $(or $(SCROLLD_BIN),$(BIN)))
+.PHONY: test-c
+test-c:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(C_TEST_APT)"
+	@test -x "$(C_SCROLLD_BIN)" || $(SWIFT) build --product scrolld $(BUILD_FLAGS)
+	$(MAKE) -C libscrolld test SCROLLD_BIN=$(C_SCROLLD_BIN)
 
 # No compiler warning in the project's own code (Sources, Tests, Benchmarks, Fuzz/Sources): every
 # one is listed as FILE:LINE:COLUMN and the target fails. Builds in .build-warnings (and
