@@ -1236,6 +1236,8 @@ static int call(scrolld *c, jbuf *b, uint64_t id, pending *setup, waiter *w, scr
         goto out;
     }
     int64_t deadline = now_ms() + c->timeout_ms;
+    /* A connection that ended while nobody dispatched is noticed before the request goes. */
+    if (c->st == ST_CONNECTED) pump_deferring(c);
     if ((code = wait_connected(c, deadline, err)) != 0) goto out;
     if (c->out_len + b->len > MAX_OUTPUT) {
         code = fail(err, SCROLLD_E_TIMEOUT, "scrolld is not taking requests (its socket is full)");
