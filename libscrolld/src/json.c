@@ -326,7 +326,7 @@ static jv *read_container(reader *r, int depth, bool object) {
 }
 
 static jv *read_value(reader *r, int depth) {
-    if (depth > JSON_MAX_DEPTH) { r->why = "nested too deeply"; return NULL; }
+    if (depth >= JSON_MAX_DEPTH) { r->why = "nested too deeply"; return NULL; }
     skip_ws(r);
     if (r->p >= r->end) { r->why = "unexpected end"; return NULL; }
     jv *v;

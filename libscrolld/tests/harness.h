@@ -32,10 +32,10 @@
 #define OK(call) do { scrolld_error e_ = {0}; int r_ = (call); if (r_ != 0) { fprintf(stderr, "%s:%d: %s failed: %s: %s\n", __FILE__, __LINE__, #call, e_.name, e_.message); exit(1); } } while (0)
 #define ERR (&e_)
 /* A request that must fail with `code`; its error is left in `last_error`. */
-static scrolld_error last_error;
+static __attribute__((unused)) scrolld_error last_error;
 #define FAILS(want, call) do { scrolld_error e_ = {0}; int r_ = (call); last_error = e_; if (r_ != (want) || e_.code != (want)) { fprintf(stderr, "%s:%d: %s returned %d (%s: %s), expected %s\n", __FILE__, __LINE__, #call, r_, e_.name, e_.message, scrolld_code_name(want)); exit(1); } } while (0)
 
-static long long now_ms_(void) {
+static __attribute__((unused)) long long now_ms_(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
@@ -50,7 +50,7 @@ typedef struct daemon_proc {
     int starts;
 } daemon_proc;
 
-static void write_file(const char *path, const char *text) {
+static __attribute__((unused)) void write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
     fputs(text, f);
@@ -62,7 +62,7 @@ static const char QUIET_LOG[] =
     "{\"format\":\"scrolld-events\",\"version\":1,\"created\":\"2026-11-25T00:00:00Z\",\"source\":\"libscrolld tests\"}\n"
     "{\"t\":1000000,\"dev\":1,\"type\":\"device_added\",\"name\":\"Test Wheel\",\"caps\":[\"wheel\"]}\n";
 
-static void daemon_setup(daemon_proc *d, const char *name) {
+static __attribute__((unused)) void daemon_setup(daemon_proc *d, const char *name) {
     memset(d, 0, sizeof *d);
     const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
     snprintf(d->dir, sizeof d->dir, "%s/libscrolld-%s-XXXXXX", tmp, name);
@@ -74,7 +74,7 @@ static void daemon_setup(daemon_proc *d, const char *name) {
     write_file(d->config, "");
 }
 
-static bool can_connect(const char *path) {
+static __attribute__((unused)) bool can_connect(const char *path) {
     int fd = socket(AF_UNIX, SOCK_STREAM, 0);
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof a.sun_path) { close(fd); return false; }
@@ -84,7 +84,7 @@ static bool can_connect(const char *path) {
     return ok;
 }
 
-static void daemon_start(daemon_proc *d) {
+static __attribute__((unused)) void daemon_start(daemon_proc *d) {
     const char *bin = getenv("SCROLLD_BIN");
     CHECK(bin != NULL && access(bin, X_OK) == 0);
     unlink(d->socket);
@@ -115,21 +115,21 @@ static void daemon_start(daemon_proc *d) {
 }
 
 /* SIGKILL: the daemon goes away without a word, its socket file left behind. */
-static void daemon_kill(daemon_proc *d) {
+static __attribute__((unused)) void daemon_kill(daemon_proc *d) {
     if (d->pid <= 0) return;
     kill(d->pid, SIGKILL);
     waitpid(d->pid, NULL, 0);
     d->pid = 0;
 }
 
-static void daemon_stop(daemon_proc *d) {
+static __attribute__((unused)) void daemon_stop(daemon_proc *d) {
     if (d->pid <= 0) return;
     kill(d->pid, SIGTERM);
     waitpid(d->pid, NULL, 0);
     d->pid = 0;
 }
 
-static void daemon_cleanup(daemon_proc *d) {
+static __attribute__((unused)) void daemon_cleanup(daemon_proc *d) {
     daemon_stop(d);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->dir);
