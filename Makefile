@@ -68,13 +68,15 @@ test-python-deps:
 # above ($(BIN), or SCROLLD_BIN), built with ASan and UBSan; its exports checked against its
 # version script; the examples (examples/scrolld_example.c, the SDL2 demo under Xvfb). gcc,
 # binutils, libsdl2-dev and Xvfb come from apt when missing.
-C_TEST_APT := gcc libc6-dev binutils make libsdl2-dev xvfb xauth x11-apps
+C_TEST_APT := gcc libc6-dev binutils make pkg-config libsdl2-dev xvfb xauth x11-apps xdotool python3
 C_SCROLLD_BIN = $(abspath $(or $(SCROLLD_BIN),$(BIN)))
 .PHONY: test-c
 test-c:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(C_TEST_APT)"
 	@test -x "$(C_SCROLLD_BIN)" || $(SWIFT) build --product scrolld $(BUILD_FLAGS)
 	$(MAKE) -C libscrolld test SCROLLD_BIN=$(C_SCROLLD_BIN)
+	$(MAKE) -C libscrolld build/sdl_demo
+	SCROLLD_BIN=$(C_SCROLLD_BIN) $(PYTHON) libscrolld/tests/sdl_screenshots.py libscrolld/build/sdl_demo
 
 # No compiler warning in the project's own code (Sources, Tests, Benchmarks, Fuzz/Sources): every
 # one is listed as FILE:LINE:COLUMN and the target fails. Builds in .build-warnings (and
