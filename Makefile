@@ -221,9 +221,25 @@ install: $(BUILT)
 	if [ -e $$conf ] && ! cmp -s config/scrolld.toml $$conf; then \
 	  echo "keeping $$conf: it differs from config/scrolld.toml"; \
 	else echo "install -m 644 config/scrolld.toml $$conf"; install -m 644 config/scrolld.toml $$conf; fi
+	@# libscrolld (the C client) with the rest; SKIP_BUILD=1 installs only what is built already
+	@# (the daemon's package, debian/, does: libscrolld has packages of its own).
+	$(if $(SKIP_BUILD),,$(MAKE) --no-print-directory install-libscrolld)
+
+# libscrolld alone: libscrolld.so.1 (soname link and .so), <scrolld.h>, scrolld.pc, man3.
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+LIBSCROLLD_VARS = PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) MANDIR=$(MANDIR) DESTDIR=$(if $(DESTDIR),$(abspath $(DESTDIR)))
+.PHONY: install-libscrolld uninstall-libscrolld deb-libscrolld
+install-libscrolld:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="gcc libc6-dev"
+	$(MAKE) -C libscrolld install $(LIBSCROLLD_VARS)
+
+uninstall-libscrolld:
+	$(MAKE) -C libscrolld uninstall $(LIBSCROLLD_VARS)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scrolld $(DESTDIR)$(BINDIR)/scrollctl
+	$(if $(SKIP_BUILD),,$(MAKE) --no-print-directory uninstall-libscrolld)
 	rm -f $(addprefix $(DESTDIR)$(USERUNITDIR)/,$(UNITS))
 	rm -f $(DESTDIR)$(MANDIR)/man1/scrolld.1 $(DESTDIR)$(MANDIR)/man1/scrollctl.1
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/scrolld $(DESTDIR)$(BASHCOMPDIR)/scrollctl
@@ -284,9 +300,15 @@ DEB_WORKDIR ?= .build-deb
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_SOURCE = $(DEB_WORKDIR)/scrolld-$(DEB_VERSION)
 
-deb:
+deb: deb-libscrolld
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_APT_PACKAGES)"
 	mkdir -p $(DEB_SOURCE)
 	rsync -a --delete --exclude='/.build*' --exclude=/.git --exclude=/.swiftpm --exclude=/Package.resolved ./ $(DEB_SOURCE)/
 	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b
 	lintian --info --display-info $(DEB_WORKDIR)/scrolld_$(DEB_VERSION)_*.changes
+
+# libscrolld1 and libscrolld-dev, from their own source package (libscrolld/debian): built in
+# $(DEB_WORKDIR)/libscrolld, then lintian, which fails on any warning.
+deb-libscrolld:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debhelper dpkg-dev fakeroot lintian gcc libc6-dev"
+	$(MAKE) -C libscrolld deb DEB_WORKDIR=$(abspath $(DEB_WORKDIR))/libscrolld
