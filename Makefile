@@ -92,6 +92,8 @@ check-warnings: deps
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
 	Benchmarks/scripts/bench.sh
+	@# The C client's cost per state, beside the Python client's (docs/clients.md, "C").
+	$(MAKE) -C libscrolld bench
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE=$(OVERLOAD_DEADLINE) Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU=last OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
