@@ -111,6 +111,7 @@ static void garbage(int fd) {
     say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":2\n");              /* truncated */
     say(fd, "{\"type\":\"state\",\"container\":\"li\xffst\",\"seq\":3}\n");        /* invalid UTF-8 */
     say(fd, "{\"type\":\"state\",\"container\":\"\xc0\xaf\",\"seq\":3}\n");         /* overlong form */
+    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":3,\"t\":5,\"phase\":\"idl\xe9\",\"contentOffset\":{\"x\":0,\"y\":0},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":600},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0}}\n");  /* whole, but Latin-1 */
     say(fd, "{\"type\":\"state\",\"container\":\"\xed\xa0\x80\"}\n");              /* a surrogate in UTF-8 */
     say(fd, "{\"type\":\"state\",\"container\":\"\\ud800\"}\n");                    /* a lone surrogate escape */
     say(fd, "{\"type\":\"state\",\"container\":\"\\u0000\"}\n");                    /* NUL */
