@@ -41,6 +41,7 @@ test: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --skip OverloadTests
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter OverloadTests
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-c
 
 # The Python client (clients/python), its windowed demo under Xvfb and the widget recipes,
 # against the daemon built above ($(BIN), or SCROLLD_BIN). What they need is installed when
@@ -63,6 +64,20 @@ test-python-deps:
 	    $(PYTHON) -m pip install --quiet --break-system-packages $$module || exit 1; \
 	done
 
+# libscrolld, the C client (libscrolld/, docs/clients.md "C"): its tests against the daemon built
+# above ($(BIN), or SCROLLD_BIN), built with ASan and UBSan; its exports checked against its
+# version script; the examples (examples/scrolld_example.c, the SDL2 demo under Xvfb). gcc,
+# binutils, libsdl2-dev and Xvfb come from apt when missing.
+C_TEST_APT := gcc libc6-dev binutils make pkg-config libsdl2-dev xvfb xauth x11-apps xdotool python3
+C_SCROLLD_BIN = $(abspath $(or $(SCROLLD_BIN),$(BIN)))
+.PHONY: test-c
+test-c:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(C_TEST_APT)"
+	@test -x "$(C_SCROLLD_BIN)" || $(SWIFT) build --product scrolld $(BUILD_FLAGS)
+	$(MAKE) -C libscrolld test SCROLLD_BIN=$(C_SCROLLD_BIN)
+	$(MAKE) -C libscrolld build/sdl_demo
+	SCROLLD_BIN=$(C_SCROLLD_BIN) $(PYTHON) libscrolld/tests/sdl_screenshots.py libscrolld/build/sdl_demo
+
 # No compiler warning in the project's own code (Sources, Tests, Benchmarks, Fuzz/Sources): every
 # one is listed as FILE:LINE:COLUMN and the target fails. Builds in .build-warnings (and
 # Benchmarks/.build-warnings) with SCROLLD_WARNINGS_AS_ERRORS=1; see scripts/check-warnings.sh.
@@ -77,6 +92,8 @@ check-warnings: deps
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
 	Benchmarks/scripts/bench.sh
+	@# The C client's cost per state, beside the Python client's (docs/clients.md, "C").
+	$(MAKE) -C libscrolld bench
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE=$(OVERLOAD_DEADLINE) Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU=last OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
@@ -206,9 +223,25 @@ install: $(BUILT)
 	if [ -e $$conf ] && ! cmp -s config/scrolld.toml $$conf; then \
 	  echo "keeping $$conf: it differs from config/scrolld.toml"; \
 	else echo "install -m 644 config/scrolld.toml $$conf"; install -m 644 config/scrolld.toml $$conf; fi
+	@# libscrolld (the C client) with the rest; SKIP_BUILD=1 installs only what is built already
+	@# (the daemon's package, debian/, does: libscrolld has packages of its own).
+	$(if $(SKIP_BUILD),,$(MAKE) --no-print-directory install-libscrolld)
+
+# libscrolld alone: libscrolld.so.1 (soname link and .so), <scrolld.h>, scrolld.pc, man3.
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+LIBSCROLLD_VARS = PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) MANDIR=$(MANDIR) DESTDIR=$(if $(DESTDIR),$(abspath $(DESTDIR)))
+.PHONY: install-libscrolld uninstall-libscrolld deb-libscrolld
+install-libscrolld:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="gcc libc6-dev"
+	$(MAKE) -C libscrolld install $(LIBSCROLLD_VARS)
+
+uninstall-libscrolld:
+	$(MAKE) -C libscrolld uninstall $(LIBSCROLLD_VARS)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/scrolld $(DESTDIR)$(BINDIR)/scrollctl
+	$(if $(SKIP_BUILD),,$(MAKE) --no-print-directory uninstall-libscrolld)
 	rm -f $(addprefix $(DESTDIR)$(USERUNITDIR)/,$(UNITS))
 	rm -f $(DESTDIR)$(MANDIR)/man1/scrolld.1 $(DESTDIR)$(MANDIR)/man1/scrollctl.1
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/scrolld $(DESTDIR)$(BASHCOMPDIR)/scrollctl
@@ -269,9 +302,15 @@ DEB_WORKDIR ?= .build-deb
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_SOURCE = $(DEB_WORKDIR)/scrolld-$(DEB_VERSION)
 
-deb:
+deb: deb-libscrolld
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_APT_PACKAGES)"
 	mkdir -p $(DEB_SOURCE)
 	rsync -a --delete --exclude='/.build*' --exclude=/.git --exclude=/.swiftpm --exclude=/Package.resolved ./ $(DEB_SOURCE)/
 	cd $(DEB_SOURCE) && dpkg-buildpackage -us -uc -b
 	lintian --info --display-info $(DEB_WORKDIR)/scrolld_$(DEB_VERSION)_*.changes
+
+# libscrolld1 and libscrolld-dev, from their own source package (libscrolld/debian): built in
+# $(DEB_WORKDIR)/libscrolld, then lintian, which fails on any warning.
+deb-libscrolld:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="debhelper dpkg-dev fakeroot lintian gcc libc6-dev"
+	$(MAKE) -C libscrolld deb DEB_WORKDIR=$(abspath $(DEB_WORKDIR))/libscrolld

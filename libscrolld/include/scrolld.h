@@ -1,0 +1,357 @@
+/* libscrolld: the C client of scrolld (docs/design.md §24, docs/clients.md "C").
+ *
+ * C11 over libc only. One `scrolld *` is one connection to the daemon, driven from the
+ * application's own main loop: register scrolld_fd() with poll/epoll/SDL/GLib, call
+ * scrolld_dispatch() when it is readable, and the callbacks run from inside that call.
+ * Requests block until their reply (or the client's timeout) and never run callbacks.
+ *
+ * Threading: a client is not thread-safe. Call every function on one `scrolld *` from one
+ * thread at a time (normally the thread of the main loop); callbacks run on the thread that
+ * calls scrolld_dispatch(), and may call requests on the same client (not scrolld_close()).
+ * Separate clients share nothing and may live on separate threads. The library keeps no global
+ * state and never installs signal handlers (it writes with MSG_NOSIGNAL, so a daemon that goes
+ * away never raises SIGPIPE).
+ *
+ * Strings are UTF-8 and NUL-terminated. Pointers handed to callbacks are valid only during the
+ * callback. Every function that can fail returns 0 on success or a SCROLLD_E_* code, and fills
+ * the optional `scrolld_error *` with the code's name and a message (the daemon's own for its
+ * error replies).
+ */
+#ifndef SCROLLD_H
+#define SCROLLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCROLLD_VERSION_MAJOR 1
+#define SCROLLD_VERSION_MINOR 0
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+enum scrolld_code {
+    SCROLLD_OK = 0,
+    /* The daemon's error codes (docs/protocol.md, "Errors"). */
+    SCROLLD_E_BAD_REQUEST = 1,
+    SCROLLD_E_UNKNOWN_OP = 2,
+    SCROLLD_E_UNKNOWN_CONTAINER = 3,
+    SCROLLD_E_INVALID_VALUE = 4,
+    SCROLLD_E_TOO_LARGE = 5,
+    SCROLLD_E_FORBIDDEN = 6,
+    /* The client's own, as the Python and Swift clients name them. */
+    SCROLLD_E_NOT_RUNNING = 7,   /* no daemon at the socket */
+    SCROLLD_E_DISCONNECTED = 8,  /* the connection ended */
+    SCROLLD_E_TIMEOUT = 9,       /* no reply within the client's timeout */
+    SCROLLD_E_BAD_REPLY = 10,    /* the daemon sent what this library cannot read */
+    SCROLLD_E_NO_MEMORY = 11,
+    SCROLLD_E_OTHER = 12         /* a code this version does not know: see scrolld_error.name */
+};
+
+typedef struct scrolld_error {
+    int code;           /* enum scrolld_code */
+    char name[32];      /* the code as on the wire: "invalid_value", "not_running", ... */
+    char message[512];  /* the daemon's message (truncated to fit), or the client's */
+} scrolld_error;
+
+/* "invalid_value" for SCROLLD_E_INVALID_VALUE, ...; "ok" for 0; never NULL. */
+const char *scrolld_code_name(int code);
+
+/* ---- values ---------------------------------------------------------------------------- */
+
+typedef struct scrolld_point { double x, y; } scrolld_point;
+typedef struct scrolld_size { double width, height; } scrolld_size;
+typedef struct scrolld_insets { double top, leading, bottom, trailing; } scrolld_insets;
+
+/* `visibleRows`: `first`/`last` are meaningful only when `any` is true (the daemon's null). */
+typedef struct scrolld_rows { bool any; int64_t first, last; } scrolld_rows;
+
+typedef enum scrolld_phase {
+    SCROLLD_PHASE_OTHER = 0,  /* a phase this version does not know (see phase_name) */
+    SCROLLD_PHASE_IDLE,
+    SCROLLD_PHASE_TRACKING,
+    SCROLLD_PHASE_INTERACTING,
+    SCROLLD_PHASE_DECELERATING,
+    SCROLLD_PHASE_ANIMATING
+} scrolld_phase;
+
+/* One state of a container (docs/protocol.md, "The state"). */
+typedef struct scrolld_state {
+    const char *container;
+    uint64_t seq;
+    int64_t t;                   /* µs, CLOCK_MONOTONIC (only differences mean anything) */
+    scrolld_phase phase;
+    const char *phase_name;      /* "idle", ... as on the wire */
+    scrolld_point content_offset;
+    scrolld_point velocity;
+    scrolld_size content_size;
+    scrolld_size container_size;
+    scrolld_insets content_insets;
+    bool has_header;
+    double header_height, header_progress;
+    bool has_visible_rows;
+    scrolld_rows visible_rows;
+    bool paused;
+    /* The first state of a subscription on a new connection after a reconnection: what
+     * happened in between was not seen, and `seq` may have started over. */
+    bool resumed;
+} scrolld_state;
+
+typedef enum scrolld_value_type {
+    SCROLLD_VALUE_NULL = 0,
+    SCROLLD_VALUE_BOOL,
+    SCROLLD_VALUE_NUMBER,
+    SCROLLD_VALUE_STRING,
+    SCROLLD_VALUE_ROWS,    /* visibleRows */
+    SCROLLD_VALUE_SOURCE,  /* source: {device, name, kind} */
+    SCROLLD_VALUE_OTHER    /* a shape this version does not know */
+} scrolld_value_type;
+
+/* An observed value (docs/protocol.md, "Observations"). */
+typedef struct scrolld_value {
+    scrolld_value_type type;
+    bool boolean;
+    double number;
+    const char *string;        /* SCROLLD_VALUE_STRING */
+    scrolld_rows rows;         /* SCROLLD_VALUE_ROWS */
+    int64_t source_device;     /* SCROLLD_VALUE_SOURCE */
+    const char *source_name;   /* may be NULL: a device never announced */
+    const char *source_kind;   /* "wheel", "finger", "continuous" */
+} scrolld_value;
+
+typedef struct scrolld_observation {
+    uint64_t id;               /* what scrolld_observe() returned */
+    const char *container;
+    const char *of;
+    uint64_t seq;
+    int64_t t;
+    scrolld_value old_value;   /* NULL type on the first one */
+    scrolld_value new_value;
+    bool resumed;              /* first after a reconnection: old_value is the last one delivered */
+} scrolld_observation;
+
+/* ---- the connection -------------------------------------------------------------------- */
+
+typedef struct scrolld scrolld;
+
+enum scrolld_connect_flags {
+    /* When the daemon goes away, connect again (50 ms doubling to 2 s) and restore what this
+     * client set up (docs/design.md §20): its containers, pauses, focus, subscriptions and
+     * observations. Without it the client ends with the connection. */
+    SCROLLD_RECONNECT = 1u << 0,
+    /* With SCROLLD_RECONNECT: do not put re-created containers back at their last resting
+     * offset. */
+    SCROLLD_NO_RESTORE_OFFSETS = 1u << 1
+};
+
+/* The socket scrolld and scrollctl use by default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, else
+ * /tmp/scrolld-UID/scrolld.sock. Writes it NUL-terminated into buf; returns its length, or the
+ * length it would need (like snprintf) when size is too small. */
+size_t scrolld_default_socket(char *buf, size_t size);
+
+/* Connects (path NULL: the default socket) and reads the daemon's welcome. NULL on failure,
+ * with err filled (SCROLLD_E_NOT_RUNNING when nobody listens). */
+scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err);
+
+/* Closes the connection and frees everything. Not from inside a callback. */
+void scrolld_close(scrolld *client);
+
+/* A descriptor that polls readable whenever scrolld_dispatch() has work: messages from the
+ * daemon, a reconnection attempt due, or messages read while a request waited. It stays the
+ * same across reconnections (an epoll descriptor): register it once. */
+int scrolld_fd(const scrolld *client);
+
+/* Reads what is there without blocking and runs the callbacks. Returns 0, or
+ * SCROLLD_E_DISCONNECTED once a client without SCROLLD_RECONNECT has lost its connection (its
+ * disconnect callback has then run). */
+int scrolld_dispatch(scrolld *client);
+
+/* How long a request waits for its reply (and, reconnecting, for the connection): default
+ * 30000 ms. */
+void scrolld_set_timeout(scrolld *client, int milliseconds);
+
+bool scrolld_connected(const scrolld *client);
+/* The welcome of the current connection: "scrolld 0.1.0", the instance id, its features. */
+const char *scrolld_server(const scrolld *client);
+const char *scrolld_instance(const scrolld *client);
+bool scrolld_has_feature(const scrolld *client, const char *feature);
+size_t scrolld_container_count(const scrolld *client);
+const char *scrolld_container_name(const scrolld *client, size_t index);
+
+/* ---- callbacks ------------------------------------------------------------------------- */
+
+typedef void (*scrolld_state_cb)(scrolld *client, const scrolld_state *state, void *data);
+typedef void (*scrolld_observation_cb)(scrolld *client, const scrolld_observation *observation, void *data);
+/* The container was removed; its subscriptions and observations have ended (or, made with
+ * SCROLLD_WAIT, wait for it to come back). */
+typedef void (*scrolld_removed_cb)(scrolld *client, const char *container, void *data);
+/* The connection ended: `reconnecting` says whether the client will connect again. */
+typedef void (*scrolld_disconnect_cb)(scrolld *client, const scrolld_error *why, bool reconnecting, void *data);
+/* A reconnection succeeded and its restoring requests are sent; `new_instance`: a new daemon
+ * (its containers were re-created), not the same one that dropped the connection. */
+typedef void (*scrolld_connect_cb)(scrolld *client, bool new_instance, void *data);
+
+void scrolld_on_state(scrolld *client, scrolld_state_cb callback, void *data);
+void scrolld_on_observation(scrolld *client, scrolld_observation_cb callback, void *data);
+void scrolld_on_removed(scrolld *client, scrolld_removed_cb callback, void *data);
+void scrolld_on_disconnect(scrolld *client, scrolld_disconnect_cb callback, void *data);
+void scrolld_on_connect(scrolld *client, scrolld_connect_cb callback, void *data);
+
+/* ---- animations and positions ---------------------------------------------------------- */
+
+typedef enum scrolld_animation_kind {
+    SCROLLD_ANIMATION_DEFAULT = 0,  /* leave it out: smooth for scrolls, none for configure */
+    SCROLLD_ANIMATION_NONE,
+    SCROLLD_ANIMATION_SMOOTH,
+    SCROLLD_ANIMATION_SNAPPY,
+    SCROLLD_ANIMATION_BOUNCY,
+    SCROLLD_ANIMATION_SPRING        /* duration (s) and bounce */
+} scrolld_animation_kind;
+
+typedef struct scrolld_animation {
+    scrolld_animation_kind kind;
+    double duration, bounce;
+} scrolld_animation;
+
+/* Where scrolld_scroll_to() goes: coordinates (x and/or y), a row with an optional anchor, or
+ * an edge (docs/protocol.md, "Positions"). Zero-initialise and set what you mean. */
+typedef struct scrolld_position {
+    bool has_x, has_y;
+    double x, y;
+    bool has_row;
+    int64_t row;
+    const char *anchor;            /* "top", "center", "bottom", "leading", "trailing" or NULL */
+    bool has_anchor_fraction;      /* or a number in [0, 1] */
+    double anchor_fraction;
+    const char *edge;              /* "top", "bottom", "leading", "trailing" or NULL */
+} scrolld_position;
+
+/* ---- settings for configure ------------------------------------------------------------ */
+
+/* Every key of configure (docs/protocol.md), set one by one; only the keys set are sent. A
+ * builder reports a value JSON cannot carry (NaN, infinity, invalid UTF-8) when the request is
+ * made, as SCROLLD_E_INVALID_VALUE. */
+typedef struct scrolld_settings scrolld_settings;
+
+scrolld_settings *scrolld_settings_new(void);
+void scrolld_settings_free(scrolld_settings *settings);
+void scrolld_settings_container_size(scrolld_settings *s, double width, double height);
+void scrolld_settings_content_size(scrolld_settings *s, double width, double height);
+void scrolld_settings_content_insets(scrolld_settings *s, double top, double leading, double bottom, double trailing);
+void scrolld_settings_axes(scrolld_settings *s, const char *axes);            /* "vertical", "horizontal", "both" */
+void scrolld_settings_header(scrolld_settings *s, double min_height, double max_height);
+void scrolld_settings_header_stretch(scrolld_settings *s, bool stretch);
+void scrolld_settings_header_snap(scrolld_settings *s, bool snap);
+void scrolld_settings_rows(scrolld_settings *s, int64_t count, double height);
+void scrolld_settings_row_heights(scrolld_settings *s, const double *heights, size_t count);
+void scrolld_settings_rows_top(scrolld_settings *s, double top);
+void scrolld_settings_rows_threshold(scrolld_settings *s, double threshold);
+void scrolld_settings_rows_visible_in(scrolld_settings *s, const char *area);  /* "container", "usable" */
+/* Row edits (one per request, instead of a rows description): insert `count` rows before row
+ * `at` (height < 0: the rows' own height), insert rows of these heights, or remove rows. */
+void scrolld_settings_rows_insert(scrolld_settings *s, int64_t at, int64_t count, double height);
+void scrolld_settings_rows_insert_heights(scrolld_settings *s, int64_t at, const double *heights, size_t count);
+void scrolld_settings_rows_remove(scrolld_settings *s, int64_t at, int64_t count);
+/* [physics] keys by their names in docs/config.md (snake_case): numbers, booleans, strings. */
+void scrolld_settings_physics_number(scrolld_settings *s, const char *key, double value);
+void scrolld_settings_physics_bool(scrolld_settings *s, const char *key, bool value);
+void scrolld_settings_physics_string(scrolld_settings *s, const char *key, const char *value);
+void scrolld_settings_scroll_target(scrolld_settings *s, const char *target); /* "none", "rows", ... */
+void scrolld_settings_devices(scrolld_settings *s, const char *const *names, size_t count);
+void scrolld_settings_parent(scrolld_settings *s, const char *parent);        /* NULL: no parent */
+void scrolld_settings_overscroll(scrolld_settings *s, const char *mode);      /* "auto", "contain", "none" */
+void scrolld_settings_anchor(scrolld_settings *s, const char *anchor);        /* "top", "bottom" */
+void scrolld_settings_owned(scrolld_settings *s, bool owned);
+void scrolld_settings_animation(scrolld_settings *s, scrolld_animation animation);
+/* Any other key, for a daemon newer than this library: `json` is one JSON value, checked when
+ * the request is made. */
+void scrolld_settings_json(scrolld_settings *s, const char *key, const char *json);
+
+/* ---- requests -------------------------------------------------------------------------- */
+
+enum scrolld_subscribe_flags {
+    /* `wait` (docs/design.md §20): a container that does not exist yet is waited for, and a
+     * removed one waited for again. Needs a daemon that lists "follow" in its features. */
+    SCROLLD_WAIT = 1u << 0
+};
+
+int scrolld_configure(scrolld *c, const char *container, const scrolld_settings *settings, scrolld_error *err);
+int scrolld_scroll_to(scrolld *c, const char *container, const scrolld_position *position,
+                      const scrolld_animation *animation, scrolld_error *err);
+int scrolld_scroll_by(scrolld *c, const char *container, double dx, double dy,
+                      const scrolld_animation *animation, scrolld_error *err);
+int scrolld_pause(scrolld *c, const char *container, scrolld_error *err);
+int scrolld_resume(scrolld *c, const char *container, scrolld_error *err);
+int scrolld_remove(scrolld *c, const char *container, scrolld_error *err);
+/* container NULL: input goes to every container again (docs/design.md §14). */
+int scrolld_focus(scrolld *c, const char *container, scrolld_error *err);
+/* The container's state now; state->container points at `container`. */
+int scrolld_get(scrolld *c, const char *container, scrolld_state *state, scrolld_error *err);
+/* Follows a container (rate: at most this many states a second, 0 for every one): its
+ * current state comes at once to the state callback (from the next dispatch), then every
+ * change. One subscription per container and client. */
+int scrolld_subscribe(scrolld *c, const char *container, double rate, unsigned flags, scrolld_error *err);
+/* container NULL: every subscription of this client. */
+int scrolld_unsubscribe(scrolld *c, const char *container, scrolld_error *err);
+
+/* Options of scrolld_observe(): zero-initialise and set the ones the key takes. */
+typedef struct scrolld_observe_options {
+    bool has_step; double step;            /* numbers: reported as step·floor(v/step) */
+    bool has_row; int64_t row;             /* rowVisible */
+    bool has_threshold; double threshold;  /* rowVisible */
+    bool has_distance; double distance;    /* nearEnd */
+    const char *axis;                      /* nearEnd: "x" or "y" */
+    const char *edge;                      /* atEdge */
+    bool wait;                             /* as SCROLLD_WAIT */
+} scrolld_observe_options;
+
+/* Hears `of` ("phase", "contentOffset.y", "visibleRows", "rowVisible", "nearEnd", "atEdge",
+ * "source", ...) only when it changes; the first observation (old NULL) comes at once.
+ * *id names it in the callback and for scrolld_unobserve(). options may be NULL. */
+int scrolld_observe(scrolld *c, const char *container, const char *of,
+                    const scrolld_observe_options *options, uint64_t *id, scrolld_error *err);
+int scrolld_unobserve(scrolld *c, uint64_t id, scrolld_error *err);
+
+typedef struct scrolld_device {
+    int64_t id;
+    const char *name;
+    const char *path;               /* NULL when the daemon gave none */
+    size_t cap_count;
+    const char *const *caps;        /* "wheel", "finger", ... */
+    size_t container_count;
+    const char *const *containers;  /* where its input goes */
+    size_t rule_count;
+    const char *const *rules;       /* the [input.devices.NAME] rules that match it */
+} scrolld_device;
+
+typedef struct scrolld_devices {
+    size_t count;
+    const scrolld_device *devices;
+    const char *focus;              /* NULL: no focus */
+    bool input_active;              /* false while the session is inactive or asleep */
+    const char *input_reason;       /* "session_inactive", "sleep" or NULL */
+} scrolld_devices;
+
+/* The input devices; free *devices with scrolld_devices_free(). */
+int scrolld_devices_list(scrolld *c, scrolld_devices **devices, scrolld_error *err);
+void scrolld_devices_free(scrolld_devices *devices);
+
+typedef struct scrolld_reload_result {
+    bool ok;
+    char file[256];
+    char message[1024];
+} scrolld_reload_result;
+
+/* Re-reads the daemon's configuration; a bad file is result->ok false (the request itself
+ * succeeded, and the last good configuration stays). */
+int scrolld_reload(scrolld *c, scrolld_reload_result *result, scrolld_error *err);
+/* The round trip in seconds (may be NULL). */
+int scrolld_ping(scrolld *c, double *seconds, scrolld_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

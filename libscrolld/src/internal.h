@@ -1,0 +1,69 @@
+/* Shared between the library's files; nothing here is exported (libscrolld.map). */
+#ifndef SCROLLD_INTERNAL_H
+#define SCROLLD_INTERNAL_H
+
+#include "json.h"
+#include "scrolld.h"
+
+/* One key of a configure request: `key` in the protocol's spelling (containerSize, rows, ...),
+ * `member` (snake_case) for one member of header, rows or physics, or NULL for the whole
+ * value. `raw` values (scrolld_settings_json) are read when the request is made. */
+typedef struct setting {
+    struct setting *next;
+    char *key;
+    char *member;
+    jv *value;
+    char *raw;
+} setting;
+
+struct scrolld_settings {
+    arena memory;
+    setting *first, **tail;
+    bool failed;
+};
+
+/* A run of rows of one height: a container's rows as it is now, edits folded in. */
+typedef struct row_run {
+    int64_t count;
+    double height;
+} row_run;
+
+typedef struct desc_entry {
+    struct desc_entry *next;
+    char *key;
+    char *member;
+    char *text;  /* the value's JSON */
+} desc_entry;
+
+/* What the client knows of a container it configured (docs/design.md §20): the current
+ * description (never the history of calls), whether it is owned, its last resting offset. */
+typedef struct desc {
+    struct desc *next;
+    char *name;
+    bool owned;
+    desc_entry *entries;
+    bool has_rows;
+    bool has_own_height;
+    double own_height;
+    row_run *runs;
+    size_t nruns, capruns;
+    bool has_rest;
+    double rest_x, rest_y;
+} desc;
+
+/* The settings as request members (after `"container":...`). Returns 0 or a SCROLLD_E_ code
+ * with *why. `a` is scratch memory for reading raw values. */
+int settings_write(const scrolld_settings *s, jbuf *out, arena *a, const char **why);
+/* Folds a configure that succeeded into d. Returns false when out of memory. */
+bool desc_fold(desc *d, const scrolld_settings *s, arena *a);
+void desc_free(desc *d);
+/* The restoring lines' members: the description, then row insertions in *inserts (one
+ * `"rows":{...}` member list per extra run, each to follow `"container":...`). */
+void desc_write(const desc *d, jbuf *out);
+size_t desc_insert_count(const desc *d);
+void desc_write_insert(const desc *d, size_t run, jbuf *out);
+
+/* A `devices` reply as the caller's scrolld_devices (devices.c). Returns 0 or a code. */
+int devices_read(const jv *msg, scrolld_devices **out);
+
+#endif

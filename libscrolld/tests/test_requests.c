@@ -1,0 +1,349 @@
+/* Every request of the protocol through libscrolld against a real daemon, each error code the
+ * daemon and the client name, and the callbacks for states, observations and `removed`. */
+#include "harness.h"
+
+#include <math.h>
+
+typedef struct seen {
+    int states, observations, removed;
+    scrolld_state last;
+    char last_container[64];
+    scrolld_observation last_obs;
+    char last_obs_string[64];
+    char removed_name[64];
+} seen;
+
+static void on_state(scrolld *c, const scrolld_state *s, void *data) {
+    (void)c;
+    seen *x = data;
+    x->states++;
+    x->last = *s;
+    snprintf(x->last_container, sizeof x->last_container, "%s", s->container);
+    x->last.container = x->last_container;
+    x->last.phase_name = NULL;
+}
+
+static void on_observation(scrolld *c, const scrolld_observation *o, void *data) {
+    (void)c;
+    seen *x = data;
+    x->observations++;
+    x->last_obs = *o;
+    x->last_obs.container = x->last_obs.of = NULL;
+    snprintf(x->last_obs_string, sizeof x->last_obs_string, "%s", o->new_value.string ? o->new_value.string : "");
+    x->last_obs.new_value.string = x->last_obs.old_value.string = NULL;
+    x->last_obs.new_value.source_name = x->last_obs.new_value.source_kind = NULL;
+    x->last_obs.old_value.source_name = x->last_obs.old_value.source_kind = NULL;
+}
+
+static void on_removed(scrolld *c, const char *container, void *data) {
+    (void)c;
+    seen *x = data;
+    x->removed++;
+    snprintf(x->removed_name, sizeof x->removed_name, "%s", container);
+}
+
+static const scrolld_animation NONE = {.kind = SCROLLD_ANIMATION_NONE};
+
+int main(void) {
+    daemon_proc d;
+    daemon_setup(&d, "requests");
+    daemon_start(&d);
+
+    /* not_running: nobody at the socket */
+    scrolld_error e = {0};
+    char missing[400];
+    snprintf(missing, sizeof missing, "%s/nobody.sock", d.dir);
+    CHECK(scrolld_connect(missing, 0, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_NOT_RUNNING);
+    CHECK_STR(e.name, "not_running");
+    printf("ok not_running: %s\n", e.message);
+
+    /* The default socket, as the Python client and scrollctl find it. */
+    char path[512];
+    setenv("XDG_RUNTIME_DIR", "/run/user/4242", 1);
+    scrolld_default_socket(path, sizeof path);
+    CHECK_STR(path, "/run/user/4242/scrolld/scrolld.sock");
+    unsetenv("XDG_RUNTIME_DIR");
+    scrolld_default_socket(path, sizeof path);
+    char expected[128];
+    snprintf(expected, sizeof expected, "/tmp/scrolld-%u/scrolld.sock", (unsigned)getuid());
+    CHECK_STR(path, expected);
+    CHECK(scrolld_default_socket(path, 4) > 4);
+
+    scrolld *c = scrolld_connect(d.socket, 0, &e);
+    CHECK(c != NULL);
+    CHECK(strncmp(scrolld_server(c), "scrolld ", 8) == 0);
+    CHECK(strlen(scrolld_instance(c)) > 0);
+    CHECK(scrolld_has_feature(c, "observe"));
+    CHECK(!scrolld_has_feature(c, "no-such-feature"));
+    CHECK(scrolld_container_count(c) >= 1);
+    CHECK_STR(scrolld_container_name(c, 0), "main");
+    CHECK(scrolld_container_name(c, 99) == NULL);
+    seen x = {0};
+    scrolld_on_state(c, on_state, &x);
+    scrolld_on_observation(c, on_observation, &x);
+    scrolld_on_removed(c, on_removed, &x);
+
+    double rtt = -1;
+    OK(scrolld_ping(c, &rtt, ERR));
+    CHECK(rtt >= 0);
+    printf("ok ping\n");
+
+    /* configure with every key */
+    scrolld_settings *s = scrolld_settings_new();
+    scrolld_settings_container_size(s, 400, 600);
+    scrolld_settings_content_insets(s, 0, 0, 0, 0);
+    scrolld_settings_axes(s, "vertical");
+    scrolld_settings_header(s, 60, 200);
+    scrolld_settings_header_stretch(s, true);
+    scrolld_settings_header_snap(s, false);
+    scrolld_settings_rows(s, 100, 44);
+    scrolld_settings_rows_top(s, 200);
+    scrolld_settings_rows_threshold(s, 0.5);
+    scrolld_settings_rows_visible_in(s, "container");
+    scrolld_settings_physics_number(s, "deceleration_rate", 0.998);
+    scrolld_settings_physics_bool(s, "momentum", true);
+    scrolld_settings_physics_string(s, "wheel_animation", "smooth");
+    scrolld_settings_scroll_target(s, "none");
+    const char *devices[] = {"Test Wheel"};
+    scrolld_settings_devices(s, devices, 1);
+    scrolld_settings_parent(s, NULL);
+    scrolld_settings_overscroll(s, "auto");
+    scrolld_settings_anchor(s, "top");
+    scrolld_settings_owned(s, true);
+    scrolld_settings_animation(s, NONE);
+    OK(scrolld_configure(c, "feed", s, ERR));
+    scrolld_settings_free(s);
+    printf("ok configure with every key\n");
+
+    /* a state: the worked example of docs/protocol.md ("Drawing a state") */
+    const scrolld_position row50 = {.has_row = true, .row = 50, .anchor = "center"};
+    OK(scrolld_scroll_to(c, "feed", &row50, &NONE, ERR));
+    scrolld_state st;
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK_STR(st.container, "feed");
+    CHECK_EQ_INT(st.phase, SCROLLD_PHASE_IDLE);
+    CHECK_STR(st.phase_name, "idle");
+    CHECK_EQ_NUM(st.content_offset.y, 2092);
+    CHECK(st.has_header);
+    CHECK_EQ_NUM(st.header_height, 60);
+    CHECK_EQ_NUM(st.header_progress, 1);
+    CHECK(st.has_visible_rows && st.visible_rows.any);
+    CHECK_EQ_INT(st.visible_rows.first, 43);
+    CHECK_EQ_INT(st.visible_rows.last, 56);
+    CHECK_EQ_NUM(st.container_size.width, 400);
+    CHECK_EQ_NUM(st.content_size.height, 200 + 100 * 44);
+    CHECK(!st.paused && !st.resumed);
+    CHECK(st.seq >= 1);
+    printf("ok get: row 50 centred at offset 2092, rows 43-56\n");
+
+    /* scrollTo's other positions */
+    const scrolld_position xy = {.has_y = true, .y = 100};
+    OK(scrolld_scroll_to(c, "feed", &xy, &NONE, ERR));
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK_EQ_NUM(st.content_offset.y, 100);
+    const scrolld_position fraction = {.has_row = true, .row = 10, .has_anchor_fraction = true, .anchor_fraction = 0};
+    OK(scrolld_scroll_to(c, "feed", &fraction, &NONE, ERR));
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK_EQ_NUM(st.content_offset.y, 200 + 10 * 44 - 60);
+    const scrolld_position bottom = {.edge = "bottom"};
+    OK(scrolld_scroll_to(c, "feed", &bottom, &NONE, ERR));
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK_EQ_NUM(st.content_offset.y, 200 + 100 * 44 - 600);
+    const scrolld_position top = {.edge = "top"};
+    OK(scrolld_scroll_to(c, "feed", &top, &NONE, ERR));
+    printf("ok scrollTo: y, row with an anchor fraction, edges\n");
+
+    /* subscribe with a rate: the current state at once, then every change */
+    OK(scrolld_subscribe(c, "feed", 1000, 0, ERR));
+    DISPATCH_UNTIL(c, x.states >= 1);
+    CHECK_STR(x.last.container, "feed");
+    CHECK_EQ_NUM(x.last.content_offset.y, 0);
+    OK(scrolld_scroll_by(c, "feed", 0, 30, &NONE, ERR));
+    DISPATCH_UNTIL(c, x.last.content_offset.y == 30);
+    /* every animation kind */
+    const scrolld_animation kinds[] = {
+        {.kind = SCROLLD_ANIMATION_DEFAULT}, {.kind = SCROLLD_ANIMATION_SMOOTH}, {.kind = SCROLLD_ANIMATION_SNAPPY},
+        {.kind = SCROLLD_ANIMATION_BOUNCY}, {.kind = SCROLLD_ANIMATION_SPRING, .duration = 0.05, .bounce = 0}};
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++) {
+        double target = x.last.content_offset.y + 10;
+        OK(scrolld_scroll_by(c, "feed", 0, 10, &kinds[i], ERR));
+        DISPATCH_UNTIL(c, x.last.phase == SCROLLD_PHASE_IDLE && fabs(x.last.content_offset.y - target) < 1e-6);
+    }
+    printf("ok subscribe, scrollBy with every animation (%d states)\n", x.states);
+
+    /* observe: the first value at once (old null), then each change */
+    uint64_t phase_id = 0, rows_id = 0, near_id = 0;
+    OK(scrolld_observe(c, "feed", "phase", NULL, &phase_id, ERR));
+    DISPATCH_UNTIL(c, x.observations >= 1 && x.last_obs.id == phase_id);
+    CHECK_EQ_INT(x.last_obs.old_value.type, SCROLLD_VALUE_NULL);
+    CHECK_EQ_INT(x.last_obs.new_value.type, SCROLLD_VALUE_STRING);
+    CHECK_STR(x.last_obs_string, "idle");
+    OK(scrolld_observe(c, "feed", "visibleRows", NULL, &rows_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == rows_id);
+    CHECK_EQ_INT(x.last_obs.new_value.type, SCROLLD_VALUE_ROWS);
+    const scrolld_observe_options near = {.has_distance = true, .distance = 100, .axis = "y"};
+    OK(scrolld_observe(c, "feed", "nearEnd", &near, &near_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == near_id);
+    CHECK_EQ_INT(x.last_obs.new_value.type, SCROLLD_VALUE_BOOL);
+    CHECK(!x.last_obs.new_value.boolean);
+    OK(scrolld_scroll_to(c, "feed", &bottom, &NONE, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == near_id && x.last_obs.new_value.boolean);
+    CHECK_EQ_INT(x.last_obs.old_value.type, SCROLLD_VALUE_BOOL);
+    CHECK(!x.last_obs.old_value.boolean);
+    uint64_t step_id = 0, row_id = 0, edge_id = 0, source_id = 0;
+    const scrolld_observe_options step = {.has_step = true, .step = 50};
+    OK(scrolld_observe(c, "feed", "contentOffset.y", &step, &step_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == step_id);
+    CHECK_EQ_INT(x.last_obs.new_value.type, SCROLLD_VALUE_NUMBER);
+    CHECK_EQ_NUM(x.last_obs.new_value.number, 50 * floor((200 + 100 * 44 - 600) / 50.0));
+    const scrolld_observe_options rowvis = {.has_row = true, .row = 99, .has_threshold = true, .threshold = 0.5};
+    OK(scrolld_observe(c, "feed", "rowVisible", &rowvis, &row_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == row_id);
+    CHECK(x.last_obs.new_value.boolean);
+    const scrolld_observe_options edge = {.edge = "bottom"};
+    OK(scrolld_observe(c, "feed", "atEdge", &edge, &edge_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == edge_id);
+    CHECK(x.last_obs.new_value.boolean);
+    OK(scrolld_observe(c, "feed", "source", NULL, &source_id, ERR));
+    DISPATCH_UNTIL(c, x.last_obs.id == source_id);
+    CHECK_EQ_INT(x.last_obs.new_value.type, SCROLLD_VALUE_NULL);
+    OK(scrolld_unobserve(c, phase_id, ERR));
+    OK(scrolld_unobserve(c, step_id, ERR));
+    printf("ok observe phase, visibleRows, nearEnd, contentOffset.y with step, rowVisible, atEdge, source; unobserve\n");
+
+    /* row edits: insert above keeps the view (scroll anchoring), remove */
+    scrolld_settings *edit = scrolld_settings_new();
+    scrolld_settings_rows_insert(edit, 100, 10, -1);
+    OK(scrolld_configure(c, "feed", edit, ERR));
+    scrolld_settings_free(edit);
+    edit = scrolld_settings_new();
+    double heights[] = {10, 20, 30};
+    scrolld_settings_rows_insert_heights(edit, 0, heights, 3);
+    OK(scrolld_configure(c, "feed", edit, ERR));
+    scrolld_settings_free(edit);
+    edit = scrolld_settings_new();
+    scrolld_settings_rows_remove(edit, 0, 1);
+    OK(scrolld_configure(c, "feed", edit, ERR));
+    scrolld_settings_free(edit);
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK_EQ_NUM(st.content_size.height, 200 + 110 * 44 + 20 + 30);
+    printf("ok rows: insert, insert heights, remove\n");
+
+    /* pause, resume: the state says so */
+    OK(scrolld_pause(c, "feed", ERR));
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK(st.paused);
+    OK(scrolld_resume(c, "feed", ERR));
+    OK(scrolld_get(c, "feed", &st, ERR));
+    CHECK(!st.paused);
+    printf("ok pause, resume\n");
+
+    /* focus, and devices says where it is */
+    OK(scrolld_focus(c, "feed", ERR));
+    scrolld_devices *devs = NULL;
+    OK(scrolld_devices_list(c, &devs, ERR));
+    CHECK(devs != NULL);
+    CHECK_STR(devs->focus, "feed");
+    CHECK(devs->input_active);
+    CHECK_EQ_INT(devs->count, 1);
+    CHECK_STR(devs->devices[0].name, "Test Wheel");
+    CHECK(devs->devices[0].cap_count == 1);
+    CHECK_STR(devs->devices[0].caps[0], "wheel");
+    CHECK(devs->devices[0].container_count >= 1);
+    scrolld_devices_free(devs);
+    OK(scrolld_focus(c, NULL, ERR));
+    OK(scrolld_devices_list(c, &devs, ERR));
+    CHECK(devs->focus == NULL);
+    scrolld_devices_free(devs);
+    printf("ok focus, devices\n");
+
+    scrolld_reload_result reloaded;
+    OK(scrolld_reload(c, &reloaded, ERR));
+    CHECK(reloaded.ok);
+    CHECK_STR(reloaded.file, d.config);
+    printf("ok reload: %s\n", reloaded.message);
+
+    /* the daemon's errors, named */
+    FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_get(c, "nope", &st, ERR));
+    CHECK_STR(last_error.name, "unknown_container");
+    CHECK_STR(last_error.message, "unknown container \"nope\"");
+    FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_scroll_by(c, "nope", 0, 1, NULL, ERR));
+    FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_subscribe(c, "nope", 0, 0, ERR));
+    FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_focus(c, "nope", ERR));
+    const scrolld_position row1000 = {.has_row = true, .row = 1000};
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_scroll_to(c, "feed", &row1000, NULL, ERR));
+    CHECK_STR(last_error.name, "invalid_value");
+    printf("ok invalid_value: %s\n", last_error.message);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_remove(c, "main", ERR));
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_subscribe(c, "feed", 5000, 0, ERR));
+    uint64_t bad_id;
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_observe(c, "feed", "nowhere", NULL, &bad_id, ERR));
+    s = scrolld_settings_new();
+    scrolld_settings_overscroll(s, "bounce");
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "feed", s, ERR));
+    CHECK(strstr(last_error.message, "overscroll") != NULL);
+    scrolld_settings_free(s);
+    /* bad_request: one key in two spellings (a raw key, for a daemon newer than this library) */
+    s = scrolld_settings_new();
+    scrolld_settings_content_insets(s, 1, 1, 1, 1);
+    scrolld_settings_json(s, "insets", "{\"top\":2,\"leading\":2,\"bottom\":2,\"trailing\":2}");
+    FAILS(SCROLLD_E_BAD_REQUEST, scrolld_configure(c, "feed", s, ERR));
+    CHECK_STR(last_error.name, "bad_request");
+    scrolld_settings_free(s);
+    /* the client's own: values JSON cannot carry, a request over 64 KiB, bad raw JSON */
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_scroll_by(c, "feed", 0, NAN, NULL, ERR));
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_scroll_by(c, "feed", INFINITY, 0, NULL, ERR));
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_get(c, "f\xff", &st, ERR));
+    s = scrolld_settings_new();
+    scrolld_settings_json(s, "physics", "{\"friction\":");
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "feed", s, ERR));
+    scrolld_settings_free(s);
+    s = scrolld_settings_new();
+    static double many[20000];
+    for (size_t i = 0; i < 20000; i++) many[i] = 44.125 + (double)i;
+    scrolld_settings_row_heights(s, many, 20000);
+    FAILS(SCROLLD_E_TOO_LARGE, scrolld_configure(c, "feed", s, ERR));
+    CHECK_STR(last_error.name, "too_large");
+    scrolld_settings_free(s);
+    OK(scrolld_ping(c, NULL, ERR));  /* the connection is still there */
+    printf("ok errors: unknown_container, invalid_value, bad_request, too_large; client-side invalid_value\n");
+
+    /* remove: its subscriber hears `removed`, and the subscription ends */
+    OK(scrolld_remove(c, "feed", ERR));
+    DISPATCH_UNTIL(c, x.removed == 1);
+    CHECK_STR(x.removed_name, "feed");
+    FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_get(c, "feed", &st, ERR));
+    OK(scrolld_unsubscribe(c, NULL, ERR));
+    OK(scrolld_unsubscribe(c, "main", ERR));
+    printf("ok remove, removed callback, unsubscribe\n");
+
+    /* waiting subscriptions need a daemon with "follow" (docs/design.md §20) */
+    if (scrolld_has_feature(c, "follow")) {
+        OK(scrolld_subscribe(c, "later", 0, SCROLLD_WAIT, ERR));
+        printf("ok subscribe with wait\n");
+    } else {
+        printf("skip subscribe with wait: this daemon does not list \"follow\"\n");
+    }
+
+    /* disconnected: the daemon goes; a client without SCROLLD_RECONNECT ends */
+    int disconnects = 0;
+    scrolld_close(c);
+    c = scrolld_connect(d.socket, 0, &e);
+    CHECK(c != NULL);
+    daemon_kill(&d);
+    DISPATCH_UNTIL(c, scrolld_dispatch(c) == SCROLLD_E_DISCONNECTED && ++disconnects);
+    CHECK(!scrolld_connected(c));
+    FAILS(SCROLLD_E_DISCONNECTED, scrolld_ping(c, NULL, ERR));
+    CHECK_STR(last_error.name, "disconnected");
+    scrolld_close(c);
+    printf("ok disconnected\n");
+
+    CHECK_STR(scrolld_code_name(SCROLLD_E_UNKNOWN_OP), "unknown_op");
+    CHECK_STR(scrolld_code_name(SCROLLD_E_FORBIDDEN), "forbidden");
+    CHECK_STR(scrolld_code_name(SCROLLD_E_TIMEOUT), "timeout");
+    CHECK_STR(scrolld_code_name(-5), "error");
+    daemon_cleanup(&d);
+    printf("requests: all passed\n");
+    return 0;
+}
