@@ -42,35 +42,45 @@ struct Record: ParsableCommand {
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let backend = LibinputContext.Backend.resolve(devices: devices, seat: seat, environment: environment)
+        let out = try openOutput()
+        let context = try makeContext(backend, environment: environment)
+        // SIGINT and SIGTERM end the recording cleanly: they arrive as input on this pipe.
+        let stopSignals = try SignalSelfPipe.install([SIGINT, SIGTERM])
+        let count = try record(context, backend: backend, stopSignals: stopSignals, to: out)
+        if output != "-" { try? out.close() }
+        standardError("scrolld: recorded \(count) events to \(output)")
+    }
 
-        let out: FileDescriptor
+    private func openOutput() throws -> FileDescriptor {
         do {
-            out = output == "-" ? .standardOutput : try FileDescriptor.open(
+            return output == "-" ? .standardOutput : try FileDescriptor.open(
                 FilePath(output), .writeOnly, options: [.create, .truncate], permissions: [.ownerReadWrite, .groupRead, .otherRead]
             )
         } catch {
             standardError("scrolld: cannot write \(output): \(error)")
             throw ExitCode(73)  // EX_CANTCREAT
         }
+    }
+
+    private func makeContext(_ backend: LibinputContext.Backend, environment: [String: String]) throws -> LibinputContext {
         let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
         let input = loaded.input
-        let context: LibinputContext
         do {
-            context = try LibinputContext(
+            return try LibinputContext(
                 backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
             )
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)
         }
+    }
 
-        // SIGINT and SIGTERM end the recording cleanly: they arrive as input on this pipe.
-        let stopSignals = try SignalSelfPipe.install([SIGINT, SIGTERM])
-
+    /// Writes the header, then every event until the duration is over or a stop signal comes;
+    /// returns how many events were written.
+    private func record(_ context: LibinputContext, backend: LibinputContext.Backend, stopSignals: Int32, to out: FileDescriptor) throws -> Int {
         let writer = EventLogWriter()
-        let source = "scrolld record, \(backend.label)"
         var line: [UInt8] = []
-        writer.appendHeaderLine(EventLogHeader(created: RFC3339.now(), source: source), to: &line)
+        writer.appendHeaderLine(EventLogHeader(created: RFC3339.now(), source: "scrolld record, \(backend.label)"), to: &line)
         try write(&line, to: out)
 
         let end = duration.map { MonotonicClock.now() + Timestamp($0 * 1_000_000) }
@@ -106,8 +116,7 @@ struct Record: ParsableCommand {
             if polled[1].revents != 0 { break }
             if polled[0].revents != 0 { context.dispatch() }
         }
-        if output != "-" { try? out.close() }
-        standardError("scrolld: recorded \(count) events to \(output)")
+        return count
     }
 
     /// One line, one write(2): what is on disk is always whole lines. A write that fails part

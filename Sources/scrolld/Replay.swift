@@ -144,44 +144,8 @@ struct Replay: ParsableCommand {
             throw ExitCode(66)
         }
         defer { reader.close() }
-        // An event log starts with its JSON header; anything else is taken for a `libinput
-        // debug-events` transcript, imported whole (device capabilities are known only at
-        // its end) and then replayed.
-        var parser = EventLogParser()
-        var transcript: DebugEventsImporter?
-        var firstLines: [String] = []
         do {
-            try reader.forEachLine { line, number, isLast in
-                if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
-                if transcript != nil {
-                    if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
-                    try transcript!.feed(line: line, lineNumber: number, isLast: isLast)
-                    return
-                }
-                switch try parser.parse(line: line, lineNumber: number, isLast: isLast) {
-                case .event(let event): replayer.feed(event)
-                case .request(let request):
-                    do throws(ProtocolError) {
-                        try replayer.feed(request)
-                    } catch {
-                        standardError("scrolld: \(log): line \(number): recorded request not applied: \(error.message)")
-                    }
-                case .warning(let message): standardError("scrolld: \(log): \(message)")
-                case .header, .skip: break
-                }
-            }
-            if let transcript {
-                let imported = transcript.finish()
-                guard !imported.events.isEmpty || DebugEventsImporter.looksLikeTranscript(firstLines: firstLines) else {
-                    // Neither kind: report it as the event log it was meant to be.
-                    _ = try parser.parse(line: Array((firstLines.first ?? "").utf8), lineNumber: 1)
-                    return
-                }
-                for warning in imported.warnings { standardError("scrolld: \(log): \(warning)") }
-                for event in imported.events { replayer.feed(event) }
-            }
-            // An empty file is no event log (docs/event-log.md): it has no header.
-            if parser.header == nil, transcript == nil { _ = try parser.parse(line: [], lineNumber: 1) }
+            try read(&reader, into: &replayer)
         } catch let error as EventLogError {
             replayer.sink.flush()
             standardError("scrolld: \(log): \(error)")
@@ -201,6 +165,46 @@ struct Replay: ParsableCommand {
             throw ExitCode(65)
         }
         replayer.finish()
+    }
+
+    /// An event log starts with its JSON header; anything else is taken for a `libinput
+    /// debug-events` transcript, imported whole (device capabilities are known only at its end)
+    /// and then replayed.
+    private func read<Sink>(_ reader: inout LineReader, into replayer: inout Replayer<Sink>) throws {
+        var parser = EventLogParser()
+        var transcript: DebugEventsImporter?
+        var firstLines: [String] = []
+        try reader.forEachLine { line, number, isLast in
+            if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
+            if transcript != nil {
+                if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
+                try transcript!.feed(line: line, lineNumber: number, isLast: isLast)
+                return
+            }
+            switch try parser.parse(line: line, lineNumber: number, isLast: isLast) {
+            case .event(let event): replayer.feed(event)
+            case .request(let request):
+                do throws(ProtocolError) {
+                    try replayer.feed(request)
+                } catch {
+                    standardError("scrolld: \(log): line \(number): recorded request not applied: \(error.message)")
+                }
+            case .warning(let message): standardError("scrolld: \(log): \(message)")
+            case .header, .skip: break
+            }
+        }
+        if let transcript {
+            let imported = transcript.finish()
+            guard !imported.events.isEmpty || DebugEventsImporter.looksLikeTranscript(firstLines: firstLines) else {
+                // Neither kind: report it as the event log it was meant to be.
+                _ = try parser.parse(line: Array((firstLines.first ?? "").utf8), lineNumber: 1)
+                return
+            }
+            for warning in imported.warnings { standardError("scrolld: \(log): \(warning)") }
+            for event in imported.events { replayer.feed(event) }
+        }
+        // An empty file is no event log (docs/event-log.md): it has no header.
+        if parser.header == nil, transcript == nil { _ = try parser.parse(line: [], lineNumber: 1) }
     }
 }
 
