@@ -59,23 +59,7 @@ extension PlotRenderer {
         let ticks = NiceTicks(lower: scale.domain.lower, upper: scale.domain.upper, count: max(2, Int(panel.height / 40)), minimum: 3)
         let width = plotRight - plotLeft
         document.open("g", ["id": "panel-\(panel.id)", "class": "panel"])
-        document.text(["x": plotLeft, "y": plotTop - 8, "font-size": 13], runs: [
-            (panel.title, ["font-weight": "bold"]),
-            (panel.unit, ["dx": 7, "fill": PlotStyle.muted, "font-size": 12]),
-        ])
-        if panel.lines.count > 1 {
-            // An inline key, right-aligned above the panel.
-            var x = plotRight
-            for line in panel.lines.reversed() {
-                x -= Self.textWidth(line.label, size: 12)
-                document.element("text", ["x": x, "y": plotTop - 8, "font-size": 12], text: line.label)
-                x -= 24
-                document.element("line", [
-                    "x1": x, "y1": plotTop - 12, "x2": x + 19, "y2": plotTop - 12, "stroke": line.color, "stroke-width": 2,
-                ])
-                x -= 14
-            }
-        }
+        drawTitle(panel, above: plotTop, into: &document)
         document.element("rect", ["x": plotLeft, "y": plotTop, "width": width, "height": panel.height, "fill": "#ffffff"])
         drawBands(top: plotTop, height: panel.height, into: &document)
         var grid = ""
@@ -100,6 +84,41 @@ extension PlotRenderer {
                 "stroke": PlotStyle.reference, "stroke-width": 1.1, "stroke-dasharray": "5 3",
             ])
         }
+        drawLines(panel, time: time, scale: scale, into: &document)
+        drawReferenceLabels(references, scale: scale, top: plotTop, into: &document)
+        document.element("rect", [
+            "x": plotLeft, "y": plotTop, "width": width, "height": panel.height,
+            "fill": "none", "stroke": PlotStyle.frame, "shape-rendering": "crispEdges",
+        ])
+        for (value, label) in zip(ticks.values, ticks.labels) {
+            document.element("text", [
+                "x": plotLeft - 8, "y": scale.y(value) + 4, "text-anchor": "end", "font-size": 11, "fill": PlotStyle.muted,
+            ], text: label)
+        }
+        document.close()
+        return plotTop + panel.height + Self.panelGap
+    }
+
+    /// The panel's title and unit, and with several lines an inline key, right-aligned.
+    private func drawTitle(_ panel: ValuePanel, above plotTop: Double, into document: inout SVGDocument) {
+        document.text(["x": plotLeft, "y": plotTop - 8, "font-size": 13], runs: [
+            (panel.title, ["font-weight": "bold"]),
+            (panel.unit, ["dx": 7, "fill": PlotStyle.muted, "font-size": 12]),
+        ])
+        guard panel.lines.count > 1 else { return }
+        var x = plotRight
+        for line in panel.lines.reversed() {
+            x -= Self.textWidth(line.label, size: 12)
+            document.element("text", ["x": x, "y": plotTop - 8, "font-size": 12], text: line.label)
+            x -= 24
+            document.element("line", [
+                "x1": x, "y1": plotTop - 12, "x2": x + 19, "y2": plotTop - 12, "stroke": line.color, "stroke-width": 2,
+            ])
+            x -= 14
+        }
+    }
+
+    private func drawLines(_ panel: ValuePanel, time: TimeScale, scale: ValueScale, into document: inout SVGDocument) {
         for line in panel.lines {
             // After the last state nothing changes (replay runs until everything rests), so
             // the last value holds to the right edge.
@@ -112,27 +131,19 @@ extension PlotRenderer {
                 "stroke-linejoin": "round", "stroke-linecap": "round",
             ])
         }
+    }
+
+    /// Each reference line's label: above the line unless that leaves the panel; over the
+    /// series, with a white halo that keeps it legible where a line crosses it.
+    private func drawReferenceLabels(_ references: [ValuePanel.Reference], scale: ValueScale, top plotTop: Double, into document: inout SVGDocument) {
         for reference in references {
             let y = scale.y(reference.value)
-            // Above the line unless that leaves the panel; over the series, with a white halo
-            // that keeps it legible where a line crosses it.
             let labelY = y - 4 < plotTop + 11 ? y + 12 : y - 4
             document.element("text", [
                 "x": plotRight - 6, "y": labelY, "text-anchor": "end", "font-size": 10.5, "fill": PlotStyle.reference,
                 "stroke": "#ffffff", "stroke-width": 3, "stroke-linejoin": "round", "paint-order": "stroke",
             ], text: reference.label)
         }
-        document.element("rect", [
-            "x": plotLeft, "y": plotTop, "width": width, "height": panel.height,
-            "fill": "none", "stroke": PlotStyle.frame, "shape-rendering": "crispEdges",
-        ])
-        for (value, label) in zip(ticks.values, ticks.labels) {
-            document.element("text", [
-                "x": plotLeft - 8, "y": scale.y(value) + 4, "text-anchor": "end", "font-size": 11, "fill": PlotStyle.muted,
-            ], text: label)
-        }
-        document.close()
-        return plotTop + panel.height + Self.panelGap
     }
 
     /// A polyline through the points, in 0.1 px.
