@@ -47,7 +47,7 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo "## Instructions per subscriber write (callgrind)"
     echo
     echo "Benchmarks/scripts/fanout-callgrind.sh, 100 subscribers, 300 events at 0.05× speed: the fan-out's"
-    echo "instructions (\`DaemonCore.deliver\`, inclusive) per subscriber write."
+    echo "instructions (\`Publisher.deliver\`, inclusive) per subscriber write."
     echo
     echo "| writes | subscribers | state lines read | subscriber writes | states per write | instructions in deliver | per subscriber write | whole run |"
     echo "|---|---|---|---|---|---|---|---|"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The fan-out's cost in instructions (docs/performance-live.md, finding 3):
 # `scrolld run --replay` under callgrind with N subscribers, slowed down so that each published
-# state is delivered on its own, then the instructions spent in `DaemonCore.deliver` (inclusive:
+# state is delivered on its own, then the instructions spent in `Publisher.deliver` (inclusive:
 # everything a publish does per subscriber, NIO's write path included, the kernel not) divided by
 # the subscriber writes it made.
 #
@@ -62,9 +62,9 @@ def name(field):
     return names.get(m.group(1), "")
 total_ir = 0
 def is_deliver(fn):
-    # DaemonCore.deliver and deliverObservations; mangled, ScrollDaemon.DaemonCore is
-    # "12ScrollDaemon0B4Core" (the module's "Daemon" reused).
-    return "deliver" in fn and ("DaemonCore" in fn or "12ScrollDaemon0B4Core" in fn)
+    # Publisher.deliver and deliverObservations (DaemonCore's before the core had parts;
+    # mangled, ScrollDaemon.DaemonCore is "12ScrollDaemon0B4Core", the module's "Daemon" reused).
+    return "deliver" in fn and ("Publisher" in fn or "DaemonCore" in fn or "12ScrollDaemon0B4Core" in fn)
 for line in open(path):
     if line.startswith("fn="): fn = name(line[3:].strip()); continue
     if line.startswith("cfn="): cfn = name(line[4:].strip()); continue
