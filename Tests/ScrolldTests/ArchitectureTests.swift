@@ -13,7 +13,7 @@ import Testing
         "ScrollConfig": ["ScrollModel", "TOML"],
         "ScrollProtocol": ["ScrollModel", "ScrollJSON"],
         "ScrollSession": ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"],
-        "ScrollDaemon": ["NIOCore", "Logging", "Synchronization", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
+        "ScrollDaemon": ["NIOCore", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
         "ScrollInput": ["CLibinput", "ScrollModel"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
         "ScrollPOSIX": [],
