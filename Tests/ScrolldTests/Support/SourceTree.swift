@@ -137,7 +137,7 @@ enum SourceTree {
                         }
                         continue
                     }
-                    if Array(scalars[index..<min(index + closing.count, scalars.count)]) == closing {
+                    if closing.indices.allSatisfy({ at($0) == closing[$0] }) {
                         keep(closing.count)
                         return
                     }
@@ -149,6 +149,20 @@ enum SourceTree {
 
     /// The Swift files of `target`.
     static func swiftFiles(of target: String, kind: Kind) throws -> [SwiftFile] {
+        if let files = try read.get()[target] { return files }
+        return try load(target, kind: kind)
+    }
+
+    /// Every target's files, read once for all the checks (they run at once).
+    private static let read = Result { () throws -> [String: [SwiftFile]] in
+        var all: [String: [SwiftFile]] = [:]
+        for (target, kind) in try targets() where kind != .systemLibrary {
+            all[target] = try load(target, kind: kind)
+        }
+        return all
+    }
+
+    private static func load(_ target: String, kind: Kind) throws -> [SwiftFile] {
         let folder = folder(of: target, kind: kind)
         return try files(in: folder, endingWith: ".swift").map {
             SwiftFile(name: $0, text: try String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8))
