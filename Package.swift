@@ -88,13 +88,25 @@ let package = Package(
         ),
         // The daemon's logic over NIOCore alone: publishing (feeds, subscriptions, rate groups,
         // backpressure), requests, line framing and deadline scheduling on the loop's clock.
-        // Tested on an EmbeddedEventLoop with virtual time; the POSIX edges stay in scrolld.
+        // Tested on an EmbeddedEventLoop with virtual time; no system call: the POSIX edges are
+        // ScrollDaemonPOSIX and scrolld.
         .target(
             name: "ScrollDaemon",
             dependencies: [
                 "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The daemon's POSIX edge for its connections, the system calls ScrollDaemon leaves out:
+        // SO_PEERCRED, the process' uid, and the fan-out's duplicate of NIO's socket for direct
+        // send(2). Used by scrolld and by the tests that serve real sockets.
+        .target(
+            name: "ScrollDaemonPOSIX",
+            dependencies: [
+                "ScrollDaemon", "CScrolldShim",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // POSIX pieces shared by the daemon and the client library (a named detached thread).
@@ -111,6 +123,7 @@ let package = Package(
                 "CScrolldShim",
                 "ScrollPOSIX",
                 "ScrollDaemon",
+                "ScrollDaemonPOSIX",
                 "ScrollSession",
                 "ScrollTranscript",
                 "ScrollJSON",
@@ -168,6 +181,8 @@ let package = Package(
             name: "ScrollDaemonTests",
             dependencies: [
                 "ScrollDaemon", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol",
+                // The POSIX edge the socket daemons serve with (DirectWriteTests).
+                "ScrollDaemonPOSIX",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 // Real sockets for the fan-out's direct writes (DirectWriteTests).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench-overload` (and the end of `make bench`): "within one frame" under overload, as a
-# figure. Runs Tests/ScrolldTests/OverloadTests.swift RUNS times (default 10) against the
+# figure. Runs Tests/ScrolldTests/Overload/OverloadTests.swift RUNS times (default 10) against the
 # release build `make release` ships, with SCROLLD_OVERLOAD_BENCH=1 (the daemon, the test's CPU
 # sampler and its readers under SCHED_FIFO, so what is timed is the daemon's own work), reads
 # the line each run prints ("OVERLOAD within one frame: met|not met (...)") and its staleness
@@ -17,7 +17,7 @@
 # With OVERLOAD_DEADLINE=RUNTIME/PERIOD (milliseconds, e.g. 9.5/10) the test puts the daemon's
 # event loop under that SCHED_DEADLINE reservation instead of SCHED_FIFO, on CPUs shared with
 # the load: Linux 6.12+'s fair server preempts SCHED_FIFO threads there, not an earlier
-# deadline (Tests/ScrolldTests/DeadlineReservation.swift). That table goes between the
+# deadline (Tests/ScrolldTests/Support/DeadlineReservation.swift). That table goes between the
 # "<!-- make bench: overload, daemon under SCHED_DEADLINE -->" markers (and to
 # Benchmarks/overload-results-deadline.md).
 #

@@ -15,9 +15,9 @@ package final class Client {
     /// wraps every write anew and walks the pipeline from its tail).
     let context: ChannelHandlerContext
     let credentials: PeerCredentials
-    /// The connection's socket for writing it directly (see `write`); nil on a channel without
-    /// one (tests' embedded channels) or once a direct write failed.
-    private(set) var socket: SocketDescriptor?
+    /// The connection's socket for writing it directly (see `write`), from the POSIX edge; nil
+    /// on a channel without one (tests' embedded channels) or once a direct write failed.
+    private(set) var socket: (any ClientSocket)?
     /// Writes handed to NIO and not yet completed: while any is, everything goes through NIO
     /// behind it, so bytes keep their order.
     @exclusivity(unchecked) private(set) var writesInNIO = 0
@@ -52,11 +52,14 @@ package final class Client {
     /// what delays everyone else (docs/performance-live.md, finding 8).
     package static let writeBufferWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 2 * 1024, high: 8 * 1024)
 
-    init(context: ChannelHandlerContext, credentials: PeerCredentials, number: Int, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger) {
+    init(
+        context: ChannelHandlerContext, credentials: PeerCredentials, socket: (any ClientSocket)?,
+        number: Int, stuckLimit: TimeAmount = Client.defaultStuckLimit, logger: Logger
+    ) {
         channel = context.channel
         self.number = number
         self.context = context
-        socket = SocketDescriptor.duplicate(of: context.channel)
+        self.socket = socket
         self.credentials = credentials
         self.stuckLimit = stuckLimit
         self.logger = logger

@@ -1,8 +1,5 @@
 import NIOCore
 import ScrollProtocol
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The pipeline end of one client connection: checks who is connecting, greets, turns each
 /// line into a request for the core, and reports framing errors before closing.
@@ -12,9 +9,9 @@ package final class ClientHandler: ChannelInboundHandler {
 
     let core: DaemonCore
     var client: Client?
-    /// Who is connecting: the kernel's `SO_PEERCRED` on a real socket (the daemon's POSIX side
-    /// reads it), a test's stand-in on an embedded channel.
-    let identify: (Channel) -> EventLoopFuture<PeerCredentials>
+    /// What the operating system tells of the connection (who connects, the socket for direct
+    /// writes) and the daemon's own uid: the POSIX edge's, or a test's stand-in.
+    let edge: ConnectionEdge
     /// The number of a connection taken back after a restart (docs/design.md §16): it keeps its
     /// number and its subscriptions, and is not greeted again.
     let restoring: Int?
@@ -32,9 +29,9 @@ package final class ClientHandler: ChannelInboundHandler {
     /// How many connections may linger at once; past it a refusal closes at once.
     static let maximumLingering = 64
 
-    package init(core: DaemonCore, identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>, restoring: Int? = nil) {
+    init(core: DaemonCore, edge: ConnectionEdge, restoring: Int? = nil) {
         self.core = core
-        self.identify = identify
+        self.edge = edge
         self.restoring = restoring
     }
 
@@ -53,7 +50,8 @@ package final class ClientHandler: ChannelInboundHandler {
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
         let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
         let bound = NIOLoopBound(context, eventLoop: channel.eventLoop)
-        identify(channel).assumeIsolated().whenComplete { result in
+        let edge = self.edge
+        edge.identify(channel).assumeIsolated().whenComplete { result in
             guard channel.isActive else { return }
             let credentials: PeerCredentials
             switch result {
@@ -63,13 +61,16 @@ package final class ClientHandler: ChannelInboundHandler {
                 return
             }
             let uid = credentials.uid
-            guard core.isAllowed(uid: uid) else {
-                handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(getuid()); see daemon.allow_uids)"))
+            guard core.isAllowed(uid: uid, daemonUID: edge.daemonUID) else {
+                handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(edge.daemonUID); see daemon.allow_uids)"))
                 return
             }
             let number = self.restoring ?? core.connections.nextNumber
             if self.restoring == nil { core.connections.nextNumber += 1 }
-            let client = Client(context: context, credentials: credentials, number: number, stuckLimit: core.connections.stuckClientLimit, logger: core.logger)
+            let client = Client(
+                context: context, credentials: credentials, socket: edge.openSocket(channel),
+                number: number, stuckLimit: core.connections.stuckClientLimit, logger: core.logger
+            )
             self.client = client
             core.connected(client)
             if self.restoring != nil {
@@ -164,18 +165,5 @@ package final class ClientHandler: ChannelInboundHandler {
             return
         }
         context.close(promise: nil)
-    }
-}
-
-/// Who is at the other end of a connection: what `SO_PEERCRED` tells.
-package struct PeerCredentials: Sendable {
-    package var pid: Int32
-    package var uid: UInt32
-    package var gid: UInt32
-
-    package init(pid: Int32, uid: UInt32, gid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
     }
 }

@@ -11,11 +11,12 @@ package enum ClientPipeline {
     package static let bytesPerTurn = 4096
 
     /// Sets the connection's options and adds the line decoder and the request handler.
+    /// `edge`: what the operating system tells of the connection (``ConnectionEdge``).
     /// `restoring`: the number of a connection taken back after a restart.
     package static func configure(
         _ channel: Channel,
         core: DaemonCore,
-        identify: @escaping (Channel) -> EventLoopFuture<PeerCredentials>,
+        edge: ConnectionEdge,
         restoring: Int? = nil
     ) throws {
         if let options = channel.syncOptions {
@@ -24,6 +25,6 @@ package enum ClientPipeline {
             try options.setOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
         }
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, identify: identify, restoring: restoring))
+        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, edge: edge, restoring: restoring))
     }
 }

@@ -4,15 +4,12 @@ import ScrollInput
 import ScrollModel
 import ScrollProtocol
 import ScrollSession
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// docs/design.md §7: one request in, one reply out (plus states for subscriptions). A bad request
 /// gets an error naming the problem and the connection stays open.
 extension DaemonCore {
-    func isAllowed(uid: UInt32) -> Bool {
-        uid == getuid() || configuration.daemon.allowUIDs.contains(uid)
+    func isAllowed(uid: UInt32, daemonUID: UInt32) -> Bool {
+        uid == daemonUID || configuration.daemon.allowUIDs.contains(uid)
     }
 
     func line(_ body: (inout [UInt8]) -> Void) -> ByteBuffer {

@@ -3,45 +3,49 @@ import NIOCore
 import NIOEmbedded
 import NIOPosix
 import ScrollDaemon
+import ScrollDaemonPOSIX
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The fan-out's direct writes (`Client.write`, `SocketDescriptor`) on real sockets: what the
+/// The fan-out's direct writes (`Client.write`, the POSIX edge's `DuplicatedSocket`) on real sockets: what the
 /// kernel takes goes straight out, what it does not (a partial write, EAGAIN) or a failure goes
 /// to NIO, and the client reads every line whole, in order, the latest last.
 @Suite(.serialized) struct DirectWriteTests {
     // MARK: The descriptor
 
-    @Test func theDescriptorOfAChannelIsTheSocketNIOHoldsAndItsDuplicateTheSameSocket() throws {
+    @Test func theEdgeDuplicatesTheSocketNIOHoldsAndNothingForAChannelWithoutOne() throws {
         let (a, b) = try socketPair()
         defer { close(b) }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let channel = try ClientBootstrap(group: group).withConnectedSocket(a).wait()
-        let (found, sameSocket) = try channel.eventLoop.submit { () -> (Int32?, Bool) in
-            let found = SocketDescriptor.descriptor(of: channel)
-            guard let copy = SocketDescriptor.duplicate(of: channel) else { return (found, false) }
-            defer { copy.close() }
-            return (found, copy.fd != a && Self.cookie(of: copy.fd) == Self.cookie(of: a))
-        }.wait()
-        #expect(found == a)
-        #expect(sameSocket)
-        // Another connection of the same kind: found again (by the path the first lookup of
-        // the type found), its own socket.
+        // Another connection of the same kind: its own socket.
         let (c, d) = try socketPair()
         defer { close(d) }
         let second = try ClientBootstrap(group: group).withConnectedSocket(c).wait()
-        #expect(try second.eventLoop.submit { SocketDescriptor.descriptor(of: second) }.wait() == c)
+        for (channel, fd) in [(channel, a), (second, c)] {
+            let (copy, sameSocket) = try channel.eventLoop.submit { () -> (Int32, Bool) in
+                guard let copy = ConnectionEdge.posix.openSocket(channel) else { return (-1, false) }
+                defer { copy.close() }
+                // The kernel's own number for a socket: the same for a duplicate, another for
+                // every other socket.
+                return (copy.fd, Self.cookie(of: copy.fd) == Self.cookie(of: fd))
+            }.wait()
+            #expect(copy >= 0 && copy != a && copy != c)
+            #expect(sameSocket)
+        }
+        #expect(Self.cookie(of: a) != Self.cookie(of: c))
         try second.close().wait()
         try channel.close().wait()
-        // Not a socket channel: nothing to find, NIO's write path does it all.
+        // Not a socket channel: nothing to duplicate, NIO's write path does it all.
         let embedded = EmbeddedChannel()
-        #expect(SocketDescriptor.descriptor(of: embedded) == nil)
+        #expect(ConnectionEdge.posix.openSocket(embedded) == nil)
         _ = try embedded.finish()
     }
 
+    /// `SO_COOKIE` (asm-generic/socket.h; Glibc's module does not carry it).
     static func cookie(of fd: Int32) -> UInt64? {
         var cookie: UInt64 = 0
         var size = socklen_t(8)
@@ -53,7 +57,7 @@ import Glibc
         defer { close(b) }
         var small: Int32 = 4096
         setsockopt(a, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(4))
-        let socket = SocketDescriptor(adopting: a)
+        let socket = DuplicatedSocket(adopting: a)
         let big = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1 << 20)
         guard case .partial(let written) = socket.send(big) else {
             Issue.record("expected a partial write")

@@ -28,15 +28,20 @@ final class EmbeddedDaemon {
 
     /// A connected client (the daemon's own uid), its welcome already read.
     func connect(failing: FailingWrites? = nil) throws -> Connection {
-        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
-        let channel = EmbeddedChannel(loop: loop)
-        if let failing { try channel.pipeline.syncOperations.addHandler(failing) }
-        try ClientPipeline.configure(channel, core: core) { $0.eventLoop.makeSucceededFuture(credentials) }
-        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
-        let connection = Connection(channel: channel)
+        let connection = try open(failing: failing)
         let welcome = try connection.next()
         precondition(welcome?["type"] as? String == "welcome")
         return connection
+    }
+
+    /// A connection through the daemon's one pipeline (`ClientPipeline`), nothing read yet.
+    /// `restoring`: taken back after a restart as connection `restoring`.
+    func open(edge: ConnectionEdge = .standIn(), failing: FailingWrites? = nil, restoring: Int? = nil) throws -> Connection {
+        let channel = EmbeddedChannel(loop: loop)
+        if let failing { try channel.pipeline.syncOperations.addHandler(failing) }
+        try ClientPipeline.configure(channel, core: core, edge: edge, restoring: restoring)
+        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
+        return Connection(channel: channel)
     }
 
     /// Moves virtual time on by `seconds`, running every task due meanwhile.
@@ -50,6 +55,18 @@ final class EmbeddedDaemon {
     /// An input event stamped now.
     func input(_ kind: ScrollEvent.Kind, device: Int = 1) {
         core.input(ScrollEvent(time: now, device: device, kind: kind))
+    }
+}
+
+extension ConnectionEdge {
+    /// What the POSIX edge would tell of an embedded channel: the test process' uid, the
+    /// peer `credentials` (the daemon's own uid unless said otherwise), and no socket for
+    /// direct writes (NIO's write path does them all).
+    static func standIn(
+        _ credentials: PeerCredentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid()),
+        daemonUID: UInt32 = getuid()
+    ) -> ConnectionEdge {
+        ConnectionEdge(daemonUID: daemonUID) { $0.eventLoop.makeSucceededFuture(credentials) }
     }
 }
 

@@ -37,13 +37,10 @@ import Testing
 
     /// `"focus"` of a fresh connection's welcome: NSNull for null.
     static func welcomeFocus(_ daemon: EmbeddedDaemon) throws -> Any? {
-        let channel = EmbeddedChannel(loop: daemon.loop)
-        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: daemon.core) { $0.eventLoop.makeSucceededFuture(credentials) })
-        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
-        let welcome = try #require(try Connection(channel: channel).next())
+        let connection = try daemon.open()
+        let welcome = try #require(try connection.next())
         #expect((welcome["features"] as? [String])?.contains("routing") == true)
-        _ = try channel.close().wait()
+        _ = try connection.channel.close().wait()
         return welcome["focus"]
     }
 

@@ -10,11 +10,7 @@ import Testing
 @Suite struct PublishingTests {
     @Test func welcomeNamesTheServerTheContainersAndTheFeatures() throws {
         let daemon = try EmbeddedDaemon()
-        let channel = EmbeddedChannel(loop: daemon.loop)
-        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
-        try channel.pipeline.syncOperations.addHandler(ClientHandler(core: daemon.core) { $0.eventLoop.makeSucceededFuture(credentials) })
-        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
-        let welcome = try #require(try Connection(channel: channel).next())
+        let welcome = try #require(try daemon.open().next())
         #expect(welcome["server"] as? String == "scrolld test")
         #expect(welcome["containers"] as? [String] == ["main"])
         #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore"])

@@ -207,10 +207,6 @@ struct RestoreTests {
 extension EmbeddedDaemon {
     /// A connection taken back after a restart: it keeps `number`, and no welcome is read.
     func reconnect(number: Int) throws -> Connection {
-        let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
-        let channel = EmbeddedChannel(loop: loop)
-        try ClientPipeline.configure(channel, core: core, identify: { $0.eventLoop.makeSucceededFuture(credentials) }, restoring: number)
-        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
-        return Connection(channel: channel)
+        try open(restoring: number)
     }
 }

@@ -4,13 +4,15 @@ import NIOCore
 import NIOPosix
 import ScrollConfig
 import ScrollDaemon
+import ScrollDaemonPOSIX
 import ScrollModel
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The daemon's logic behind a real Unix socket on a real NIO event loop, as `scrolld run` serves
-/// it (the same pipeline, the same write-buffer watermarks), for what only a kernel socket does:
+/// it (the same pipeline, the same write-buffer watermarks, the same POSIX edge: SO_PEERCRED and
+/// the fan-out's duplicated socket), for what only a kernel socket does:
 /// partial writes, a full buffer, a peer that closes. Clients are plain blocking sockets.
 final class SocketDaemon {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -32,12 +34,11 @@ final class SocketDaemon {
         )
         path = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-direct-\(UUID().uuidString.prefix(8)).sock").path
         let core = LoopOwned(self.core)
-        let credentials = PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
         var bootstrap = ServerBootstrap(group: group)
         if let sendBuffer { bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer)) }
         server = try bootstrap.childChannelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
-                try ClientPipeline.configure(channel, core: core.value) { $0.eventLoop.makeSucceededFuture(credentials) }
+                try ClientPipeline.configure(channel, core: core.value, edge: .posix)
             }
         }.bind(unixDomainSocketPath: path).wait()
     }

@@ -34,7 +34,8 @@ final class LiveDaemon {
     func connect() throws -> LineChannel {
         let credentials = PeerCredentials(pid: 1, uid: getuid(), gid: getgid())
         let channel = EmbeddedChannel(loop: loop)
-        try ClientPipeline.configure(channel, core: core) { $0.eventLoop.makeSucceededFuture(credentials) }
+        let edge = ConnectionEdge(daemonUID: getuid()) { $0.eventLoop.makeSucceededFuture(credentials) }
+        try ClientPipeline.configure(channel, core: core, edge: edge)
         try channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded")).wait()
         let connection = LineChannel(channel: channel)
         _ = try connection.lines()

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Whether a process is asleep for good, told from /proc in one look (the rules of
-Tests/ScrolldTests/Quiescence.swift, ProcessProbe.whatMayWakeIt), for systemd-guest.sh.
+Tests/ScrolldTests/Support/Quiescence.swift, ProcessProbe.whatMayWakeIt), for systemd-guest.sh.
 
     quiescence.py PID OUT.json [DEADLINE_SECONDS]
 

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ScrollDaemon
+import ScrollDaemonPOSIX
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,7 +62,7 @@ extension Daemon {
             let bootstrap = ClientBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try ClientPipeline.configure(channel, core: core.value, identify: PeerCredentials.of, restoring: number)
+                        try ClientPipeline.configure(channel, core: core.value, edge: .posix, restoring: number)
                     }
                 }
             do {

@@ -8,6 +8,7 @@ import ScrollLog
 import ScrollModel
 import ScrollProtocol
 import ScrollDaemon
+import ScrollDaemonPOSIX
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -156,7 +157,7 @@ final class Daemon: Sendable {
                 }
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try ClientPipeline.configure(channel, core: core.value, identify: PeerCredentials.of)
+                        try ClientPipeline.configure(channel, core: core.value, edge: .posix)
                     }
                 }
         }

@@ -80,17 +80,23 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
 
     // MARK: ConnectionKeeper
 
-    /// Stores the connection's socket (called on its loop, by the core).
+    /// Stores the connection's socket (called on its loop, by the core): the fan-out's
+    /// duplicate when there is one, else the descriptor NIO lends for the call (systemd takes
+    /// its own copy while it lasts).
     func keep(_ channel: Channel, descriptor: Int32?, number: Int) {
         guard !refused else { return }
-        guard let fd = descriptor ?? SocketDescriptor.descriptor(of: channel) else {
-            if !warned {
-                warned = true
-                logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
-            }
+        let name = "\(Self.clientPrefix)\(number)"
+        if let descriptor, descriptor >= 0 {
+            store(descriptor, name: name)
             return
         }
-        store(fd, name: "\(Self.clientPrefix)\(number)")
+        let lent = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+            store($0, name: name)
+        }
+        if lent == nil, !warned {
+            warned = true
+            logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
+        }
     }
 
     func forget(number: Int) {

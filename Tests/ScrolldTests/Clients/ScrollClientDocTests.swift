@@ -33,7 +33,7 @@ func centreRowFifty(socket: String) async throws -> [String] {
 @Suite("docs/clients.md: the Swift example")
 struct ScrollClientDocTests {
     @Test func theExampleIsTheDocumentsAndItPrintsWhatTheDocumentSays() async throws {
-        let source = try String(contentsOf: Scrolld.packageRoot.appendingPathComponent("Tests/ScrolldTests/ScrollClientDocTests.swift"), encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let example = try #require(source.components(separatedBy: "// docs/clients.md example begins\n").last?.components(separatedBy: "// docs/clients.md example ends").first)
         let document = try String(contentsOf: Scrolld.packageRoot.appendingPathComponent("docs/clients.md"), encoding: .utf8)
         #expect(document.contains("```swift\n" + example + "```\n"))

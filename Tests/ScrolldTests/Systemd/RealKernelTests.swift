@@ -9,8 +9,7 @@ import Testing
 /// `SCROLLD_E2E=1 swift test --filter RealKernelTests`.
 @Suite("Real kernel end to end (qemu)", .serialized)  // one guest at a time: 2 cores
 struct RealKernelTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = Scrolld.packageRoot
     static let e2e = repository.appendingPathComponent("Tests/e2e")
 
     /// A fresh work directory naming the binaries under test (the guest runs the very build this

@@ -7,7 +7,7 @@ import Glibc
 
 extension PeerCredentials {
     /// SO_PEERCRED: the kernel's word for the connecting process' pid, uid and gid.
-    @Sendable static func of(_ channel: Channel) -> EventLoopFuture<PeerCredentials> {
+    @Sendable package static func of(_ channel: Channel) -> EventLoopFuture<PeerCredentials> {
         guard let provider = channel as? SocketOptionProvider else {
             return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }

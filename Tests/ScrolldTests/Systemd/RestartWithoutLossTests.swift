@@ -18,7 +18,9 @@ struct RestartWithoutLossTests {
         let directory: String
         private var pending = Data()
 
-        init() throws {
+        /// `nioWrites`: the daemon runs with `SCROLLD_NIO_WRITES=1`, so no connection has the
+        /// fan-out's duplicate and the store is given the descriptor NIO lends.
+        init(nioWrites: Bool = false) throws {
             directory = "/tmp/scrolld-fdstore-\(UUID().uuidString.prefix(8))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -27,6 +29,9 @@ struct RestartWithoutLossTests {
                 Scrolld.binary.path, "run", "--config", "/dev/null", "--replay", Scrolld.example("demo.scrolllog"), "--socket", directory + "/unused.sock",
                 "--record", directory + "/session.scrolllog",
             ]
+            if nioWrites {
+                process.environment = ProcessInfo.processInfo.environment.merging(["SCROLLD_NIO_WRITES": "1"]) { $1 }
+            }
             process.standardInput = input
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -89,9 +94,12 @@ struct RestartWithoutLossTests {
         }
     }
 
-    @Test func connectionsAndTheSessionSurviveSIGKILLAndACorruptStoreIsRefused() throws {
+    /// Run twice: with the fan-out's duplicated sockets (what the store is given then), and with
+    /// every write through NIO (the store is given the descriptor NIO lends for the call).
+    @Test(arguments: [false, true])
+    func connectionsAndTheSessionSurviveSIGKILLAndACorruptStoreIsRefused(nioWrites: Bool) throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
-        let manager = try Manager()
+        let manager = try Manager(nioWrites: nioWrites)
         defer { manager.stop() }
         #expect(manager.line()?.hasPrefix("started ") == true)
         var client: LineClient?

@@ -3,8 +3,17 @@ import Testing
 
 /// Runs the real `scrolld` binary that `swift build` produced, as a user would.
 enum Scrolld {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The nearest folder above this file that holds Package.swift: the same wherever in the
+    /// test target the file sits.
+    static let packageRoot: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            let parent = folder.deletingLastPathComponent()
+            precondition(parent.path != folder.path, "no Package.swift above \(#filePath)")
+            folder = parent
+        }
+        return folder
+    }()
 
     /// Beside the test bundle (SwiftPM puts every product in one folder), else `.build/debug`;
     /// `SCROLLD_TEST_BINARY` names another build (e.g. the release one, to measure it).
