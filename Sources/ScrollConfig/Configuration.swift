@@ -11,8 +11,20 @@ public struct Configuration: Sendable {
     /// `[physics]` assignments, in order.
     public internal(set) var physics: [(key: String, value: ConfigValue)] = []
     public internal(set) var containers: [ContainerSettings] = [ContainerSettings(name: "main")]
+    /// The keys `set` was given in a deprecated spelling (``KeySpelling``), each once, in the
+    /// order met; a file's carry their file and line. Those of a container go with it when it
+    /// is removed, so however many requests a daemon applies the list stays bounded.
+    public internal(set) var deprecations: [ConfigurationWarning] = []
 
     public init() {}
+
+    /// What the configuration accepts but its author should change, one line each: keys in a
+    /// deprecated spelling (``deprecations``), then what applies to nothing
+    /// (``InputSettings/warnings``). `check-config` prints them; what the daemon logs at start
+    /// and at every reload (`ConfigurationFileSource.logWarnings`) is meant to be these.
+    public var warnings: [String] {
+        deprecations.map(\.description) + input.warnings
+    }
 
     /// The built-in defaults: one container `main`, 800×600, content 800×20000, vertical.
     public static let defaults = Configuration()
@@ -22,12 +34,15 @@ public struct Configuration: Sendable {
     }
 
     /// Assigns `value` to a dotted key such as `physics.wheel_animation`,
-    /// `containers.main.header.min_height` or `daemon.frame_rate`.
+    /// `containers.main.header.min_height` or `daemon.frame_rate`. A key in a deprecated
+    /// spelling (`containers.main.container_size`) is applied as its canonical key and
+    /// recorded in ``deprecations``; errors name the key as written.
     public mutating func set(_ key: String, _ value: ConfigValue) throws(ConfigurationError) {
-        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 2, !parts.contains(where: \.isEmpty) else {
+        let written = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard written.count >= 2, !written.contains(where: \.isEmpty) else {
             throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, physics.*, input.*, containers.NAME.*)")
         }
+        let (parts, deprecated) = KeySpelling.canonical(written)
         switch parts[0] {
         case "daemon" where parts.count == 2:
             try daemon.set(parts[1], value, key: key)
@@ -47,6 +62,9 @@ public struct Configuration: Sendable {
             }
             let index = containers.firstIndex { $0.name == name }!
             try containers[index].set(Array(parts[2...]), value, key: key)
+            if deprecated, !deprecations.contains(where: { $0.key == key }) {
+                deprecations.append(ConfigurationWarning(deprecated: key, canonical: parts.joined(separator: ".")))
+            }
         default:
             throw ConfigurationError(key: key, message: "unknown key (sections: daemon, physics, input, containers.NAME)")
         }
@@ -55,6 +73,7 @@ public struct Configuration: Sendable {
     /// Forgets container `name` (a `remove` request).
     public mutating func removeContainer(_ name: String) {
         containers.removeAll { $0.name == name }
+        deprecations.removeAll { $0.key.hasPrefix("containers.\(name).") }
     }
 
     /// Defines container `name` with the built-in settings unless it exists (a `configure`

@@ -37,7 +37,9 @@ extension Configuration {
         }.map(\.element)
 
         do throws(ConfigurationError) {
-            return try build(ordered, lines: lines)
+            var configuration = try build(ordered, lines: lines)
+            for index in configuration.deprecations.indices { configuration.deprecations[index].file = file }
+            return configuration
         } catch {
             var located = error
             located.file = file
@@ -49,8 +51,13 @@ extension Configuration {
     private static func build(_ items: [FileItem], lines: KeyLines) throws(ConfigurationError) -> Configuration {
         var configuration = Configuration()
         for item in items {
+            let known = configuration.deprecations.count
             do {
                 try configuration.apply(item)
+                // A key in a deprecated spelling is reported at its line, as an error would be.
+                for index in configuration.deprecations.indices.dropFirst(known) {
+                    configuration.deprecations[index].line = lines.exactLine(of: configuration.deprecations[index].key) ?? item.line
+                }
             } catch {
                 // A rejected sub-key of an inline table (`containerSize.width`) has a line of
                 // its own; anything else is on the item's line.

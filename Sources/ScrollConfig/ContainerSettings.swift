@@ -35,11 +35,13 @@ public struct ContainerSettings: Sendable {
     /// The row keys that describe the heights: setting one describes the rows anew.
     static let heightKeys: Set<String> = ["count", "height", "heights"]
 
+    /// `path`: the key below `containers.NAME`, in its canonical spelling (``KeySpelling``);
+    /// `key`: the whole key as written, which errors name.
     mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch (path.count, path[0]) {
-        case (1, "containerSize"), (1, "container_size"): containerSize = try value.size(key)
-        case (1, "contentSize"), (1, "content_size"): contentSize = try value.size(key)
-        case (1, "insets"), (1, "contentInsets"), (1, "content_insets"): insets = try value.insets(key)
+        case (1, "containerSize"): containerSize = try value.size(key)
+        case (1, "contentSize"): contentSize = try value.size(key)
+        case (1, "insets"): insets = try value.insets(key)
         case (1, "axes"): axes = try value.axes(key)
         case (1, "scroll_target"): scrollTarget = try value.choice(key, ScrollTargetBehavior.self)
         case (1, "anchor"): anchor = try value.anchor(key)

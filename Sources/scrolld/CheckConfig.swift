@@ -11,8 +11,9 @@ struct CheckConfig: ParsableCommand {
             $XDG_CONFIG_HOME/scrolld/scrolld.toml, then scrolld/scrolld.toml under each of \
             $XDG_CONFIG_DIRS and /etc/xdg. Prints 'FILE: ok' and the containers it defines, or \
             'FILE:LINE: KEY: problem' on standard error and exits with status 1. What is \
-            valid but applies to nothing (a device rule without `match`) is a warning on \
-            standard error; the status stays 0.
+            valid but applies to nothing (a device rule without `match`), and a key in a \
+            deprecated spelling ('FILE:LINE: warning: KEY: deprecated spelling; use NEW'), \
+            is a warning on standard error; the status stays 0.
             """
     )
 
@@ -36,6 +37,9 @@ struct CheckConfig: ParsableCommand {
             let configuration = try Configuration.load(contentsOf: path)
             print("\(path): ok")
             print("containers: \(configuration.containers.map(\.name).joined(separator: ", "))")
+            for warning in configuration.deprecations {
+                standardError("\(path)\(warning.line.map { ":\($0)" } ?? ""): warning: \(warning.displayKey): \(warning.message)")
+            }
             for warning in configuration.input.warnings { standardError("\(path): warning: \(warning)") }
         } catch {
             standardError(error.description)
