@@ -21,7 +21,7 @@ public struct Configuration: Sendable {
     /// What the configuration accepts but its author should change, one line each: keys in a
     /// deprecated spelling (``deprecations``), then what applies to nothing
     /// (``InputSettings/warnings``). `check-config` prints them; what the daemon logs at start
-    /// and at every reload (`ConfigurationFileSource.logWarnings`) is meant to be these.
+    /// and at every reload (`ConfigurationFileSource.logWarnings`) are these.
     public var warnings: [String] {
         deprecations.map(\.description) + input.warnings
     }

@@ -27,10 +27,10 @@ package struct ConfigurationFileSource: Sendable {
         return (configuration, file)
     }
 
-    /// What the configuration accepts but applies to nothing (``InputSettings/warnings``), at
-    /// start and at every reload.
+    /// What the configuration accepts but its author should change (``Configuration/warnings``:
+    /// deprecated spellings, and what applies to nothing), at start and at every reload.
     package static func logWarnings(of configuration: Configuration, to logger: Logger) {
-        for warning in configuration.input.warnings { logger.warning("configuration: \(warning)") }
+        for warning in configuration.warnings { logger.warning("configuration: \(warning)") }
     }
 }
 
@@ -62,7 +62,7 @@ extension DaemonCore {
             ConfigurationFileSource.logWarnings(of: configuration, to: logger)
             let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
-            let warnings = configuration.input.warnings.map { "; warning: \($0)" }.joined()
+            let warnings = configuration.warnings.map { "; warning: \($0)" }.joined()
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")
         } catch {
             // What the file could not be put in force beside (the clients' containers): no
