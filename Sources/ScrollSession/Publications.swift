@@ -19,7 +19,8 @@ public struct Publications: RandomAccessCollection, Sendable {
     public subscript(position: Int) -> Publication { states[position] }
 
     mutating func reset() {
-        states.removeAll(keepingCapacity: true)
+        // Most input publishes one state or none: emptying an empty buffer costs a call.
+        if !states.isEmpty { states.removeAll(keepingCapacity: true) }
         if !refused.isEmpty { refused.removeAll() }
     }
 }

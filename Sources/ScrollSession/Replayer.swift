@@ -123,11 +123,13 @@ public struct Replayer<Sink: ReplaySink> {
             origin = time
             sink.begin(at: time, state: id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.state })
         }
+        // Input and time make and remove no container: only other commands need a look.
+        let mayChangeContainers = event == nil
         if case .everyState = mode {
             let followed = id
             let published = try session.apply(command)
             if published.refused.first != nil { return try refuse(published.refused) }
-            lookUpContainer()
+            if mayChangeContainers { lookUpContainer() }
             // The container's states up to a command that removes it are its own (the frames
             // that command ran first were delivered live before the removal).
             publish(published, of: followed ?? id, input: event)
@@ -135,7 +137,7 @@ public struct Replayer<Sink: ReplaySink> {
             emitSamples(before: time)
             let published = try session.apply(command)
             if published.refused.first != nil { return try refuse(published.refused) }
-            lookUpContainer()
+            if mayChangeContainers { lookUpContainer() }
             // The engine publishes a state after exactly the input routed to the container.
             if let event, let id, event.isInput, published.contains(where: { $0.id == id && $0.cause == .input }) { sink.input(event) }
         }
@@ -156,9 +158,11 @@ public struct Replayer<Sink: ReplaySink> {
 
     private mutating func publish(_ published: Publications?, of id: ContainerID?, input event: ScrollEvent? = nil) {
         guard let published, let id else { return }
-        for publication in published where publication.id == id {
-            if let event, event.isInput, publication.cause == .input { sink.input(event) }
-            sink.publish(publication.state, seq: publication.seq, cause: publication.cause, paused: publication.paused)
+        // By index: each publication is read in place, not copied out first.
+        let states = published.states
+        for index in states.indices where states[index].id == id {
+            if let event, event.isInput, states[index].cause == .input { sink.input(event) }
+            sink.publish(states[index].state, seq: states[index].seq, cause: states[index].cause, paused: states[index].paused)
         }
     }
 
