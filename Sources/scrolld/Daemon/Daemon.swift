@@ -59,15 +59,84 @@ final class Daemon: Sendable {
         notifier = SystemdNotifier(environment: options.environment)
     }
 
+    /// What a run holds from start to shutdown.
+    struct Running {
+        let group: MultiThreadedEventLoopGroup
+        let loop: EventLoop
+        let core: NIOLoopBound<DaemonCore>
+        let replay: NIOLoopBound<ReplaySource?>
+        let libinput: LibinputSource?
+        /// Completed with the signal that ends the run.
+        let stopped: EventLoopPromise<Int32>
+        /// Set once the daemon listens on a socket of its own.
+        let listener = NIOLockedValueBox<NIOLoopBound<SocketListener>?>(nil)
+    }
+
     /// Runs until SIGTERM or SIGINT. Synchronous on purpose: the process' only threads are
     /// the event loop, the input thread and this one, blocked until shutdown.
     func run() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let options = self.options, logger = self.logger, notifier = self.notifier
+        let core = try makeCore(on: loop)
+        let (replay, libinput) = try makeInput(for: core, on: loop)
+        let running = Running(group: group, loop: loop, core: core, replay: replay, libinput: libinput, stopped: loop.makePromise(of: Int32.self))
 
-        // Everything that touches the core is created on, and bound to, the loop.
-        let core = try loop.submit {
+        // Signals are handled from before the socket exists, so a SIGTERM sent as soon as a client
+        // can connect is never the default action.
+        let signals = try installSignals(running)
+        // Reload when the configuration file in use changes. Watched before the socket accepts:
+        // a client that can connect must find the daemon whole (an edit made right after the
+        // first connection is never missed, and the descriptors a client sees are all there).
+        var watcher: Channel?
+        if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
+            watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
+        }
+        // Recording starts before the socket accepts: no request of the session is missed.
+        if let file = options.record {
+            let header = EventLogHeader(created: RFC3339.now(), source: "scrolld \(Scrolld.version) run --record")
+            try loop.submit { core.value.startRecording(to: file, header: header) }.wait()
+            logger.notice("recording the session to \(file.path)")
+        }
+        // Under systemd, the session and the connections are kept in its file descriptor store
+        // and taken back after a restart (docs/design.md §16), before the socket accepts anew.
+        try keepSession(core: core, loop: loop)
+        let inherited = try listen(running)
+
+        let status = SystemdStatus(notifier: notifier)
+        try loop.submit { core.value.statusObserver = status }.wait()
+        // Real time for the loop once it is set up (binding, the first channels: work that may
+        // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
+        // before the input starts and READY=1.
+        let priority = Int32(options.configuration.daemon.realtimePriority)
+        if priority > 0 {
+            let logger = self.logger
+            try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority, logging: logger) }.wait()
+        }
+        try startInput(running)
+        let watchdog = startWatchdog(on: loop)
+
+        let signal = try running.stopped.futureResult.wait()
+        logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
+        notifier.notify("STOPPING=1")
+        watchdog?.cancel()
+        libinput?.stop()
+        try? loop.submit {
+            replay.value?.stop()
+            for client in core.value.clients.values { client.channel.close(promise: nil) }
+        }.wait()
+        try? watcher?.close().wait()
+        try? signals.close().wait()
+        try? inherited?.close().wait()
+        if let own = running.listener.withLockedValue({ $0 }) {
+            try? loop.flatSubmit { own.value.stop() }.wait()
+        }
+        try group.syncShutdownGracefully()
+    }
+
+    /// The core, created on (and bound to) the loop: everything that touches it runs there.
+    private func makeCore(on loop: EventLoop) throws -> NIOLoopBound<DaemonCore> {
+        let options = self.options, logger = self.logger
+        return try loop.submit {
             let core = try DaemonCore(
                 eventLoop: loop, configuration: options.configuration, source: options.configFile,
                 serverName: "scrolld \(Scrolld.version)", logger: logger
@@ -77,7 +146,11 @@ final class Daemon: Sendable {
             core.connections.limit = OpenFileLimit.connectionLimit()
             return NIOLoopBound(core, eventLoop: loop)
         }.wait()
-        // The input source: a replay, or libinput on its own thread (with an optional fallback).
+    }
+
+    /// The input source: a replay, or libinput on its own thread (with an optional fallback).
+    private func makeInput(for core: NIOLoopBound<DaemonCore>, on loop: EventLoop) throws -> (NIOLoopBound<ReplaySource?>, LibinputSource?) {
+        let options = self.options
         let replay = try loop.submit { () -> NIOLoopBound<ReplaySource?> in
             let log: ReplayOptions?
             switch options.input {
@@ -87,32 +160,33 @@ final class Daemon: Sendable {
             guard let log else { return NIOLoopBound(nil, eventLoop: loop) }
             return NIOLoopBound(ReplaySource(events: log.events, speed: log.speed, loop: log.loop, core: core.value), eventLoop: loop)
         }.wait()
-        let libinput: LibinputSource?
+        var libinput: LibinputSource?
         if case .libinput(let backend, _) = options.input {
+            let daemon = options.configuration.daemon
             libinput = LibinputSource(
-                backend: backend, ignoring: options.configuration.daemon.ignore, settings: options.configuration.input,
-                realtimePriority: Int32(options.configuration.daemon.realtimePriority),
-                followingSessionsOf: options.configuration.daemon.followSession ? backend.followedSeat(environment: options.environment) : nil,
+                backend: backend, ignoring: daemon.ignore, settings: options.configuration.input,
+                realtimePriority: Int32(daemon.realtimePriority),
+                followingSessionsOf: daemon.followSession ? backend.followedSeat(environment: options.environment) : nil,
                 logger: logger
             )
-        } else {
-            libinput = nil
         }
-        try loop.submit {
-            let core = core.value
-            core.input = libinput ?? replay.value
-        }.wait()
+        let source = libinput
+        try loop.submit { core.value.input = source ?? replay.value }.wait()
+        return (replay, libinput)
+    }
 
-        // Signals are handled from before the socket exists, so a SIGTERM sent as soon as a client
-        // can connect is never the default action. SIGHUP reloads; SIGTERM and SIGINT end the run.
-        let stopped = loop.makePromise(of: Int32.self)
-        // Set once the daemon listens on a socket of its own.
-        let listener = NIOLockedValueBox<NIOLoopBound<SocketListener>?>(nil)
+    /// SIGHUP reloads; SIGTERM and SIGINT end the run; SIGXCPU (a real-time thread that did not
+    /// sleep) puts the threads at normal priority for a while.
+    private func installSignals(_ running: Running) throws -> Channel {
+        let logger = self.logger
+        let loop = running.loop, core = running.core, libinput = running.libinput
+        let stopped = running.stopped, listener = running.listener
         // Whether a return to real time after a SIGXCPU is scheduled (only the loop touches it).
         let realtimeRetry = NIOLockedValueBox(false)
         let priority = Int32(options.configuration.daemon.realtimePriority)
-        let signals = try SignalPipe.install([SIGTERM, SIGINT, SIGHUP, SIGXCPU], on: loop) { number in
-            if number == SIGXCPU {
+        return try SignalPipe.install([SIGTERM, SIGINT, SIGHUP, SIGXCPU], on: loop) { number in
+            switch number {
+            case SIGXCPU:
                 // The handler already put the threads back to SCHED_OTHER; they ask again once
                 // the burst is likely over (one timer, armed only now: no wake-up otherwise).
                 logger.warning("a real-time thread ran \(RealtimeScheduling.cpuLimit.soft / 1000) ms without sleeping (RLIMIT_RTTIME): the daemon runs at normal priority and asks again in \(RealtimeScheduling.retryDelay) s")
@@ -128,93 +202,76 @@ final class Daemon: Sendable {
                     RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority, logging: logger)
                     libinput?.askForRealtimeAgain()
                 }
-                return
-            }
-            guard number == SIGHUP else {
+            case SIGHUP:
+                listener.withLockedValue { $0 }?.value.ensureListening()
+                logger.notice("SIGHUP: reloading the configuration")
+                let result = core.value.reload()
+                if result.ok {
+                    logger.notice("configuration reloaded: \(result.message)")
+                } else {
+                    logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
+                }
+            default:
                 stopped.succeed(number)
-                return
-            }
-            listener.withLockedValue { $0 }?.value.ensureListening()
-            logger.notice("SIGHUP: reloading the configuration")
-            let result = core.value.reload()
-            if result.ok {
-                logger.notice("configuration reloaded: \(result.message)")
-            } else {
-                logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
             }
         }
-        // Made where it is used: a bootstrap is not Sendable, and one is needed on the loop.
-        @Sendable func makeBootstrap() -> ServerBootstrap {
-            ServerBootstrap(group: group)
-                .serverChannelOption(.backlog, value: SocketListener.backlog)
-                // Out of descriptors, accept(2) fails at once while the socket stays readable:
-                // NIO's back-off stops accepting for a second instead of spinning on it (a
-                // bootstrap given a bound socket does not add it by itself).
-                .serverChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
-                    }
+    }
+
+    /// The server bootstrap of a listening socket. Made where it is used: a bootstrap is not
+    /// Sendable, and one is needed on the loop.
+    private static func makeBootstrap(group: EventLoopGroup, core: NIOLoopBound<DaemonCore>) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: SocketListener.backlog)
+            // Out of descriptors, accept(2) fails at once while the socket stays readable:
+            // NIO's back-off stops accepting for a second instead of spinning on it (a
+            // bootstrap given a bound socket does not add it by itself).
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
                 }
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try ClientPipeline.configure(channel, core: core.value, edge: .posix)
-                    }
+            }
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ClientPipeline.configure(channel, core: core.value, edge: .posix)
                 }
-        }
+            }
+    }
 
-        // Reload when the configuration file in use changes. Watched before the socket accepts:
-        // a client that can connect must find the daemon whole (an edit made right after the
-        // first connection is never missed, and the descriptors a client sees are all there).
-        var watcher: Channel?
-        if let file = (try? options.configFile.load())?.file ?? options.configFile.explicitPath {
-            watcher = ConfigurationWatcher.start(path: file, core: core, logger: logger)
-        }
-
-        // Recording starts before the socket accepts: no request of the session is missed.
-        if let file = options.record {
-            let header = EventLogHeader(created: RFC3339.now(), source: "scrolld \(Scrolld.version) run --record")
-            try loop.submit { core.value.startRecording(to: file, header: header) }.wait()
-            logger.notice("recording the session to \(file.path)")
-        }
-
-        // Under systemd, the session and the connections are kept in its file descriptor store
-        // and taken back after a restart (docs/design.md §16), before the socket accepts anew.
-        try keepSession(core: core, loop: loop)
-
-        // systemd's socket is systemd's to keep; a socket of our own is kept at its path.
-        var inherited: Channel?
+    /// Listens on systemd's socket (systemd's to keep; returned, to close) or on a socket of our
+    /// own, kept at its path (in `running.listener`).
+    private func listen(_ running: Running) throws -> Channel? {
+        let group = running.group, core = running.core, loop = running.loop
         if let fd = options.inheritedSocket {
-            inherited = try makeBootstrap().withBoundSocket(fd).wait()
+            let inherited = try Self.makeBootstrap(group: group, core: core).withBoundSocket(fd).wait()
             logger.info("listening on the socket systemd passed (fd \(fd))")
-        } else {
-            let own = try loop.flatSubmit {
-                let own = SocketListener(
-                    path: options.socketPath, privateDirectory: options.privateSocketDirectory,
-                    bootstrap: makeBootstrap(), eventLoop: loop, logger: logger
-                )
-                let bound = NIOLoopBound(own, eventLoop: loop)
-                return own.start().map { bound }
-            }.wait()
-            listener.withLockedValue { $0 = own }
-            logger.info("listening on \(options.socketPath)")
+            return inherited
         }
+        let options = self.options, logger = self.logger
+        let own = try loop.flatSubmit {
+            let own = SocketListener(
+                path: options.socketPath, privateDirectory: options.privateSocketDirectory,
+                bootstrap: Self.makeBootstrap(group: group, core: core), eventLoop: loop, logger: logger
+            )
+            let bound = NIOLoopBound(own, eventLoop: loop)
+            return own.start().map { bound }
+        }.wait()
+        running.listener.withLockedValue { $0 = own }
+        logger.info("listening on \(options.socketPath)")
+        return nil
+    }
 
-        let status = SystemdStatus(notifier: notifier)
-        try loop.submit { core.value.statusObserver = status }.wait()
-        // Real time for the loop once it is set up (binding, the first channels: work that may
-        // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
-        // before the input starts and READY=1.
-        if priority > 0 {
-            try loop.submit { RealtimeScheduling.enterCurrentThread(as: .eventLoop, priority: priority, logging: logger) }.wait()
-        }
+    /// Starts the input source and says READY=1: at once for a replay, and for libinput once
+    /// the devices present at start are known (`devices` and the first states right after
+    /// activation then already see them).
+    private func startInput(_ running: Running) throws {
+        let core = running.core, replay = running.replay, logger = self.logger, notifier = self.notifier
         switch options.input {
         case .replay(let log):
-            try loop.submit { replay.value?.start() }.wait()
+            try running.loop.submit { replay.value?.start() }.wait()
             logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
+            notifier.notify("READY=1\nSTATUS=\(try running.loop.submit { core.value.clients.count }.wait()) clients")
         case .libinput(let backend, let fallback):
-            libinput?.start(core: core) { usable, problem in
-                // Ready once the devices present at start are known: `devices` and the
-                // first states right after activation then already see them.
+            running.libinput?.start(core: core) { usable, problem in
                 defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices.count) devices, \(core.value.clients.count) clients") }
                 if usable > 0 {
                     logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend.label))")
@@ -228,40 +285,19 @@ final class Daemon: Sendable {
                 }
             }
             if let seconds = options.failInputAfter {
-                loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { libinput?.injectFailure() }
+                let libinput = running.libinput
+                running.loop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) { libinput?.injectFailure() }
             }
         }
-        let watchdog: RepeatedTask?
-        if let usec = SystemdNotifier.watchdogInterval() {
-            // Only when systemd asks for it: the one periodic wake-up the daemon ever has.
-            watchdog = loop.scheduleRepeatedTask(initialDelay: .microseconds(usec / 2), delay: .microseconds(usec / 2)) { _ in
-                notifier.notify("WATCHDOG=1")
-            }
-        } else {
-            watchdog = nil
-        }
+    }
 
-        // Ready: the socket accepts, the input source runs, signals are handled. (With
-        // libinput, once its first devices are in: above.)
-        if case .replay = options.input {
-            notifier.notify("READY=1\nSTATUS=\(try loop.submit { core.value.clients.count }.wait()) clients")
+    /// systemd's watchdog, only when systemd asks for it: the one periodic wake-up the daemon
+    /// ever has.
+    private func startWatchdog(on loop: EventLoop) -> RepeatedTask? {
+        guard let usec = SystemdNotifier.watchdogInterval() else { return nil }
+        let notifier = self.notifier
+        return loop.scheduleRepeatedTask(initialDelay: .microseconds(usec / 2), delay: .microseconds(usec / 2)) { _ in
+            notifier.notify("WATCHDOG=1")
         }
-        let signal = try stopped.futureResult.wait()
-        logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
-
-        notifier.notify("STOPPING=1")
-        watchdog?.cancel()
-        libinput?.stop()
-        try? loop.submit {
-            replay.value?.stop()
-            for client in core.value.clients.values { client.channel.close(promise: nil) }
-        }.wait()
-        try? watcher?.close().wait()
-        try? signals.close().wait()
-        try? inherited?.close().wait()
-        if let own = listener.withLockedValue({ $0 }) {
-            try? loop.flatSubmit { own.value.stop() }.wait()
-        }
-        try group.syncShutdownGracefully()
     }
 }
