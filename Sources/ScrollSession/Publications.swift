@@ -7,20 +7,25 @@ public typealias Publication = ScrollEngine.Update
 /// What one command published, in order, and — for a ``Command/restore(_:at:)`` — the
 /// containers it could not take back.
 ///
-/// The session keeps one buffer for it and hands it out with each command: a caller that is
-/// done with one command's publications before applying the next costs no allocation.
+/// A window on one buffer the session keeps for every command: each command's publications
+/// are appended after the last one's, and the buffer is emptied only once it has grown past a
+/// few hundred. A caller that is done with one command's publications before applying the next
+/// (the daemon, the replayer) costs no allocation and no clearing per command.
 public struct Publications: RandomAccessCollection, Sendable {
     var states: [Publication] = []
+    /// Where this command's publications begin in ``states``.
+    var start = 0
     /// The containers a restore refused, each with the reason.
     public internal(set) var refused: [(name: String, problem: String)] = []
 
-    public var startIndex: Int { states.startIndex }
+    public var startIndex: Int { start }
     public var endIndex: Int { states.endIndex }
     public subscript(position: Int) -> Publication { states[position] }
 
-    mutating func reset() {
-        // Most input publishes one state or none: emptying an empty buffer costs a call.
-        if !states.isEmpty { states.removeAll(keepingCapacity: true) }
+    /// Opens the window for the next command.
+    mutating func next() {
+        if states.count > 256 { states.removeAll(keepingCapacity: true) }
+        start = states.count
         if !refused.isEmpty { refused.removeAll() }
     }
 }

@@ -62,12 +62,27 @@ public struct Replayer<Sink: ReplaySink> {
         id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.configuration }
     }
 
-    /// An input event line.
+    /// An input event line. (Input is most of a log: it takes the shortest way through.)
     public mutating func feed(_ event: ScrollEvent) {
-        var event = event
-        event.time = Swift.max(event.time, lastTime)
-        // Input commands never fail.
-        try? apply(.input(event), at: event.time, input: event)
+        let time = Swift.max(event.time, lastTime)
+        begin(at: time)
+        if case .everyState = mode {} else { emitSamples(before: time) }
+        let command: Command
+        if event.time < time {
+            var late = event
+            late.time = time
+            command = .input(late)
+        } else {
+            command = .input(event)
+        }
+        // Input never fails, and makes and removes no container.
+        guard let published = try? session.apply(command), let id else { return }
+        if case .everyState = mode {
+            publish(published, of: id, input: event)
+        } else if event.isInput, published.contains(where: { $0.id == id && $0.cause == .input }) {
+            // The engine publishes a state after exactly the input routed to the container.
+            sink.input(event)
+        }
     }
 
     /// Any other line of a recorded session: applied as the daemon applied it.
@@ -88,7 +103,7 @@ public struct Replayer<Sink: ReplaySink> {
         switch mode {
         case .everyState:
             while let next = session.nextDeadline, next <= limit {
-                publish(try? session.apply(.advance(to: next)), of: id)
+                if let published = try? session.apply(.advance(to: next)), let id { publish(published, of: id) }
             }
             if session.nextDeadline != nil { stillMoving() }
         case .every(let interval):
@@ -117,30 +132,30 @@ public struct Replayer<Sink: ReplaySink> {
 
     /// Applies a line's command at `time`, after the samples due before it; publishes the
     /// container's states when every state is replayed. `input`: the line was this event.
-    private mutating func apply(_ command: Command, at time: Timestamp, input event: ScrollEvent? = nil) throws(ProtocolError) {
-        lastTime = time
-        if origin == nil {
-            origin = time
-            sink.begin(at: time, state: id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.state })
-        }
-        // Input and time make and remove no container: only other commands need a look.
-        let mayChangeContainers = event == nil
+    private mutating func apply(_ command: Command, at time: Timestamp) throws(ProtocolError) {
+        begin(at: time)
         if case .everyState = mode {
             let followed = id
             let published = try session.apply(command)
             if published.refused.first != nil { return try refuse(published.refused) }
-            if mayChangeContainers { lookUpContainer() }
+            lookUpContainer()
             // The container's states up to a command that removes it are its own (the frames
             // that command ran first were delivered live before the removal).
-            publish(published, of: followed ?? id, input: event)
+            if let id = followed ?? id { publish(published, of: id) }
         } else {
             emitSamples(before: time)
             let published = try session.apply(command)
             if published.refused.first != nil { return try refuse(published.refused) }
-            if mayChangeContainers { lookUpContainer() }
-            // The engine publishes a state after exactly the input routed to the container.
-            if let event, let id, event.isInput, published.contains(where: { $0.id == id && $0.cause == .input }) { sink.input(event) }
+            lookUpContainer()
         }
+    }
+
+    /// The log is at `time`: its first line's marks the start.
+    private mutating func begin(at time: Timestamp) {
+        lastTime = time
+        guard origin == nil else { return }
+        origin = time
+        sink.begin(at: time, state: id.flatMap { session.engine.index(of: $0) }.map { session.engine.slots[$0].container.state })
     }
 
     private func refuse(_ refused: [(name: String, problem: String)]) throws(ProtocolError) {
@@ -156,12 +171,20 @@ public struct Replayer<Sink: ReplaySink> {
         if id != nil { containerExists = true }
     }
 
-    private mutating func publish(_ published: Publications?, of id: ContainerID?, input event: ScrollEvent? = nil) {
-        guard let published, let id else { return }
-        // By index: each publication is read in place, not copied out first.
+    /// The states of container `id` among `published`, read in place (not copied out first).
+    private mutating func publish(_ published: Publications, of id: ContainerID) {
         let states = published.states
-        for index in states.indices where states[index].id == id {
-            if let event, event.isInput, states[index].cause == .input { sink.input(event) }
+        for index in published.indices where states[index].id == id {
+            sink.publish(states[index].state, seq: states[index].seq, cause: states[index].cause, paused: states[index].paused)
+        }
+    }
+
+    /// ``publish(_:of:)`` after an input event: the sink hears of the event when it reached the
+    /// container (the engine publishes a state after exactly the input routed to it).
+    private mutating func publish(_ published: Publications, of id: ContainerID, input event: ScrollEvent) {
+        let states = published.states
+        for index in published.indices where states[index].id == id {
+            if event.isInput, states[index].cause == .input { sink.input(event) }
             sink.publish(states[index].state, seq: states[index].seq, cause: states[index].cause, paused: states[index].paused)
         }
     }

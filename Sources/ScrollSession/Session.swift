@@ -47,7 +47,7 @@ public struct Session: Sendable {
     public mutating func apply(_ command: Command) throws(ProtocolError) -> Publications {
         var published = Publications()
         swap(&published, &outbox)
-        published.reset()
+        published.next()
         defer { outbox = published }
         switch command {
         case .input(let event):
