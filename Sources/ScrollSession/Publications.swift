@@ -16,7 +16,10 @@ public struct Publications: RandomAccessCollection, Sendable {
     /// Where this command's publications begin in ``states``.
     var start = 0
     /// The containers a restore refused, each with the reason.
-    public internal(set) var refused: [(name: String, problem: String)] = []
+    public var refused: [(name: String, problem: String)] { refusals ?? [] }
+    /// Nil but after a restore that refused some: a copy of the publications then retains one
+    /// buffer, not two.
+    var refusals: [(name: String, problem: String)]?
 
     public var startIndex: Int { start }
     public var endIndex: Int { states.endIndex }
@@ -26,6 +29,6 @@ public struct Publications: RandomAccessCollection, Sendable {
     mutating func next() {
         if states.count > 256 { states.removeAll(keepingCapacity: true) }
         start = states.count
-        if !refused.isEmpty { refused.removeAll() }
+        refusals = nil
     }
 }

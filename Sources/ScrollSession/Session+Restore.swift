@@ -81,7 +81,7 @@ extension Session {
             focused = focus
         }
         recorder?.recordRestore(Restoration(containers: restored.map(\.container), focus: focused), at: engine.now)
-        published.refused = refused
+        if !refused.isEmpty { published.refusals = refused }
     }
 
 }

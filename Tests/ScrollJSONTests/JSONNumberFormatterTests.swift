@@ -22,6 +22,25 @@ import Testing
         #expect(text(Int64.min) == "-9223372036854775808")
     }
 
+    /// Every length from 1 to 20 digits, both signs, at and around each power of ten, and a
+    /// spread of values between: the text is the standard library's.
+    @Test func formatsIntegersOfEveryLengthAsTheStandardLibraryDoes() {
+        var values: [Int64] = [0, 1, -1, 9, 10, 11, 99, 100, 101, Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0..<19 {
+            values += [power - 1, power, power + 1, -power, -(power - 1), power * 9 / 10 + 7]
+            if power <= Int64.max / 10 { power *= 10 } else { break }
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 {
+            let bits = Int64(truncatingIfNeeded: (random.next() as UInt64) >> UInt64.random(in: 1...63, using: &random))
+            values += [bits, -bits]
+        }
+        for value in values {
+            #expect(text(value) == String(value), "\(value)")
+        }
+    }
+
     @Test func formatsDoubles() {
         #expect(text(120.0) == "120")
         #expect(text(-0.0) == "0")
