@@ -7,28 +7,29 @@ public typealias Publication = ScrollEngine.Update
 /// What one command published, in order, and — for a ``Command/restore(_:at:)`` — the
 /// containers it could not take back.
 ///
-/// A window on one buffer the session keeps for every command: each command's publications
-/// are appended after the last one's, and the buffer is emptied only once it has grown past a
-/// few hundred. A caller that is done with one command's publications before applying the next
-/// (the daemon, the replayer) costs no allocation and no clearing per command.
+/// The session keeps one buffer for it and hands it out with each command: a caller that is
+/// done with one command's publications before applying the next costs no allocation, and the
+/// buffer's first entries, where nearly every command writes, stay in the cache.
 public struct Publications: RandomAccessCollection, Sendable {
     var states: [Publication] = []
-    /// Where this command's publications begin in ``states``.
-    var start = 0
     /// The containers a restore refused, each with the reason.
     public var refused: [(name: String, problem: String)] { refusals ?? [] }
     /// Nil but after a restore that refused some: a copy of the publications then retains one
     /// buffer, not two.
     var refusals: [(name: String, problem: String)]?
 
-    public var startIndex: Int { start }
+    public var startIndex: Int { states.startIndex }
     public var endIndex: Int { states.endIndex }
     public subscript(position: Int) -> Publication { states[position] }
 
-    /// Opens the window for the next command.
+    /// Empties the buffer for the next command. Most commands publish one state (an input
+    /// event), and taking the last one off is cheaper than emptying in general.
     mutating func next() {
-        if states.count > 256 { states.removeAll(keepingCapacity: true) }
-        start = states.count
+        switch states.count {
+        case 0: break
+        case 1: states.removeLast()
+        default: states.removeAll(keepingCapacity: true)
+        }
         refusals = nil
     }
 }
