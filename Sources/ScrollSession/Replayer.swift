@@ -85,7 +85,9 @@ public struct Replayer<Sink: ReplaySink> {
         }
     }
 
-    /// Any other line of a recorded session: applied as the daemon applied it.
+    /// Any other line of a recorded session: applied as the daemon applied it. (Rare: kept out
+    /// of the input's way.)
+    @inline(never)
     public mutating func feed(_ line: RecordedRequest) throws(ProtocolError) {
         let command = try Command(recorded: line, atStart: origin == nil)
         try apply(command, at: Swift.max(line.time, lastTime))

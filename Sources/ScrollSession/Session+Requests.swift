@@ -8,6 +8,7 @@ extension Session {
     /// what it changes and recording it. A request that fails changes nothing and is not
     /// recorded. Other operations are the daemon's business (they read, or concern the
     /// connection) and are refused here.
+    @inline(never)  // a request is rare: input's way through `apply` stays short
     mutating func perform(_ operation: Operation, client: Int, at time: Timestamp, into published: inout Publications) throws(ProtocolError) {
         let time = Swift.max(time, engine.now)
         switch operation {
@@ -136,6 +137,7 @@ extension Session {
     /// created by clients and not in it stay as they are. Nothing changes when any container
     /// fails to resolve. `announcingNew` false: containers it creates or changes publish nothing
     /// (the configuration a recording starts with describes containers the daemon already had).
+    @inline(never)  // a request is rare: input's way through `apply` stays short
     mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool, into published: inout Publications) throws(ConfigurationError) {
         // The file's containers, before the ones clients created join them: only these are
         // the file's (a `remove` or an owner's close may still remove the others), and only

@@ -25,6 +25,7 @@ extension Session {
     /// request of client 0 (docs/design.md §17), which a replay hands to this same function: the
     /// `seq`s go on in the replay exactly as they did live. Returns the containers that could
     /// not be taken back, with the reason.
+    @inline(never)  // a restart's, once: input's way through `apply` stays short
     mutating func restore(_ restoration: Restoration, at time: Timestamp, into published: inout Publications) {
         let time = Swift.max(time, engine.now)
         advance(to: time, into: &published)

@@ -55,11 +55,7 @@ public struct Session: Sendable {
         case let .request(operation, client, time):
             try perform(operation, client: client, at: time, into: &published)
         case let .reload(configuration, client, time, initial):
-            do {
-                try reload(configuration, client: client, at: time, announcingNew: !initial, into: &published)
-            } catch {
-                throw ProtocolError(.invalidValue, error.description)
-            }
+            try reload(configuration, client: client, at: time, initial: initial, into: &published)
         case let .restore(restoration, time):
             restore(restoration, at: time, into: &published)
         case .advance(let time):
@@ -133,6 +129,15 @@ public struct Session: Sendable {
     }
 
     // MARK: Input and time
+
+    @inline(never)  // rare, and its error's conversion stays out of input's way
+    private mutating func reload(_ configuration: Configuration, client: Int, at time: Timestamp, initial: Bool, into published: inout Publications) throws(ProtocolError) {
+        do {
+            try reload(configuration, client: client, at: time, announcingNew: !initial, into: &published)
+        } catch {
+            throw ProtocolError(.invalidValue, error.description)
+        }
+    }
 
     /// An input event at its time, or at `now` if it is stamped earlier: the recording keeps
     /// the time it was applied at, so a replay applies it at the same instant.
