@@ -61,7 +61,7 @@ package final class ClientHandler: ChannelInboundHandler {
                 return
             }
             let uid = credentials.uid
-            guard core.isAllowed(uid: uid, daemonUID: edge.daemonUID) else {
+            guard core.requests.isAllowed(uid: uid, daemonUID: edge.daemonUID) else {
                 handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(edge.daemonUID); see daemon.allow_uids)"))
                 return
             }
@@ -74,9 +74,9 @@ package final class ClientHandler: ChannelInboundHandler {
             self.client = client
             core.connected(client)
             if self.restoring != nil {
-                core.resume(client)
+                core.store?.resume(client)
             } else {
-                client.reply(core.welcome())
+                client.reply(core.requests.welcome())
             }
         }
         context.fireChannelActive()
@@ -85,7 +85,7 @@ package final class ClientHandler: ChannelInboundHandler {
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
         guard let client else { return }  // nothing is read before the credentials check
-        core.handle(line, from: client)
+        core.requests.handle(line, from: client)
     }
 
     /// Backpressure: while the client's socket is full, its requests are not read either, so a
@@ -121,7 +121,7 @@ package final class ClientHandler: ChannelInboundHandler {
             core.disconnected(client)
             self.client = nil
         }
-        let reply = core.line { ReplyEncoder.error(error, into: &$0) }
+        let reply = core.requests.line { ReplyEncoder.error(error, into: &$0) }
         guard core.connections.lingering < Self.maximumLingering else {
             channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
             return

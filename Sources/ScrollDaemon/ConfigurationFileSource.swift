@@ -34,16 +34,16 @@ package struct ConfigurationFileSource: Sendable {
     }
 }
 
-extension DaemonCore {
+extension ConfigurationFileSource {
     /// Reads the configuration again; a bad one is reported and the last good one stays.
     ///
     /// The file in force having disappeared counts as bad too, also when the search path would
     /// now find another file (or none): a configuration vanishing for a moment (an editor's
     /// save, a sync tool) must not silently put the defaults in force. Going back to the
     /// defaults on purpose is an empty file, or a restart.
-    package func reload() -> ReloadResult {
-        let source = configurationSource
-        if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
+    func reload(into core: DaemonCore) -> ReloadResult {
+        let source = self
+        if let file = core.fileInForce, !ConfigurationSearchPath.fileExists(file) {
             return ReloadResult(
                 ok: false, file: file,
                 message: "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)"
@@ -57,10 +57,10 @@ extension DaemonCore {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         }
         do throws(ProtocolError) {
-            try apply(configuration)
-            fileInForce = file
-            ConfigurationFileSource.logWarnings(of: configuration, to: logger)
-            let waiting = configuration.daemon.startOnlyChanges(from: daemonSettingsAtStart)
+            try core.apply(configuration)
+            core.fileInForce = file
+            ConfigurationFileSource.logWarnings(of: configuration, to: core.logger)
+            let waiting = configuration.daemon.startOnlyChanges(from: core.daemonSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
             let warnings = configuration.warnings.map { "; warning: \($0)" }.joined()
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")

@@ -23,8 +23,9 @@ package final class DaemonCore {
     package private(set) var session: Session
     let publisher: Publisher
     package let connections = Connections()
-    private(set) var scheduler: DeadlineScheduler!
-    private(set) var status: StatusReporter!
+    package private(set) var scheduler: DeadlineScheduler!
+    package private(set) var status: StatusReporter!
+    private(set) var requests: RequestHandler!
     /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
     let daemonSettingsAtStart: DaemonSettings
     let configurationSource: ConfigurationFileSource
@@ -56,6 +57,7 @@ package final class DaemonCore {
         publisher.addContainers(of: session)
         scheduler = DeadlineScheduler(eventLoop: eventLoop, target: self, logger: logger)
         status = StatusReporter(eventLoop: eventLoop, counts: self)
+        requests = RequestHandler(core: self)
     }
 
     // MARK: Commands
@@ -118,9 +120,15 @@ package final class DaemonCore {
         for name in session.fileContainers {
             if let index = session.index(of: name) { publisher[session.engine.slots[index].id]?.owner = nil }
         }
-        input?.apply(new.input)
+        scheduler.input?.apply(new.input)
         finish()
         sessionChanged()
+    }
+
+    /// Reads the configuration file again and puts it in force; a bad one is reported and the
+    /// last good one stays (``ConfigurationFileSource/reload(into:)``).
+    package func reload() -> ReloadResult {
+        configurationSource.reload(into: self)
     }
 
     /// Records everything the session applies from now on into `file` (docs/design.md §17),
@@ -143,39 +151,18 @@ package final class DaemonCore {
         }
     }
 
-    // MARK: Parts, as the daemon's edges see them
-
-    /// The input source frames wait for (see `InputSource`); nil: none, or it ended.
-    package var input: (any InputSource)? {
-        get { scheduler.input }
-        set { scheduler.input = newValue }
-    }
-
-    /// A replay source feeding the loop besides real input (the demo fallback).
-    package var replay: ReplaySource? {
-        get { scheduler.replay }
-        set { scheduler.replay = newValue }
-    }
+    // MARK: What the edges read
 
     /// The input source ended for good (see ``DeadlineScheduler/inputEnded()``).
     package func inputEnded() { scheduler.inputEnded() }
 
-    /// Input events that reached the loop after a frame (or request) they predate.
-    package var lateInputs: Int { scheduler.lateInputs }
-
-    /// Hears when device or client counts change (systemd STATUS=).
-    package var statusObserver: (any DaemonStatusObserver)? {
-        get { status.observer }
-        set { status.observer = newValue }
-    }
-
     package var clients: [ObjectIdentifier: Client] { connections.clients }
 
     /// The input devices in use.
-    package var devices: [DeviceInfo] { input?.devices ?? [] }
+    package var devices: [DeviceInfo] { scheduler.input?.devices ?? [] }
 
     /// Whether the input devices are read now (docs/design.md §15).
-    package var inputState: InputState { input?.inputState ?? .active }
+    package var inputState: InputState { scheduler.input?.inputState ?? .active }
 
     package func statusChanged() { status.changed() }
 

@@ -14,21 +14,21 @@ protocol DeadlineTarget: AnyObject {
 /// Frames never run before input that happened earlier, or live states would differ from a
 /// replay of the same events: at a deadline the input source is asked for a barrier first
 /// (``InputSource``), and what is due runs once it has handed over everything stamped before.
-final class DeadlineScheduler {
+package final class DeadlineScheduler {
     let eventLoop: EventLoop
     unowned let target: any DeadlineTarget
     let logger: Logger
     /// The input source frames wait for; nil: none, or it ended.
-    var input: (any InputSource)?
+    package var input: (any InputSource)?
     /// A replay source feeding the loop besides real input (the demo fallback): before frames
     /// run, its events due before them go in.
-    weak var replay: ReplaySource?
+    package weak var replay: ReplaySource?
     private var barrierPending = false
     /// The one wake-up scheduled, and its deadline.
     private var task: NIOScheduledCallback?
     private var scheduled: Timestamp?
     /// Input events that reached the loop after a frame (or request) they predate.
-    private(set) var lateInputs = 0
+    package private(set) var lateInputs = 0
 
     init(eventLoop: EventLoop, target: any DeadlineTarget, logger: Logger) {
         self.eventLoop = eventLoop

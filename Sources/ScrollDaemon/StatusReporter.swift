@@ -12,10 +12,10 @@ protocol StatusCounts: AnyObject {
 /// by the hundred a second (the overload mix) cost systemd a `STATUS=` message each, and the
 /// loop three system calls each, for a line no one reads that fast; at a normal pace every
 /// change is told at once and no timer is left behind to wake an idle daemon.
-final class StatusReporter {
+package final class StatusReporter {
     let eventLoop: EventLoop
     unowned let counts: any StatusCounts
-    weak var observer: (any DaemonStatusObserver)?
+    package weak var observer: (any DaemonStatusObserver)?
     private var bucket = TokenBucket(rate: 10)
     private var pending: Scheduled<Void>?
 

@@ -35,7 +35,7 @@ import Testing
 
         init() throws {
             daemon = try EmbeddedDaemon()
-            daemon.core.input = source
+            daemon.core.scheduler.input = source
             client = try daemon.connect()
             _ = try client.request(#"{"op":"subscribe","container":"main","id":1}"#)
             daemon.input(.deviceAdded(name: "mouse", capabilities: [.wheel]))
@@ -77,9 +77,9 @@ import Testing
         let due = try FrameDue()
         due.source.pass(readTime: due.frame + 100)
         #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
-        #expect(due.daemon.core.lateInputs == 0)
+        #expect(due.daemon.core.scheduler.lateInputs == 0)
         due.click(at: due.start + 1_000)
         #expect(try due.client.drain().map { $0["t"] as? Double } == [Double(due.frame)])
-        #expect(due.daemon.core.lateInputs == 1)
+        #expect(due.daemon.core.scheduler.lateInputs == 1)
     }
 }

@@ -14,7 +14,7 @@ struct StatusTests {
     @Test func aFewChangesAreToldAtOnceAndAChurnAtTenASecondEndingOnTheTruth() throws {
         let daemon = try EmbeddedDaemon()
         let recorder = Recorder()
-        daemon.core.statusObserver = recorder
+        daemon.core.status.observer = recorder
         var clients = try (0..<3).map { _ in try daemon.connect() }
         #expect(recorder.told == [1, 2, 3])
 

@@ -103,7 +103,7 @@ final class Daemon: Sendable {
         let inherited = try listen(running)
 
         let status = SystemdStatus(notifier: notifier)
-        try loop.submit { core.value.statusObserver = status }.wait()
+        try loop.submit { core.value.status.observer = status }.wait()
         // Real time for the loop once it is set up (binding, the first channels: work that may
         // take a while and need not be real time) and SIGXCPU is handled (by default it kills),
         // before the input starts and READY=1.
@@ -171,7 +171,7 @@ final class Daemon: Sendable {
             )
         }
         let source = libinput
-        try loop.submit { core.value.input = source ?? replay.value }.wait()
+        try loop.submit { core.value.scheduler.input = source ?? replay.value }.wait()
         return (replay, libinput)
     }
 
@@ -280,7 +280,7 @@ final class Daemon: Sendable {
                 logger.warning("no usable input device: \(problem ?? "none with wheel, touchpad or trackpoint scrolling was found")")
                 if let fallback {
                     logger.notice("DEMO: serving \(fallback.label) in a loop instead of real input")
-                    core.value.replay = replay.value
+                    core.value.scheduler.replay = replay.value
                     replay.value?.start()
                 }
             }
