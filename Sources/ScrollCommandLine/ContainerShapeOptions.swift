@@ -6,35 +6,45 @@ import ScrollProtocol
 /// Each is the configuration key of the same name (docs/design.md §8), and a malformed one is a
 /// usage error before anything runs.
 package struct ContainerShapeOptions: ParsableArguments {
-    @Option(name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"))
-    var containerSize: SizeArgument?
+    @Option(
+        name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"),
+        transform: { try numbers($0, separatedBy: "x", as: ["width", "height"]) })
+    var containerSize: ProtocolValue?
 
-    @Option(name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"))
-    var contentSize: SizeArgument?
+    @Option(
+        name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"),
+        transform: { try numbers($0, separatedBy: "x", as: ["width", "height"]) })
+    var contentSize: ProtocolValue?
 
-    @Option(help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"))
-    var insets: InsetsArgument?
+    @Option(
+        help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"),
+        transform: { try numbers($0, separatedBy: ",", as: ["top", "leading", "bottom", "trailing"]) })
+    var insets: ProtocolValue?
 
     @Option(help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
     var axes: String?
 
-    @Option(help: ArgumentHelp("A collapsing header's collapsed and expanded heights.", valueName: "MIN:MAX"))
-    var header: HeaderArgument?
+    @Option(
+        help: ArgumentHelp("A collapsing header's collapsed and expanded heights.", valueName: "MIN:MAX"),
+        transform: { try numbers($0, separatedBy: ":", as: ["min_height", "max_height"]) })
+    var header: ProtocolValue?
 
-    @Option(help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"))
-    var rows: RowsArgument?
+    @Option(
+        help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"),
+        transform: { try numbers($0, separatedBy: "x", as: ["count", "height"], wholeNumbers: ["count"]) })
+    var rows: ProtocolValue?
 
     package init() {}
 
     /// The options given, as `configure` settings: the container's keys and their values.
     package var settings: [ConfigureSetting] {
         let values: [(String, ProtocolValue?)] = [
-            ("containerSize", containerSize?.value),
-            ("contentSize", contentSize?.value),
-            ("insets", insets?.value),
+            ("containerSize", containerSize),
+            ("contentSize", contentSize),
+            ("insets", insets),
             ("axes", axes.map { .string($0) }),
-            ("header", header?.value),
-            ("rows", rows?.value),
+            ("header", header),
+            ("rows", rows),
         ]
         return values.compactMap { key, value in value.map { ConfigureSetting(key: key, value: $0) } }
     }
@@ -48,51 +58,21 @@ package func protocolNumber<S: StringProtocol>(_ text: S) -> ProtocolValue? {
     return nil
 }
 
-/// `A<separator>B`, two numbers as the user wrote them.
-private func numberPair(_ argument: String, _ separator: Character) -> (ProtocolValue, ProtocolValue)? {
+/// One number per key between `separator`s, as the object of those keys: `400x300` as
+/// `{"width":400,"height":300}`. The keys of `wholeNumbers` take an integer only.
+func numbers(
+    _ argument: String, separatedBy separator: Character, as keys: [String], wholeNumbers: Set<String> = []
+) throws -> ProtocolValue {
     let parts = argument.split(separator: separator, omittingEmptySubsequences: false)
-    guard parts.count == 2, let first = protocolNumber(parts[0]), let second = protocolNumber(parts[1]) else { return nil }
-    return (first, second)
-}
-
-/// `WxH`, as `{"width":W,"height":H}`.
-struct SizeArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        guard let (width, height) = numberPair(argument, "x") else { return nil }
-        value = .object([("width", width), ("height", height)])
+    guard parts.count == keys.count else {
+        throw ValidationError("expected \(keys.count) numbers separated by '\(separator)'")
     }
-}
-
-/// `TOP,LEADING,BOTTOM,TRAILING`, as `{"top":…,"leading":…,"bottom":…,"trailing":…}`.
-struct InsetsArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { protocolNumber($0) }
-        guard parts.count == 4, numbers.count == 4 else { return nil }
-        value = .object(zip(["top", "leading", "bottom", "trailing"], numbers).map { ($0, $1) })
+    var members: [(String, ProtocolValue)] = []
+    for (key, part) in zip(keys, parts) {
+        guard let number = protocolNumber(part), !wholeNumbers.contains(key) || Int(part) != nil else {
+            throw ValidationError("\(key) must be \(wholeNumbers.contains(key) ? "a whole number" : "a number"), got '\(part)'")
+        }
+        members.append((key, number))
     }
-}
-
-/// `MIN:MAX`: a collapsing header's heights.
-struct HeaderArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        guard let (min, max) = numberPair(argument, ":") else { return nil }
-        value = .object([("min_height", min), ("max_height", max)])
-    }
-}
-
-/// `COUNTxHEIGHT`: rows of one height; the count a whole number.
-struct RowsArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        guard let (count, height) = numberPair(argument, "x"), case .integer = count else { return nil }
-        value = .object([("count", count), ("height", height)])
-    }
+    return .object(members)
 }
