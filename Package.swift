@@ -141,7 +141,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "ScrollProtocol",
                 "ScrollPlot",
+                "ScrollCommandLine",
             ]
+        ),
+        // What the command lines of scrolld and scrollctl share: the options that shape a
+        // container, parsed into the settings `configure` sends.
+        .target(
+            name: "ScrollCommandLine",
+            dependencies: ["ScrollProtocol", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The client: requests from the command line, and a live terminal view.
         .executableTarget(
@@ -150,6 +157,7 @@ let package = Package(
                 "ScrollClient",
                 "ScrollProtocol",
                 "ScrollModel",
+                "ScrollCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -60,18 +60,6 @@ public struct ConfigurationWarning: Hashable, Sendable, CustomStringConvertible 
     public var line: Int?
     public var file: String?
 
-    public init(key: String, message: String, line: Int? = nil, file: String? = nil) {
-        self.key = key
-        self.message = message
-        self.line = line
-        self.file = file
-    }
-
-    init(deprecated key: String, canonical: String) {
-        let shown = ConfigurationError(key: canonical, message: "").displayKey
-        self.init(key: key, message: "deprecated spelling; use \(shown)")
-    }
-
     /// `FILE:LINE: KEY: message`, as errors are shown, without the parts not known.
     public var description: String {
         ConfigurationError(key: key, message: message, line: line, file: file).description
@@ -80,5 +68,13 @@ public struct ConfigurationWarning: Hashable, Sendable, CustomStringConvertible 
     /// The key as messages show it (control characters escaped, as errors show keys).
     public var displayKey: String {
         ConfigurationError(key: key, message: message).displayKey
+    }
+}
+
+extension ConfigurationWarning {
+    /// `key`, written in a deprecated spelling of `canonical`.
+    init(deprecated key: String, canonical: String) {
+        let shown = ConfigurationError(key: canonical, message: "").displayKey
+        self.init(key: key, message: "deprecated spelling; use \(shown)")
     }
 }

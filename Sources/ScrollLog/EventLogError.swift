@@ -36,7 +36,6 @@ public struct EventLogError: Error, Hashable, Sendable, CustomStringConvertible 
     public var line: Int
     public var problem: Problem
 
-    @inlinable
     public init(line: Int, problem: Problem) {
         self.line = line
         self.problem = problem

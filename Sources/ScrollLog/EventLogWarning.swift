@@ -18,7 +18,6 @@ public struct EventLogWarning: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     public var kind: Kind
 
-    @inlinable
     public init(line: Int, kind: Kind) {
         self.line = line
         self.kind = kind

@@ -4,11 +4,10 @@ public struct PlotDomain: Hashable, Sendable {
     public var lower: Double
     public var upper: Double
 
-    public init(lower: Double, upper: Double) {
-        self.lower = lower
-        self.upper = upper
-    }
+    public var span: Double { upper - lower }
+}
 
+extension PlotDomain {
     /// The range of the finite `values` and `including`, widened by `margin` of its span on
     /// each side. A constant series (span 0) gets ±max(10 % of its value, 1) instead, so it is
     /// drawn as a flat line in the middle rather than divided by zero; no finite value at all
@@ -36,6 +35,4 @@ public struct PlotDomain: Hashable, Sendable {
             self.init(lower: lo - pad, upper: hi + pad)
         }
     }
-
-    public var span: Double { upper - lower }
 }

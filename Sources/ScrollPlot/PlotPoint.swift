@@ -2,10 +2,4 @@
 public struct PlotPoint: Hashable, Sendable {
     public var t: Double
     public var v: Double
-
-    @inlinable
-    public init(t: Double, v: Double) {
-        self.t = t
-        self.v = v
-    }
 }

@@ -41,12 +41,6 @@ public struct PlotSeries: Sendable {
         public var start: Double
         public var end: Double
         public var phase: ScrollPhase
-
-        public init(start: Double, end: Double, phase: ScrollPhase) {
-            self.start = start
-            self.end = end
-            self.phase = phase
-        }
     }
 
     /// Where input came from, one lane of ticks each.
@@ -63,71 +57,30 @@ public struct PlotSeries: Sendable {
     public struct InputTicks: Sendable {
         public var source: InputSource
         public var events: [Double]
-        public var stops: [Double]
+        public var stops: [Double] = []
         public var count: Int
-
-        public init(source: InputSource, events: [Double], stops: [Double] = [], count: Int) {
-            self.source = source
-            self.events = events
-            self.stops = stops
-            self.count = count
-        }
     }
 
     public var description: Description
     /// Seconds from the first event to the last state or event.
-    public var duration: Double
-    public var offsetX: [PlotPoint]
-    public var offsetY: [PlotPoint]
-    public var velocityX: [PlotPoint]
-    public var velocityY: [PlotPoint]
+    public var duration: Double = 0
+    public var offsetX: [PlotPoint] = []
+    public var offsetY: [PlotPoint] = []
+    public var velocityX: [PlotPoint] = []
+    public var velocityY: [PlotPoint] = []
     /// Empty when no header is configured.
-    public var headerHeight: [PlotPoint]
-    public var phases: [PhaseSpan]
+    public var headerHeight: [PlotPoint] = []
+    public var phases: [PhaseSpan] = []
     /// Only the sources that sent input, in `InputSource` order.
-    public var inputs: [InputTicks]
+    public var inputs: [InputTicks] = []
     /// Frame instants; empty when states were sampled at fixed times.
-    public var frames: [Double]
-    public var frameCount: Int
-    public var stateCount: Int
-    public var eventCount: Int
+    public var frames: [Double] = []
+    public var frameCount = 0
+    public var stateCount = 0
+    public var eventCount = 0
     /// The resting range of each axis at the first state (docs/design.md §5), for the edge lines.
-    public var restingRangeX: ClosedRange<Double>
-    public var restingRangeY: ClosedRange<Double>
-
-    public init(
-        description: Description,
-        duration: Double = 0,
-        offsetX: [PlotPoint] = [],
-        offsetY: [PlotPoint] = [],
-        velocityX: [PlotPoint] = [],
-        velocityY: [PlotPoint] = [],
-        headerHeight: [PlotPoint] = [],
-        phases: [PhaseSpan] = [],
-        inputs: [InputTicks] = [],
-        frames: [Double] = [],
-        frameCount: Int = 0,
-        stateCount: Int = 0,
-        eventCount: Int = 0,
-        restingRangeX: ClosedRange<Double> = 0...0,
-        restingRangeY: ClosedRange<Double> = 0...0
-    ) {
-        self.description = description
-        self.duration = duration
-        self.offsetX = offsetX
-        self.offsetY = offsetY
-        self.velocityX = velocityX
-        self.velocityY = velocityY
-        self.headerHeight = headerHeight
-        self.phases = phases
-        self.inputs = inputs
-        self.frames = frames
-        self.frameCount = frameCount
-        self.stateCount = stateCount
-        self.eventCount = eventCount
-        self.restingRangeX = restingRangeX
-        self.restingRangeY = restingRangeY
-    }
+    public var restingRangeX: ClosedRange<Double> = 0...0
+    public var restingRangeY: ClosedRange<Double> = 0...0
 
     /// Whether there is anything to draw: no input event reached the container.
     public var isEmpty: Bool { stateCount == 0 && eventCount == 0 }

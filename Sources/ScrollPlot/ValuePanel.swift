@@ -33,19 +33,15 @@ struct ValuePanel {
         let horizontal = configuration.axes.contains(.horizontal)
         var panels: [ValuePanel] = []
         if vertical {
-            let range = series.restingRangeY
-            panels.append(ValuePanel(
-                id: "offset-y", title: "Offset y", unit: "px", height: horizontal ? 170 : 200,
-                lines: [Line(id: "offset-y", label: "y", color: PlotStyle.lineY, points: series.offsetY)],
-                references: Self.edges(range, low: "top edge", high: "bottom edge")
+            panels.append(offset(
+                "y", height: horizontal ? 170 : 200, color: PlotStyle.lineY, points: series.offsetY,
+                edges: Self.edges(series.restingRangeY, low: "top edge", high: "bottom edge")
             ))
         }
         if horizontal {
-            let range = series.restingRangeX
-            panels.append(ValuePanel(
-                id: "offset-x", title: "Offset x", unit: "px", height: vertical ? 130 : 200,
-                lines: [Line(id: "offset-x", label: "x", color: PlotStyle.lineX, points: series.offsetX)],
-                references: Self.edges(range, low: "leading edge", high: "trailing edge")
+            panels.append(offset(
+                "x", height: vertical ? 130 : 200, color: PlotStyle.lineX, points: series.offsetX,
+                edges: Self.edges(series.restingRangeX, low: "leading edge", high: "trailing edge")
             ))
         }
         var velocities: [Line] = []
@@ -67,6 +63,17 @@ struct ValuePanel {
             ))
         }
         return panels
+    }
+
+    /// The offset along `axis` ("x" or "y"), the edges of its resting range drawn across.
+    private static func offset(
+        _ axis: String, height: Double, color: String, points: [PlotPoint], edges: [Reference]
+    ) -> ValuePanel {
+        ValuePanel(
+            id: "offset-\(axis)", title: "Offset \(axis)", unit: "px", height: height,
+            lines: [Line(id: "offset-\(axis)", label: axis, color: color, points: points)],
+            references: edges
+        )
     }
 
     static func edges(_ range: ClosedRange<Double>, low: String, high: String) -> [Reference] {

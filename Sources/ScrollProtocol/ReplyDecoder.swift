@@ -4,35 +4,32 @@
 /// code only classifies the problem: nothing is sent back).
 public enum ReplyDecoder {
     public static func decode(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> Reply {
-        var reader = ProtocolReader(line)
-        var fields = ObjectFields<ReplyKey>()
-        try reader.locateLine(into: &fields)
-        var reply = ReplyReader(reader: reader, fields: fields)
+        var reply = try reader(line)
         return try reply.reply()
     }
 
     /// A welcome line with everything it carries (``Reply/welcome(protocol:server:containers:)``
     /// keeps only what protocol 1 began with).
     public static func welcome(_ line: [UInt8]) throws(ProtocolError) -> WelcomeLine {
-        try line.withUnsafeBytes { raw in
-            Result { () throws(ProtocolError) in
-                var reader = ProtocolReader(raw)
-                var fields = ObjectFields<ReplyKey>()
-                try reader.locateLine(into: &fields)
-                var reply = ReplyReader(reader: reader, fields: fields)
-                return try reply.welcome()
-            }
-        }.get()
+        try withBytes(of: line) { raw throws(ProtocolError) in
+            var reply = try reader(raw)
+            return try reply.welcome()
+        }
     }
 
     public static func decode(_ line: [UInt8]) throws(ProtocolError) -> Reply {
-        try line.withUnsafeBytes { raw in Result { () throws(ProtocolError) in try decode(raw) } }.get()
+        try withBytes(of: line) { raw throws(ProtocolError) in try decode(raw) }
     }
 
     public static func decode(_ line: String) throws(ProtocolError) -> Reply {
-        var line = line
-        return try line.withUTF8 { utf8 in
-            Result { () throws(ProtocolError) in try decode(UnsafeRawBufferPointer(utf8)) }
-        }.get()
+        try withBytes(of: line) { raw throws(ProtocolError) in try decode(raw) }
+    }
+
+    /// The line's keys located, ready to read as a reply.
+    private static func reader(_ line: UnsafeRawBufferPointer) throws(ProtocolError) -> ReplyReader {
+        var reader = ProtocolReader(line)
+        var fields = ObjectFields<ReplyKey>()
+        try reader.locateLine(into: &fields)
+        return ReplyReader(reader: reader, fields: fields)
     }
 }

@@ -54,13 +54,10 @@ public enum RequestDecoder {
     }
 
     public static func decode(_ line: [UInt8]) throws(ProtocolError) -> Request {
-        try line.withUnsafeBytes { raw in Result { () throws(ProtocolError) in try decode(raw) } }.get()
+        try withBytes(of: line) { raw throws(ProtocolError) in try decode(raw) }
     }
 
     public static func decode(_ line: String) throws(ProtocolError) -> Request {
-        var line = line
-        return try line.withUTF8 { utf8 in
-            Result { () throws(ProtocolError) in try decode(UnsafeRawBufferPointer(utf8)) }
-        }.get()
+        try withBytes(of: line) { raw throws(ProtocolError) in try decode(raw) }
     }
 }

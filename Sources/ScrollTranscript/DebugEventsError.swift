@@ -30,11 +30,6 @@ public struct DebugEventsError: Error, Hashable, Sendable, CustomStringConvertib
     public var line: Int
     public var problem: Problem
 
-    public init(line: Int, problem: Problem) {
-        self.line = line
-        self.problem = problem
-    }
-
     public var description: String {
         "line \(line): \(problem)"
     }
@@ -55,11 +50,6 @@ public struct DebugEventsWarning: Hashable, Sendable, CustomStringConvertible {
     /// The 1-based line number.
     public var line: Int
     public var kind: Kind
-
-    public init(line: Int, kind: Kind) {
-        self.line = line
-        self.kind = kind
-    }
 
     public var description: String {
         switch kind {

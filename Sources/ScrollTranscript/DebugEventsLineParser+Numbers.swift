@@ -8,11 +8,7 @@ extension DebugEventsLineParser {
         var index = range.lowerBound
         let end = range.upperBound
         guard end - index >= 2, bytes[end - 1] == UInt8(ascii: "s") else { return nil }
-        var negative = false
-        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
+        let negative = sign(bytes, &index)
         var seconds: Int64 = 0
         var digits = 0
         while index < end - 1, isDigit(bytes[index]) {
@@ -40,17 +36,22 @@ extension DebugEventsLineParser {
         return negative ? -value : value
     }
 
+    /// Moves past a `+` or `-` at `index`, if one stands there; whether it was `-`.
+    @inline(__always)
+    private static func sign(_ bytes: UnsafeRawBufferPointer, _ index: inout Int) -> Bool {
+        let byte = bytes[index]
+        guard byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") else { return false }
+        index += 1
+        return byte == UInt8(ascii: "-")
+    }
+
     /// A decimal as printf's `%d`, `%.1f` and `%.2f` print them: `[+-]digits[.digits]`, at
     /// most 40 bytes. Exactly the double nearest to the decimal, as `Double("…")` gives.
     static func decimal(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) -> Double? {
         var index = range.lowerBound
         let end = range.upperBound
         guard end > index, end - index <= 40 else { return nil }
-        var negative = false
-        if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-            negative = bytes[index] == UInt8(ascii: "-")
-            index += 1
-        }
+        let negative = sign(bytes, &index)
         var mantissa: UInt64 = 0
         var digits = 0
         var fractionDigits = 0

@@ -4,12 +4,6 @@ public struct TOMLDate: Hashable, Sendable, CustomStringConvertible {
     public var month: Int
     public var day: Int
 
-    public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
     public var description: String { pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) }
 
     static func days(inMonth month: Int, year: Int) -> Int {
@@ -28,14 +22,7 @@ public struct TOMLTime: Hashable, Sendable, CustomStringConvertible {
     public var minute: Int
     /// 0–60: RFC 3339 allows a leap second.
     public var second: Int
-    public var nanosecond: Int
-
-    public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
-        self.hour = hour
-        self.minute = minute
-        self.second = second
-        self.nanosecond = nanosecond
-    }
+    public var nanosecond = 0
 
     public var description: String {
         var text = pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
@@ -55,12 +42,6 @@ public struct TOMLOffsetDateTime: Hashable, Sendable, CustomStringConvertible {
     /// Minutes east of UTC (`Z` is 0).
     public var offsetMinutes: Int
 
-    public init(date: TOMLDate, time: TOMLTime, offsetMinutes: Int) {
-        self.date = date
-        self.time = time
-        self.offsetMinutes = offsetMinutes
-    }
-
     public var description: String {
         guard offsetMinutes != 0 else { return "\(date)T\(time)Z" }
         let magnitude = abs(offsetMinutes)
@@ -72,11 +53,6 @@ public struct TOMLOffsetDateTime: Hashable, Sendable, CustomStringConvertible {
 public struct TOMLLocalDateTime: Hashable, Sendable, CustomStringConvertible {
     public var date: TOMLDate
     public var time: TOMLTime
-
-    public init(date: TOMLDate, time: TOMLTime) {
-        self.date = date
-        self.time = time
-    }
 
     public var description: String { "\(date)T\(time)" }
 }

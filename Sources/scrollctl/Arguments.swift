@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollCommandLine
 import ScrollModel
 import ScrollProtocol
 
@@ -27,60 +28,6 @@ struct AnimationArgument: ExpressibleByArgument {
             }
             animation = .spring(Spring(duration: duration, bounce: bounce))
         }
-    }
-
-}
-
-/// A number as the user wrote it: an integer stays an integer (the daemon checks
-/// configuration values as TOML would, where a row count must be one).
-func protocolNumber<S: StringProtocol>(_ text: S) -> ProtocolValue? {
-    if let int = Int(text) { return .integer(int) }
-    if let double = Double(text), double.isFinite { return .double(double) }
-    return nil
-}
-
-/// `WxH`, as `{"width":W,"height":H}`.
-struct SizeArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = protocolNumber(parts[0]), let height = protocolNumber(parts[1]) else { return nil }
-        value = .object([("width", width), ("height", height)])
-    }
-}
-
-/// `TOP,LEADING,BOTTOM,TRAILING`, as `{"top":…,"leading":…,"bottom":…,"trailing":…}`.
-struct InsetsArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { protocolNumber($0) }
-        guard parts.count == 4, numbers.count == 4 else { return nil }
-        value = .object(zip(["top", "leading", "bottom", "trailing"], numbers).map { ($0, $1) })
-    }
-}
-
-/// `MIN:MAX`: a collapsing header's heights.
-struct HeaderArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let min = protocolNumber(parts[0]), let max = protocolNumber(parts[1]) else { return nil }
-        value = .object([("min_height", min), ("max_height", max)])
-    }
-}
-
-/// `COUNTxHEIGHT`: rows of one height.
-struct RowsArgument: ExpressibleByArgument {
-    var value: ProtocolValue
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let count = Int(parts[0]), let height = protocolNumber(parts[1]) else { return nil }
-        value = .object([("count", .integer(count)), ("height", height)])
     }
 }
 

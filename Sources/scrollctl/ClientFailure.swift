@@ -3,30 +3,30 @@ import Glibc
 #endif
 
 /// The exit statuses of scrollctl (sysexits.h where one fits).
-enum ExitStatus {
-    static let success: Int32 = 0
+enum ExitStatus: Int32 {
+    case success = 0
     /// The daemon answered with an error, or `reload` refused the new configuration.
-    static let daemonError: Int32 = 1
+    case daemonError = 1
     /// A command line ArgumentParser refused (its own `validationFailure`).
-    static let usage: Int32 = 64
+    case usage = 64
     /// EX_UNAVAILABLE: no daemon on the socket, or it went away mid-conversation.
-    static let unavailable: Int32 = 69
+    case unavailable = 69
     /// EX_IOERR: stdout could not be written.
-    static let ioError: Int32 = 74
+    case ioError = 74
     /// EX_TEMPFAIL: no reply within `--timeout`.
-    static let timeout: Int32 = 75
+    case timeout = 75
     /// EX_PROTOCOL: the daemon said something this client cannot make sense of.
-    static let protocolError: Int32 = 76
+    case protocolError = 76
     /// EX_NOPERM: the daemon refused this uid (`forbidden`), or the socket is not ours to open.
-    static let forbidden: Int32 = 77
+    case forbidden = 77
 }
 
 /// Why a command could not be carried out: one line for stderr and the exit status.
 struct ClientFailure: Error, CustomStringConvertible {
     var message: String
-    var status: Int32
+    var status: ExitStatus
 
-    init(_ message: String, status: Int32) {
+    init(_ message: String, status: ExitStatus) {
         self.message = message
         self.status = status
     }
@@ -49,7 +49,7 @@ enum Output {
                 if fd == STDERR_FILENO { return }
                 let reason = String(cString: strerror(errno))
                 error("cannot write output: \(reason)")
-                exit(ExitStatus.ioError)
+                exit(ExitStatus.ioError.rawValue)
             }
             offset += n
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollCommandLine
 import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
@@ -143,23 +144,7 @@ struct Configure: ParsableCommand {
     @Argument(help: "The container (created when new).")
     var container: String
 
-    @Option(name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"))
-    var containerSize: SizeArgument?
-
-    @Option(name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"))
-    var contentSize: SizeArgument?
-
-    @Option(help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"))
-    var insets: InsetsArgument?
-
-    @Option(help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
-    var axes: String?
-
-    @Option(help: ArgumentHelp("A collapsing header's collapsed and expanded heights.", valueName: "MIN:MAX"))
-    var header: HeaderArgument?
-
-    @Option(help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"))
-    var rows: RowsArgument?
+    @OptionGroup var shape: ContainerShapeOptions
 
     @Option(name: .customLong("scroll-target"), help: ArgumentHelp("Where releases aim: none, paging or rows.", valueName: "TARGET"))
     var scrollTarget: String?
@@ -182,16 +167,10 @@ struct Configure: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     var settings: [ConfigureSetting] {
-        var settings: [ConfigureSetting] = []
+        var settings = shape.settings
         func add(_ key: String, _ value: ProtocolValue?) {
             if let value { settings.append(ConfigureSetting(key: key, value: value)) }
         }
-        add("containerSize", containerSize?.value)
-        add("contentSize", contentSize?.value)
-        add("insets", insets?.value)
-        add("axes", axes.map { .string($0) })
-        add("header", header?.value)
-        add("rows", rows?.value)
         add("scroll_target", scrollTarget.map { .string($0) })
         add("parent", parent.map { .string($0) })
         add("overscroll", overscroll.map { .string($0) })
@@ -206,48 +185,45 @@ struct Configure: ParsableCommand {
     }
 }
 
+/// The container a command that only acts on it names, and the connection its request goes on:
+/// `remove`, `pause` and `resume` differ in nothing but the request.
+struct ContainerRequest: ParsableArguments {
+    @Argument(help: "The container.")
+    var container: String
+
+    @OptionGroup var connection: ConnectionOptions
+
+    /// Sends the container's request; `ok` is the only good answer.
+    func send(_ operation: (_ container: String) -> Operation) throws {
+        try connection.requestOK(operation(container))
+    }
+}
+
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Remove a container that a client created.",
         discussion: "Its subscribers are told and their subscriptions end. Containers of the configuration file stay."
     )
 
-    @Argument(help: "The container.")
-    var container: String
+    @OptionGroup var request: ContainerRequest
 
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        try connection.requestOK(.remove(container: container))
-    }
+    func run() throws { try request.send(Operation.remove) }
 }
 
 struct Pause: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Stop routing input to a container.")
 
-    @Argument(help: "The container.")
-    var container: String
+    @OptionGroup var request: ContainerRequest
 
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        let operation = Operation.pause(container: container)
-        try connection.requestOK(operation)
-    }
+    func run() throws { try request.send(Operation.pause) }
 }
 
 struct Resume: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Route input to a paused container again.")
 
-    @Argument(help: "The container.")
-    var container: String
+    @OptionGroup var request: ContainerRequest
 
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        let operation = Operation.resume(container: container)
-        try connection.requestOK(operation)
-    }
+    func run() throws { try request.send(Operation.resume) }
 }
 
 struct Focus: ParsableCommand {
@@ -367,7 +343,7 @@ struct Reload: ParsableCommand {
             guard case .reloaded(_, let result) = message.reply else { throw .unexpected(message.reply, for: .reload) }
             guard result.ok else {
                 throw ClientFailure("reload refused: \(result.message) (the last good configuration stays in force)",
-                                    status: ExitStatus.daemonError)
+                                    status: .daemonError)
             }
             Output.write("reloaded \(result.message)\n")
         }

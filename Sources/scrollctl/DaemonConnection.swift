@@ -58,14 +58,14 @@ final class DaemonConnection {
 extension ClientFailure {
     /// A client error's line, with the exit status scrollctl documents for it.
     init(_ error: ScrollClientError) {
-        let status: Int32
+        let status: ExitStatus
         switch error {
-        case .invalidSocketPath: status = ExitStatus.usage
-        case .notRunning, .disconnected: status = ExitStatus.unavailable
-        case .permissionDenied: status = ExitStatus.forbidden
-        case .daemon, .removed: status = ExitStatus.daemonError
-        case .timeout: status = ExitStatus.timeout
-        case .protocolViolation: status = ExitStatus.protocolError
+        case .invalidSocketPath: status = .usage
+        case .notRunning, .disconnected: status = .unavailable
+        case .permissionDenied: status = .forbidden
+        case .daemon, .removed: status = .daemonError
+        case .timeout: status = .timeout
+        case .protocolViolation: status = .protocolError
         }
         self.init(error.description, status: status)
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollCommandLine
 import ScrollProtocol
 
 /// `scrollctl rows`: one row edit (docs/design.md §12) — rows inserted or removed while the rest

@@ -85,11 +85,10 @@ struct ConnectionOptions: ParsableArguments {
             try body(connection)
         } catch {
             Output.error(error.message)
-            throw ExitCode(error.status)
+            throw ExitCode(error.status.rawValue)
         }
     }
 
-    /// Sends one request and returns its reply.
     /// Sends a request whose only good answer is `ok` (the commands that just act).
     func requestOK(_ operation: Operation) throws {
         try request(operation) { message, _ throws(ClientFailure) in
@@ -97,6 +96,7 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    /// Sends one request and hands its reply to `body`.
     func request(_ operation: Operation, _ body: (DaemonConnection.Message, DaemonConnection) throws(ClientFailure) -> Void) throws {
         try run { connection throws(ClientFailure) in
             let message = try connection.request(operation, timeout: timeoutDuration)
@@ -108,6 +108,6 @@ struct ConnectionOptions: ParsableArguments {
 extension ClientFailure {
     /// A reply of the wrong kind for the request.
     static func unexpected(_ reply: Reply, for operation: Operation) -> ClientFailure {
-        ClientFailure("unexpected reply to \(operation.name): \(reply)", status: ExitStatus.protocolError)
+        ClientFailure("unexpected reply to \(operation.name): \(reply)", status: .protocolError)
     }
 }

@@ -52,7 +52,7 @@ struct Watch: ParsableCommand {
     }
 
     static func removed(_ container: String) -> ClientFailure {
-        ClientFailure("container \"\(container)\" was removed", status: ExitStatus.daemonError)
+        ClientFailure("container \"\(container)\" was removed", status: .daemonError)
     }
 
     /// Raw lines, each written (and so flushed) as it arrives.

@@ -9,19 +9,12 @@ struct Devices: ParsableCommand {
         abstract: "List the input devices scrolld would use, and why others are skipped."
     )
 
-    @Option(help: ArgumentHelp("The configuration file whose [input] settings apply (default: the XDG search path).", valueName: "FILE"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
-    var seat: String?
-
-    @Option(name: .customLong("device"), help: ArgumentHelp("Check these device nodes instead of the seat (repeatable).", valueName: "PATH"))
-    var devices: [String] = []
+    @OptionGroup var devices: DeviceOptions
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let backend = LibinputContext.Backend.resolve(devices: devices, seat: seat, environment: environment)
-        let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
+        let backend = devices.backend(environment: environment)
+        let loaded = try devices.configuration(environment: environment)
         let input = loaded.input
         let context: LibinputContext
         do {

@@ -1,6 +1,8 @@
 import ArgumentParser
+import ScrollCommandLine
 import ScrollConfig
 import ScrollModel
+import ScrollSession
 
 /// The options that override the configuration for one container (docs/design.md §11), shared by
 /// `replay` and `run`.
@@ -8,23 +10,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The container to drive and print.")
     var container: String = "main"
 
-    @Option(name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"))
-    var containerSize: String?
-
-    @Option(name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"))
-    var contentSize: String?
-
-    @Option(help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"))
-    var insets: String?
-
-    @Option(help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
-    var axes: String?
-
-    @Option(help: ArgumentHelp("A collapsing header.", valueName: "MIN:MAX"))
-    var header: String?
-
-    @Option(help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"))
-    var rows: String?
+    @OptionGroup var shape: ContainerShapeOptions
 
     @Option(help: ArgumentHelp("Physics profile: ios, gtk or none.", valueName: "PROFILE"))
     var profile: String?
@@ -37,25 +23,8 @@ struct ModelOptions: ParsableArguments {
     func overrides() throws -> [(key: String, value: ConfigValue)] {
         let prefix = "containers.\(container)"
         var result: [(key: String, value: ConfigValue)] = []
-        if let containerSize { result.append(("\(prefix).containerSize", .string(containerSize))) }
-        if let contentSize { result.append(("\(prefix).contentSize", .string(contentSize))) }
-        if let insets { result.append(("\(prefix).insets", .string(insets))) }
-        if let axes { result.append(("\(prefix).axes", .string(axes))) }
-        if let header {
-            let parts = header.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let min = Double(parts[0]), let max = Double(parts[1]) else {
-                throw ValidationError("--header expects MIN:MAX, got '\(header)'")
-            }
-            result.append(("\(prefix).header.min_height", .double(min)))
-            result.append(("\(prefix).header.max_height", .double(max)))
-        }
-        if let rows {
-            let parts = rows.split(separator: "x", omittingEmptySubsequences: false)
-            guard parts.count == 2, let count = Int(parts[0]), let height = Double(parts[1]) else {
-                throw ValidationError("--rows expects COUNTxHEIGHT, got '\(rows)'")
-            }
-            result.append(("\(prefix).rows.count", .integer(count)))
-            result.append(("\(prefix).rows.height", .double(height)))
+        for setting in shape.settings {
+            result.append(("\(prefix).\(setting.key)", try ConfigValue(setting.value, key: setting.key)))
         }
         if let profile { result.append(("physics.profile", .string(profile))) }
         for assignment in assignments {

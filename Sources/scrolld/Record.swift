@@ -26,14 +26,7 @@ struct Record: ParsableCommand {
     @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "S"))
     var duration: Double?
 
-    @Option(help: ArgumentHelp("The configuration file whose [input] settings apply (default: the XDG search path).", valueName: "FILE"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("The udev seat (default: $XDG_SEAT, else seat0).", valueName: "SEAT"))
-    var seat: String?
-
-    @Option(name: .customLong("device"), help: ArgumentHelp("Record these device nodes instead of the seat (repeatable).", valueName: "PATH"))
-    var devices: [String] = []
+    @OptionGroup var devices: DeviceOptions
 
     func validate() throws {
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration expects a positive number of seconds") }
@@ -41,7 +34,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let backend = LibinputContext.Backend.resolve(devices: devices, seat: seat, environment: environment)
+        let backend = devices.backend(environment: environment)
         let out = try openOutput()
         let context = try makeContext(backend, environment: environment)
         // SIGINT and SIGTERM end the recording cleanly: they arrive as input on this pipe.
@@ -63,7 +56,7 @@ struct Record: ParsableCommand {
     }
 
     private func makeContext(_ backend: LibinputContext.Backend, environment: [String: String]) throws -> LibinputContext {
-        let loaded = try ConfigurationFileSource.loadForDevices(config: config, environment: environment)
+        let loaded = try devices.configuration(environment: environment)
         let input = loaded.input
         do {
             return try LibinputContext(

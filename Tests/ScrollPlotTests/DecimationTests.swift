@@ -1,4 +1,4 @@
-import ScrollPlot
+@testable import ScrollPlot
 import Testing
 
 func points(_ pairs: [(Double, Double)]) -> [PlotPoint] {

@@ -1,4 +1,4 @@
-import ScrollPlot
+@testable import ScrollPlot
 import Testing
 
 @Suite("NiceTicks: steps of 1, 2 or 5 × 10ⁿ and exact labels")

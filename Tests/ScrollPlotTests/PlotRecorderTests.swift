@@ -1,5 +1,5 @@
 import ScrollModel
-import ScrollPlot
+@testable import ScrollPlot
 import Testing
 
 func state(_ time: Timestamp, _ phase: ScrollPhase, y: Double, vy: Double = 0, header: Double? = nil) -> ScrollState {

@@ -1,4 +1,4 @@
-import TOML
+@testable import TOML
 import Testing
 
 @Suite("TOML date-times: offset, local, date, time")

@@ -24,12 +24,13 @@ import Testing
         "ScrollPlot": ["ScrollModel", "RealModule"],
         "ScrollPOSIX": ["Glibc"],
         "ScrollClient": ["ScrollProtocol", "ScrollModel", "ScrollPOSIX", "Synchronization", "Glibc"],
-        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ArgumentParser", "Glibc"],
+        "ScrollCommandLine": ["ScrollProtocol", "ArgumentParser"],
+        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "ArgumentParser", "Glibc"],
         // Everything but the client library, and FoundationEssentials rather than Foundation
         // (its shared libraries were most of the daemon's resident memory).
         "scrolld": [
             "ScrollModel", "ScrollJSON", "ScrollLog", "ScrollTranscript", "ScrollConfig", "ScrollProtocol", "ScrollSession",
-            "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollInput", "ScrollPlot", "ScrollPOSIX",
+            "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollInput", "ScrollPlot", "ScrollPOSIX", "ScrollCommandLine",
             "CScrolldShim", "CSystemd", "CLibinput", "Glibc", "FoundationEssentials", "Synchronization", "SystemPackage",
             "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging", "ArgumentParser",
         ],
