@@ -20,7 +20,7 @@ extension DaemonCore {
     }
 
     /// The extensions of docs/design.md §12–§19 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "touch"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: serverName, containers: session.names, features: Self.features, instance: instance, focus: .some(session.focus), into: &$0) }

@@ -25,7 +25,7 @@ struct Devices: ParsableCommand {
         let input = loaded.input
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) })
+            context = try LibinputContext(backend, ignoring: loaded.daemon.ignore, touchscreens: input.touchscreens, settings: { input.libinputSettings(forDevice: $0) })
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)
