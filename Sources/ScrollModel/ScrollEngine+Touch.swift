@@ -4,8 +4,9 @@
 extension ScrollEngine {
     /// The one finger that scrolls (a second finger down while it is on the glass is ignored).
     public struct ActiveTouch: Hashable, Sendable {
-        /// The touchscreen and its slot.
+        /// The touchscreen (the event's `dev`).
         public var device: Int
+        /// The finger's slot on it.
         public var slot: Int
         /// The container the touch landed on; nil: none (the touch moves nothing).
         public var entry: ContainerID?
