@@ -98,6 +98,21 @@ struct TouchTests {
         #expect(glass.engine.touch?.direction == Point(x: 0, y: -1))
     }
 
+    @Test("A move of exactly the slop does not start the drag: u is taken where it is exceeded")
+    func slopIsExceededNotReached() {
+        var glass = Glass()
+        glass.add("list", Self.list())
+        glass.scroll(0, to: 1000)
+        glass.send(Self.down(0, 0.25, 0.125))
+        // Exactly 8 px right: not past the slop, no direction yet.
+        glass.send(Self.motion(1_000, 0.25 + 8.0 / 1600, 0.125))
+        #expect(glass.engine.touch?.direction == nil)
+        // Then 24 px straight up from the down point: u = (0, −1), so 1000 + 24 − 8.
+        glass.send(Self.motion(2_000, 0.25, 0.125 - 24.0 / 2048))
+        #expect(glass.engine.touch?.direction == Point(x: 0, y: -1))
+        #expect(glass.offset(0).y == 1016)
+    }
+
     @Test("A sideways move past the slop counts (Euclidean), and the vertical list follows only its axis")
     func slopIsEuclidean() {
         var glass = Glass()
