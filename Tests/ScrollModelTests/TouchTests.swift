@@ -104,13 +104,14 @@ struct TouchTests {
         glass.add("list", Self.list())
         glass.scroll(0, to: 1000)
         glass.send(Self.down(0, 0.25, 0.125))
-        // Exactly 8 px right: not past the slop, no direction yet.
-        glass.send(Self.motion(1_000, 0.25 + 8.0 / 1600, 0.125))
+        // Exactly 8 px down (1/256 of the glass): not past the slop, no direction yet.
+        glass.send(Self.motion(1_000, 0.25, 0.125 + 1.0 / 256))
         #expect(glass.engine.touch?.direction == nil)
-        // Then 24 px straight up from the down point: u = (0, −1), so 1000 + 24 − 8.
-        glass.send(Self.motion(2_000, 0.25, 0.125 - 24.0 / 2048))
-        #expect(glass.engine.touch?.direction == Point(x: 0, y: -1))
-        #expect(glass.offset(0).y == 1016)
+        // Then sideways, level with the down point: u = (1, 0), so the list, which follows
+        // only y, stays at 1000 − 0 + 8·0.
+        glass.send(Self.motion(2_000, 0.25 + 24.0 / 1600, 0.125))
+        #expect(glass.engine.touch?.direction == Point(x: 1, y: 0))
+        #expect(glass.offset(0).y == 1000)
     }
 
     @Test("A sideways move past the slop counts (Euclidean), and the vertical list follows only its axis")
