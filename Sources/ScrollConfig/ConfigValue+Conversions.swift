@@ -98,6 +98,23 @@ extension ConfigValue {
     }
 
     /// `"TOP,LEADING,BOTTOM,TRAILING"`, an array of four, or a table with those names.
+    /// `touch_frame`: `{x, y, width, height}` in a touchscreen's normalized coordinates
+    /// (docs/design.md §25); an empty table (`{}`) removes the frame.
+    func touchFrame(_ key: String) throws(ConfigurationError) -> Rect? {
+        guard case .table(let fields) = self else { throw fail(key, "a table with x, y, width and height") }
+        if fields.isEmpty { return nil }
+        let names = ["x", "y", "width", "height"]
+        for field in fields where !names.contains(field.0) {
+            throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown touch_frame key (x, y, width, height)")
+        }
+        let numbers = try names.map { (name: String) throws(ConfigurationError) -> Double in
+            guard let field = fields.last(where: { $0.0 == name }) else { throw fail(key, "a table with x, y, width and height") }
+            let range = name.count == 1 ? Limits.touchFrameOrigin : Limits.touchFrameLength
+            return try field.1.number("\(key).\(name)", in: range)
+        }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
     func insets(_ key: String) throws(ConfigurationError) -> EdgeInsets {
         let names = ["top", "leading", "bottom", "trailing"]
         let numbers: [Double]

@@ -44,6 +44,11 @@ extension ContainerSettings {
             ("overscroll", .string(overscroll.rawValue)),
         ]
         if let contentSize { result.append(("contentSize", .size(contentSize))) }
+        // An empty table: no frame (a container that had one loses it).
+        result.append(("touch_frame", .table(touchFrame.map { frame in [
+            ("x", .double(frame.minX)), ("y", .double(frame.minY)),
+            ("width", .double(frame.width)), ("height", .double(frame.height)),
+        ] } ?? [])))
         if let header { result.append(("header", .table(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
         if var rows {
             // Rows edited by `configure` (insert, remove) are written out as the heights they

@@ -16,6 +16,9 @@ public struct ContainerSettings: Sendable {
     public var parent: String?
     /// `overscroll`: what a gesture pushing against an edge does (docs/design.md §14).
     public var overscroll = OverscrollBehavior.auto
+    /// `touch_frame`: where the container lies on a touchscreen, normalized (docs/design.md
+    /// §25); nil: it gets no touches.
+    public var touchFrame: Rect?
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
@@ -52,6 +55,7 @@ public struct ContainerSettings: Sendable {
             let parent = try value.string(key)
             self.parent = parent.isEmpty ? nil : parent
         case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
+        case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
         case (1, "header"), (1, "rows"), (1, "physics"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
@@ -78,7 +82,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, header.*, rows.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, header.*, rows.*, physics.*)"
             )
         }
     }
@@ -136,7 +140,8 @@ public struct ContainerSettings: Sendable {
             devices: devices,
             anchor: anchor,
             parent: parent,
-            overscroll: overscroll
+            overscroll: overscroll,
+            touchFrame: touchFrame
         )
     }
 

@@ -56,6 +56,9 @@ public struct InputSettings: Hashable, Sendable {
 
     public var defaults = Device()
     public var rules: [Rule] = []
+    /// `[input] touchscreens`: whether touchscreens are opened (docs/design.md §25; default
+    /// true). Read when the devices are opened (start-up, `scrolld devices`, `scrolld record`).
+    public var touchscreens = true
 
     public init() {}
 
@@ -102,6 +105,8 @@ public struct InputSettings: Hashable, Sendable {
 
     mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
         switch (path.count, path.first) {
+        case (1, "touchscreens"):
+            touchscreens = try value.bool(key)
         case (1, _):
             try Self.set(path[0], value, key: key, on: &defaults)
         case (3, "devices"):
@@ -114,7 +119,7 @@ public struct InputSettings: Hashable, Sendable {
                 try Self.set(path[2], value, key: key, on: &rules[index].settings)
             }
         default:
-            throw ConfigurationError(key: key, message: "unknown input key (\(Self.keys.joined(separator: ", ")), devices.NAME.match)")
+            throw ConfigurationError(key: key, message: "unknown input key (touchscreens, \(Self.keys.joined(separator: ", ")), devices.NAME.match)")
         }
     }
 

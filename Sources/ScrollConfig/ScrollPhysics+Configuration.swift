@@ -8,6 +8,7 @@ extension ScrollPhysics {
         "rubber_band", "overscroll", "momentum", "min_fling_velocity", "velocity_window",
         "deceleration_rate", "deceleration_end_distance", "bounce_stiffness", "settle_distance",
         "settle_velocity", "friction", "stop_velocity", "drag_overshoot_limit", "fling_overshoot_limit",
+        "touch_slop",
     ]
 
     static func profile(_ value: ConfigValue, key: String) throws(ConfigurationError) -> Profile {
@@ -51,6 +52,7 @@ extension ScrollPhysics {
         case "stop_velocity": stopVelocity = try value.number(key, in: Limits.threshold)
         case "drag_overshoot_limit": dragOvershootLimit = try value.nonNegative(key)
         case "fling_overshoot_limit": flingOvershootLimit = try value.nonNegative(key)
+        case "touch_slop": touchSlop = try value.number(key, in: Limits.touchSlop)
         case "profile": profile = try Self.profile(value, key: key)
         default:
             throw ConfigurationError(key: key, message: "unknown physics key (one of: \(Self.keys.joined(separator: ", ")))")

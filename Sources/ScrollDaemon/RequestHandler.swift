@@ -29,8 +29,8 @@ final class RequestHandler {
         return ByteBuffer(bytes: bytes)
     }
 
-    /// The extensions of docs/design.md §12–§19 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore"]
+    /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "touch"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: Self.features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }

@@ -47,13 +47,19 @@ public enum DeviceAccessPolicy {
     /// A node is opened when udev says it points, scrolls or touches; a node that is only a
     /// keyboard (or only keys) is refused. Unclassified nodes are refused too: libinput itself
     /// skips devices udev has not tagged as input.
-    public static func decide(properties: [String: String]) -> Decision {
+    ///
+    /// A touchscreen (`ID_INPUT_TOUCHSCREEN`) is opened unless `touchscreens` is false
+    /// (`[input] touchscreens`, docs/design.md §25), and never when udev also calls it a keyboard.
+    public static func decide(properties: [String: String], touchscreens: Bool = true) -> Decision {
         func has(_ key: String) -> Bool { properties[key] == "1" }
         let pointing = ["ID_INPUT_MOUSE", "ID_INPUT_TOUCHPAD", "ID_INPUT_POINTINGSTICK", "ID_INPUT_TRACKBALL", "ID_INPUT_TABLET", "ID_INPUT_JOYSTICK"]
         if pointing.contains(where: has) { return .open }
+        if has("ID_INPUT_TOUCHSCREEN"), !has("ID_INPUT_KEYBOARD") {
+            return touchscreens ? .open : .refuse("a touchscreen, and [input] touchscreens = false")
+        }
         if has("ID_INPUT_KEYBOARD") || has("ID_INPUT_KEY") { return .refuse("a keyboard: scrolld never opens keyboards") }
         if properties.isEmpty { return .refuse("not classified as an input device by udev") }
-        return .refuse("no pointer, touchpad or trackpoint capability")
+        return .refuse("no pointer, touchpad, trackpoint or touchscreen capability")
     }
 
     /// The capabilities the event log records for a device, from its udev classification.

@@ -24,6 +24,7 @@ public struct InputDevice: Sendable, Hashable {
             caps.insert(.continuous)
         }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_GESTURE) != 0 { caps.insert(.hold) }
+        if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { caps.insert(.touch) }
         capabilities = caps
     }
 }

@@ -34,6 +34,24 @@ struct InputEventMapper {
                 time: Timestamp(libinput_event_gesture_get_time_usec(gesture)), device: device,
                 kind: .holdEnd(fingers: Int(libinput_event_gesture_get_finger_count(gesture)), cancelled: libinput_event_gesture_get_cancelled(gesture) != 0)
             )
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION, LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL:
+            // docs/design.md §25: positions transformed to a 1 × 1 screen (normalized).
+            let touch = libinput_event_get_touch_event(event)!
+            let time = Timestamp(libinput_event_touch_get_time_usec(touch))
+            // A single-touch device has no slots (-1): the seat's slot numbers its touch.
+            var slot = Int(libinput_event_touch_get_slot(touch))
+            if slot < 0 { slot = Int(libinput_event_touch_get_seat_slot(touch)) }
+            slot = max(0, slot)
+            switch type {
+            case LIBINPUT_EVENT_TOUCH_UP:
+                return ScrollEvent(time: time, device: device, kind: .touchUp(slot: slot))
+            case LIBINPUT_EVENT_TOUCH_CANCEL:
+                return ScrollEvent(time: time, device: device, kind: .touchCancel(slot: slot))
+            default:
+                let point = Point(x: libinput_event_touch_get_x_transformed(touch, 1), y: libinput_event_touch_get_y_transformed(touch, 1))
+                let kind: ScrollEvent.Kind = type == LIBINPUT_EVENT_TOUCH_DOWN ? .touchDown(slot: slot, at: point) : .touchMotion(slot: slot, at: point)
+                return ScrollEvent(time: time, device: device, kind: kind)
+            }
         default:
             return nil
         }

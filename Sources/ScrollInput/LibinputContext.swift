@@ -43,14 +43,18 @@ public final class LibinputContext {
     /// `settings` are applied to each device as it appears (and again by `reapplySettings()`).
     /// Device names never opened (`daemon.ignore`).
     let ignoredNames: Set<String>
+    /// Whether touchscreens are opened (`[input] touchscreens`, docs/design.md §25).
+    let touchscreens: Bool
 
     public init(
         _ backend: Backend,
         ignoring ignoredNames: [String] = [],
+        touchscreens: Bool = true,
         settings: @escaping (String) -> DeviceSettings = { _ in DeviceSettings() },
         onDiagnostic: @escaping (String) -> Void = { _ in }
     ) throws {
         self.ignoredNames = Set(ignoredNames)
+        self.touchscreens = touchscreens
         self.settings = settings
         self.onDiagnostic = onDiagnostic
         guard let udev = udev_new() else { throw SetupError(description: "udev_new failed") }
@@ -170,7 +174,7 @@ public final class LibinputContext {
 
     func open(_ path: String, flags: Int32) -> Int32 {
         let properties = DeviceAccessPolicy.properties(ofNode: path, udev: udev)
-        var decision = DeviceAccessPolicy.decide(properties: properties)
+        var decision = DeviceAccessPolicy.decide(properties: properties, touchscreens: touchscreens)
         if decision == .open, !ignoredNames.isEmpty,
            let name = DeviceAccessPolicy.deviceName(ofNode: path, udev: udev), ignoredNames.contains(name) {
             decision = .refuse("\"\(name)\" is in daemon.ignore")

@@ -9,13 +9,16 @@ struct EventLine {
     /// The largest `t` a log may hold, either side of 0 (see `time(at:)`).
     static let timeLimit: Int64 = 1 << 53
     private enum Field: Int {
-        case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request
+        case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request, slot, x, y
 
         /// Matched on the raw bytes by length first: this runs for every key of every line.
         init?(_ raw: UnsafeRawBufferPointer) {
             func equals(_ name: StaticString) -> Bool { raw.equals(name) }
             switch raw.count {
             case 1 where raw[0] == UInt8(ascii: "t"): self = .t
+            case 1 where raw[0] == UInt8(ascii: "x"): self = .x
+            case 1 where raw[0] == UInt8(ascii: "y"): self = .y
+            case 4 where equals("slot"): self = .slot
             case 3 where equals("dev"): self = .dev
             case 3 where equals("deg"): self = .deg
             case 4 where equals("type"): self = .type
@@ -36,6 +39,7 @@ struct EventLine {
     /// that the common case makes no String and hashes nothing.
     private enum EventType {
         case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request, reload, restore
+        case touchDown, touchMotion, touchUp, touchCancel
 
         init?(_ raw: UnsafeRawBufferPointer) {
             func equals(_ name: StaticString) -> Bool { raw.equals(name) }
@@ -50,6 +54,10 @@ struct EventLine {
             case 10 where equals("hold_begin"): self = .holdBegin
             case 12 where equals("device_added"): self = .deviceAdded
             case 14 where equals("device_removed"): self = .deviceRemoved
+            case 10 where equals("touch_down"): self = .touchDown
+            case 12 where equals("touch_motion"): self = .touchMotion
+            case 8 where equals("touch_up"): self = .touchUp
+            case 12 where equals("touch_cancel"): self = .touchCancel
             default: return nil
             }
         }
@@ -66,13 +74,17 @@ struct EventLine {
             case .request: "request"
             case .reload: "reload"
             case .restore: "restore"
+            case .touchDown: "touch_down"
+            case .touchMotion: "touch_motion"
+            case .touchUp: "touch_up"
+            case .touchCancel: "touch_cancel"
             }
         }
     }
 
     /// Where each known key's value starts; absent keys stay nil.
     private struct Offsets {
-        var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request: Int?
+        var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request, slot, x, y: Int?
 
         subscript(field: Field) -> Int? {
             get {
@@ -89,6 +101,9 @@ struct EventLine {
                 case .cancelled: cancelled
                 case .client: client
                 case .request: request
+                case .slot: slot
+                case .x: x
+                case .y: y
                 }
             }
             set {
@@ -105,6 +120,9 @@ struct EventLine {
                 case .cancelled: cancelled = newValue
                 case .client: client = newValue
                 case .request: request = newValue
+                case .slot: slot = newValue
+                case .x: x = newValue
+                case .y: y = newValue
                 }
             }
         }
@@ -194,6 +212,14 @@ struct EventLine {
             kind = .holdEnd(fingers: fingers, cancelled: value)
         case .deviceRemoved:
             kind = .deviceRemoved
+        case .touchDown, .touchMotion:
+            let slot = try touchSlot()
+            let point = Point(x: try coordinate(.x, "x"), y: try coordinate(.y, "y"))
+            kind = type == .touchDown ? .touchDown(slot: slot, at: point) : .touchMotion(slot: slot, at: point)
+        case .touchUp:
+            kind = .touchUp(slot: try touchSlot())
+        case .touchCancel:
+            kind = .touchCancel(slot: try touchSlot())
         case .request, .reload, .restore:
             preconditionFailure("recorded commands are read by recordedRequest(at:) and recordedCommand(_:at:)")
         }
@@ -221,6 +247,31 @@ struct EventLine {
     }
 
     // MARK: Values
+
+    /// A touch's `slot`: a small non-negative integer (libinput's slots; docs/design.md §25).
+    private mutating func touchSlot() throws(EventLogError) -> Int {
+        let offset = try require(.slot, "slot")
+        let slot = try int(at: offset, key: "slot")
+        guard slot >= 0, slot <= Self.slotLimit else {
+            throw invalid("slot", at: offset, expected: "an integer between 0 and \(Self.slotLimit)")
+        }
+        return slot
+    }
+
+    /// The largest touch `slot` a log may hold.
+    static let slotLimit = 1 << 16
+
+    /// A touch's `x` or `y`: normalized, within [−1, 2] (a touch just off the glass still reads;
+    /// libinput reports a point on it).
+    private mutating func coordinate(_ field: Field, _ key: String) throws(EventLogError) -> Double {
+        let offset = try require(field, key)
+        scanner.position = offset
+        guard (try? scanner.peekValueKind()) == .number, let number = try? scanner.readNumber(),
+              number.double >= -1, number.double <= 2 else {
+            throw invalid(key, at: offset, expected: "a normalized coordinate between -1 and 2")
+        }
+        return number.double
+    }
 
     private func require(_ field: Field, _ key: String) throws(EventLogError) -> Int {
         guard let offset = offsets[field] else { throw missing(key) }

@@ -90,8 +90,29 @@ public struct EventLogWriter: Sendable {
             raw(",\"type\":\"hold_end\",\"fingers\":", &buffer)
             JSONNumberFormatter.append(fingers, to: &buffer)
             raw(cancelled ? ",\"cancelled\":true" : ",\"cancelled\":false", &buffer)
+        case .touchDown(let slot, let point):
+            raw(",\"type\":\"touch_down\",\"slot\":", &buffer)
+            appendTouch(slot, point, to: &buffer)
+        case .touchMotion(let slot, let point):
+            raw(",\"type\":\"touch_motion\",\"slot\":", &buffer)
+            appendTouch(slot, point, to: &buffer)
+        case .touchUp(let slot):
+            raw(",\"type\":\"touch_up\",\"slot\":", &buffer)
+            JSONNumberFormatter.append(slot, to: &buffer)
+        case .touchCancel(let slot):
+            raw(",\"type\":\"touch_cancel\",\"slot\":", &buffer)
+            JSONNumberFormatter.append(slot, to: &buffer)
         }
         buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// `N,"x":X,"y":Y` of a touch line (docs/design.md §25).
+    private func appendTouch(_ slot: Int, _ point: Point, to buffer: inout [UInt8]) {
+        JSONNumberFormatter.append(slot, to: &buffer)
+        raw(",\"x\":", &buffer)
+        JSONNumberFormatter.append(point.x, to: &buffer)
+        raw(",\"y\":", &buffer)
+        JSONNumberFormatter.append(point.y, to: &buffer)
     }
 
     private func appendAxes(_ axes: AxisValues, to buffer: inout [UInt8]) {

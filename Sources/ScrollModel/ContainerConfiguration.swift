@@ -33,6 +33,9 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// ``OverscrollBehavior/auto``). ``OverscrollBehavior/none`` also turns the physics'
     /// `overscroll` off (``init(containerSize:contentSize:contentInsets:axes:header:rows:physics:scrollTarget:devices:anchor:parent:overscroll:)`` turns it off).
     public var overscroll: OverscrollBehavior
+    /// Where the container lies on a touchscreen (`touch_frame`, docs/design.md §25), in the
+    /// screen's normalized coordinates; nil (the default): it never gets touches.
+    public var touchFrame: Rect?
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (docs/design.md §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
@@ -48,7 +51,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
         devices: [String] = [],
         anchor: DefaultScrollAnchor = .top,
         parent: String? = nil,
-        overscroll: OverscrollBehavior = .auto
+        overscroll: OverscrollBehavior = .auto,
+        touchFrame: Rect? = nil
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -62,6 +66,7 @@ public struct ContainerConfiguration: Hashable, Sendable {
         self.anchor = anchor
         self.parent = parent
         self.overscroll = overscroll
+        self.touchFrame = touchFrame
         if overscroll == .none { self.physics.overscroll = false }
     }
 

@@ -9,6 +9,8 @@ public struct InputOrigin: Hashable, Sendable {
         case finger
         /// Continuous scrolling, e.g. trackpoint button scrolling (`continuous`).
         case continuous
+        /// A finger on a touchscreen (`touch_down`, `touch_motion`, …; docs/design.md §25).
+        case touch
     }
 
     /// The device id (the log's `dev`).
@@ -32,6 +34,7 @@ public struct InputOrigin: Hashable, Sendable {
         case .wheel: return .wheel
         case .finger: return .finger
         case .continuous: return .continuous
+        case .touchDown, .touchMotion, .touchUp, .touchCancel: return .touch
         default: return nil
         }
     }

@@ -33,8 +33,8 @@ extension InputRouter {
         }
     }
 
-    /// Routes the event as given to `entry`, axis by axis.
-    private mutating func route(_ event: ScrollEvent, from entry: Int, slots: Slots) {
+    /// Routes the event as given to `entry`, axis by axis (``routed`` is not cleared first).
+    mutating func route(_ event: ScrollEvent, from entry: Int, slots: Slots) {
         switch event.kind {
         case .wheel(let v120, _):
             route(v120, from: entry, slots: slots) { router, axis, value in
@@ -58,7 +58,9 @@ extension InputRouter {
                 reached = reached || target >= 0
             }
             if !reached { mark(nearest(along: nil, from: entry, slots), .both) }
-        case .deviceAdded, .deviceRemoved:
+        case .deviceAdded, .deviceRemoved, .touchDown, .touchMotion, .touchUp, .touchCancel:
+            // Touches are routed by where they land (``ScrollEngine/touch(_:_:)``), which then
+            // routes their holds and drags along the chain from there.
             break
         }
     }
@@ -169,5 +171,21 @@ extension InputRouter {
     @inline(__always)
     private func isAvailable(_ target: Int, _ slots: Slots) -> Bool {
         target >= 0 && target < slots.count && !slots[target].isPaused
+    }
+}
+
+extension InputRouter {
+    /// Clears ``routed`` (before routing a touch's part from its entry).
+    mutating func clearRouted() {
+        for index in routed.indices { routed[index] = [] }
+    }
+
+    /// A touch that began on `entry` ended: the drags and holds it latched from there end.
+    mutating func endTouch(from entry: Int, device: Int) {
+        guard entry >= 0, entry < latches.count else { return }
+        for axis in Axis.allCases {
+            if latches[entry][axis].drag.device == device { latches[entry][axis].drag = Latch() }
+            if latches[entry][axis].hold.device == device { latches[entry][axis].hold = Latch() }
+        }
     }
 }

@@ -48,6 +48,17 @@ public enum Limits {
     /// `settle_velocity`, `deceleration_end_distance`, `stop_velocity`).
     public static let threshold: ClosedRange<Double> = 0.001...magnitude
 
+    // MARK: Touch
+
+    /// px: `physics.touch_slop`.
+    public static let touchSlop: ClosedRange<Double> = 0...10_000
+    /// A `touch_frame`'s `x` and `y`, in the touchscreen's normalized coordinates: a frame may
+    /// lie partly off the glass, never far from it.
+    public static let touchFrameOrigin: ClosedRange<Double> = -1...2
+    /// A `touch_frame`'s `width` and `height`, normalized: the scale `containerSize / width`
+    /// stays below 10⁹ × 10⁴ px per unit, and a whole screen is 1.
+    public static let touchFrameLength: ClosedRange<Double> = 1e-4...1
+
     // MARK: Observations
 
     /// An observation's `step`: the smallest keeps `v / step` finite for any offset.

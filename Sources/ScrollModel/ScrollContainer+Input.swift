@@ -28,6 +28,10 @@ extension ScrollContainer {
             beginHold(device: event.device, at: event.time)
         case .holdEnd:
             if holdDevice != nil { endHold(at: event.time) }
+        case .touchDown, .touchMotion, .touchUp, .touchCancel:
+            // Touches reach a container through the engine, which knows where the finger is
+            // (`ScrollEngine.touch(_:_:)`, docs/design.md §25).
+            return false
         }
         return true
     }

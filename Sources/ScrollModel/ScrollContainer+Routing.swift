@@ -33,7 +33,7 @@ extension ScrollEvent {
         switch kind {
         case .wheel(let v120, _): present = v120
         case .finger(let delta), .continuous(let delta): present = delta
-        case .deviceAdded, .deviceRemoved, .holdBegin, .holdEnd: return nil
+        case .deviceAdded, .deviceRemoved, .holdBegin, .holdEnd, .touchDown, .touchMotion, .touchUp, .touchCancel: return nil
         }
         if (present.x == nil || axes.contains(.horizontal)) && (present.y == nil || axes.contains(.vertical)) { return nil }
         func keep(_ values: AxisValues) -> AxisValues? {
@@ -53,7 +53,7 @@ extension ScrollEvent {
         case let .continuous(delta):
             guard let kept = keep(delta) else { return nil }
             event.kind = .continuous(kept)
-        case .deviceAdded, .deviceRemoved, .holdBegin, .holdEnd:
+        case .deviceAdded, .deviceRemoved, .holdBegin, .holdEnd, .touchDown, .touchMotion, .touchUp, .touchCancel:
             return nil
         }
         return event

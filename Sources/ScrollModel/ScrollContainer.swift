@@ -69,6 +69,9 @@ public struct ScrollContainer: Sendable {
         var raw: Point
         /// Where the gesture started, for the paging target.
         var origin: Point
+        /// A touch's drag (docs/design.md §25): the raw position is this plus the touch's
+        /// displacement; nil for a finger or continuous drag.
+        var touchAnchor: Point? = nil
     }
 
     @usableFromInline

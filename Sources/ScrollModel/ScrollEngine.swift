@@ -158,6 +158,8 @@ public struct ScrollEngine: Sendable {
     public private(set) var now: Timestamp = .min
     /// Where input goes: the focus and the nested containers' chains (docs/design.md §14).
     public internal(set) var router = InputRouter()
+    /// The finger on a touchscreen that scrolls (docs/design.md §25); nil: none.
+    public internal(set) var touch: ActiveTouch?
 
     /// An engine with no containers; a `frameRate` that is not positive becomes 120.
     public init(frameRate: Double = 120) {
@@ -311,7 +313,10 @@ public struct ScrollEngine: Sendable {
             }
             devices[event.device] = nil
             router.deviceRemoved(event.device)
+            if touch?.device == event.device { touch = nil }
             shapers.removeAll { $0.device == event.device }
+        case .touchDown, .touchMotion, .touchUp, .touchCancel:
+            touch(event, emit)
         default:
             // Shaped once here (docs/design.md §18), so every container sees the same event; the
             // copy a shaped event costs is made only for a device that rules shape.

@@ -29,9 +29,9 @@ public struct AxisValues: Hashable, Sendable {
 
 /// What a device can send, as the event log's `caps` array names it.
 public struct DeviceCapabilities: OptionSet, Hashable, Sendable {
-    /// Bits: 1 wheel, 2 finger, 4 continuous, 8 hold.
+    /// Bits: 1 wheel, 2 finger, 4 continuous, 8 hold, 16 touch.
     public let rawValue: UInt8
-    /// Creates a set from its bits (1 wheel, 2 finger, 4 continuous, 8 hold).
+    /// Creates a set from its bits (1 wheel, 2 finger, 4 continuous, 8 hold, 16 touch).
     @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// Sends wheel clicks (`LIBINPUT_EVENT_POINTER_SCROLL_WHEEL`); `"wheel"` in the log.
@@ -45,10 +45,14 @@ public struct DeviceCapabilities: OptionSet, Hashable, Sendable {
     /// Sends hold gestures (`LIBINPUT_EVENT_GESTURE_HOLD_BEGIN`/`_END`), fingers resting on a
     /// touchpad; `"hold"` in the log.
     public static let hold = DeviceCapabilities(rawValue: 8)
+    /// Sends touches (`LIBINPUT_EVENT_TOUCH_*`), a touchscreen; `"touch"` in the log
+    /// (docs/design.md §25).
+    public static let touch = DeviceCapabilities(rawValue: 16)
 
     /// The names used by the event log, in their canonical order.
     public static let names: [(DeviceCapabilities, String)] = [
         (.wheel, "wheel"), (.finger, "finger"), (.continuous, "continuous"), (.hold, "hold"),
+        (.touch, "touch"),
     ]
 }
 
@@ -77,6 +81,17 @@ public struct ScrollEvent: Hashable, Sendable {
         /// bounces back from beyond an edge; `cancelled` is true when the hold turned into another
         /// gesture (typically a scroll, whose deltas follow as a normal drag).
         case holdEnd(fingers: Int, cancelled: Bool)
+        /// A finger touched a touchscreen (`touch_down`, LIBINPUT_EVENT_TOUCH_DOWN): its `slot`
+        /// and where, in the screen's normalized coordinates ([0, 1] × [0, 1], docs/design.md
+        /// §25).
+        case touchDown(slot: Int, at: Point)
+        /// The finger in `slot` moved (`touch_motion`), to `at`, normalized.
+        case touchMotion(slot: Int, at: Point)
+        /// The finger in `slot` lifted (`touch_up`).
+        case touchUp(slot: Int)
+        /// The touch in `slot` was cancelled (`touch_cancel`): a drag ends as a lift with zero
+        /// velocity.
+        case touchCancel(slot: Int)
     }
 
     /// When it happened: µs on CLOCK_MONOTONIC, libinput's own timestamp (the log's `t`).

@@ -74,6 +74,9 @@ public struct ScrollPhysics: Hashable, Sendable {
     /// px: how far a fling's bounce may pass the edge (`fling_overshoot_limit`; nil: unlimited,
     /// `ios`; `gtk` 50).
     public var flingOvershootLimit: Double? = nil
+    /// px: how far a touch moves (container px, Euclidean) before the content follows it, and
+    /// then how far the content lags behind the finger (`touch_slop`, docs/design.md §25).
+    public var touchSlop: Double = 8
 
     /// The defaults of `profile` (docs/physics.md): `gtk` sets `fingerScale` 2.5 and overshoot
     /// limits 100 / 50 px; `none` turns off overscroll, momentum and the wheel animation.

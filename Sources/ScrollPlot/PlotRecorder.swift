@@ -67,6 +67,10 @@ public struct PlotRecorder: Sendable {
             source = .continuous
             isStop = values.x == 0 || values.y == 0
         case .holdBegin, .holdEnd: source = .hold
+        case .touchDown, .touchMotion: source = .touch
+        case .touchUp, .touchCancel:
+            source = .touch
+            isStop = true
         case .deviceAdded, .deviceRemoved: return
         }
         if origin == nil { origin = event.time }

@@ -50,6 +50,8 @@ public struct PlotSeries: Sendable {
         case continuous
         /// Hold gestures (fingers resting on the touchpad), begin and end.
         case hold
+        /// A finger on a touchscreen: down, motion, up or cancel (the lift is its stop).
+        case touch
     }
 
     /// The instants of one source's events, and of its scroll stops (a present 0 delta, the

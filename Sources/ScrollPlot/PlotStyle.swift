@@ -45,6 +45,7 @@ public enum PlotStyle {
         case .finger: return "#1a7f4b"
         case .continuous: return "#8e44ad"
         case .hold: return "#57606a"
+        case .touch: return "#0969da"
         }
     }
 

@@ -9,6 +9,8 @@ enum RequestKey: Int, ObjectSchema {
     case containerSize, contentSize, insets, axes, header, rows, physics, scrollTarget, devices, owned
     // configure's nesting keys (docs/design.md §14)
     case parent, overscroll
+    // configure's touchscreen frame (docs/design.md §25)
+    case touchFrame
 
     static let spellings: [(StaticString, RequestKey)] = [
         ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
@@ -19,7 +21,7 @@ enum RequestKey: Int, ObjectSchema {
         ("scroll_target", .scrollTarget), ("devices", .devices),
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
-        ("parent", .parent), ("overscroll", .overscroll),
+        ("parent", .parent), ("overscroll", .overscroll), ("touch_frame", .touchFrame),
     ]
 
     /// configure's settings, with their configuration names.
@@ -27,7 +29,7 @@ enum RequestKey: Int, ObjectSchema {
         (.containerSize, "containerSize"), (.contentSize, "contentSize"), (.insets, "insets"),
         (.axes, "axes"), (.header, "header"), (.rows, "rows"), (.physics, "physics"),
         (.scrollTarget, "scroll_target"), (.devices, "devices"), (.anchor, "anchor"),
-        (.parent, "parent"), (.overscroll, "overscroll"),
+        (.parent, "parent"), (.overscroll, "overscroll"), (.touchFrame, "touch_frame"),
     ]
 
     /// The settings whose members are configuration keys themselves, written snake_case there.
@@ -44,5 +46,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touch_frame, owned, animation"
 }

@@ -185,6 +185,10 @@ public struct DebugEventsImporter: Sendable {
             let index = device(sysname, at: time)
             let kind: ScrollEvent.Kind = begin ? .holdBegin(fingers: fingers) : .holdEnd(fingers: fingers, cancelled: cancelled)
             emit(ScrollEvent(time: time, device: devices[index].id, kind: kind), from: index)
+        case .touch(let sysname, let time, let kind):
+            let time = advance(to: time)
+            let index = device(sysname, at: time)
+            emit(ScrollEvent(time: time, device: devices[index].id, kind: kind), from: index)
         }
     }
 
@@ -223,6 +227,7 @@ public struct DebugEventsImporter: Sendable {
         case .finger: devices[index].capabilities.insert(.finger)
         case .continuous: devices[index].capabilities.insert(.continuous)
         case .holdBegin, .holdEnd: devices[index].capabilities.insert(.hold)
+        case .touchDown, .touchMotion, .touchUp, .touchCancel: devices[index].capabilities.insert(.touch)
         case .deviceAdded, .deviceRemoved: break
         }
         events.append(event)

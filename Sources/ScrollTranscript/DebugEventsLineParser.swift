@@ -59,9 +59,60 @@ struct DebugEventsLineParser {
             let (time, layout) = try timeColumn(type: type)
             let (fingers, cancelled) = try holdBody(type: type, allowsCancelled: type == "GESTURE_HOLD_END")
             return .hold(sysname: sysname, time: time, begin: type == "GESTURE_HOLD_BEGIN", fingers: fingers, cancelled: cancelled, layout: layout)
+        case "TOUCH_DOWN", "TOUCH_MOTION", "TOUCH_UP", "TOUCH_CANCEL":
+            let time = try timeColumn(type: type).time
+            return .touch(sysname: sysname, time: time, kind: try touchBody(type: type))
         default:
             return .otherEvent(type: type, time: try? timeColumn(type: type).time)
         }
+    }
+
+    /// `slot (seat_slot)`, then for a down or a motion `x/y (xmm/ymm mm)`: libinput prints x
+    /// and y transformed to a 100 × 100 screen with `%5.2f`, so a value below 10 is padded
+    /// (`" 5.00/ 7.50"`) and the pair may span two tokens.
+    private mutating func touchBody(type: String) throws(DebugEventsLineFailure) -> ScrollEvent.Kind {
+        guard let slotToken = token() else {
+            throw error(.malformed(type: type, expected: "the slot", found: "end of line"))
+        }
+        guard isDigits(slotToken), slotToken.count <= 5, let slot = Int(text(slotToken)) else {
+            throw error(.malformed(type: type, expected: "the slot", found: quoted(text(slotToken))))
+        }
+        // The seat slot, `(N)`, is the seat's numbering: not needed.
+        if let seat = peekToken(), bytes[seat.lowerBound] == UInt8(ascii: "(") { _ = token() }
+        switch type {
+        case "TOUCH_UP": return .touchUp(slot: slot)
+        case "TOUCH_CANCEL": return .touchCancel(slot: slot)
+        default: break
+        }
+        skipSpaces()
+        let start = position
+        var slash: Int?
+        var stop = position
+        while stop < end, bytes[stop] != UInt8(ascii: "(") {
+            if bytes[stop] == UInt8(ascii: "/"), slash == nil { slash = stop }
+            stop += 1
+        }
+        func trimmed(_ range: Range<Int>) -> Range<Int> {
+            var lower = range.lowerBound
+            var upper = range.upperBound
+            while lower < upper, Self.isSpace(bytes[lower]) { lower += 1 }
+            while upper > lower, Self.isSpace(bytes[upper - 1]) { upper -= 1 }
+            return lower..<upper
+        }
+        guard let slash else {
+            position = stop
+            throw error(.malformed(type: type, expected: "the position x/y", found: start < stop ? quoted(text(trimmed(start..<stop))) : "end of line"))
+        }
+        let xRange = trimmed(start..<slash)
+        let yRange = trimmed(slash + 1..<stop)
+        guard let x = Self.decimal(bytes, xRange), let y = Self.decimal(bytes, yRange),
+              x >= -100, x <= 200, y >= -100, y <= 200 else {
+            position = stop
+            throw error(.malformed(type: type, expected: "the position x/y in percent of the screen", found: quoted(text(trimmed(start..<stop)))))
+        }
+        position = end
+        let point = Point(x: x / 100, y: y / 100)
+        return type == "TOUCH_DOWN" ? .touchDown(slot: slot, at: point) : .touchMotion(slot: slot, at: point)
     }
 
     /// Trims the line and reads `[-]sysname TYPE`, leaving the position after the type. Nil

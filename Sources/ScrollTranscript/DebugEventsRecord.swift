@@ -12,6 +12,9 @@ enum DebugEventsRecord: Equatable {
     case device(added: Bool, sysname: String, info: DebugEventsDeviceLine)
     case scroll(sysname: String, time: Timestamp, scroll: DebugEventsScrollLine, layout: DebugEventsLayout)
     case hold(sysname: String, time: Timestamp, begin: Bool, fingers: Int, cancelled: Bool, layout: DebugEventsLayout)
+    /// `TOUCH_DOWN`, `TOUCH_MOTION`, `TOUCH_UP`, `TOUCH_CANCEL`: the event with its slot and,
+    /// for a down or motion, the point normalized (the line's `x/y` are percent of the screen).
+    case touch(sysname: String, time: Timestamp, kind: ScrollEvent.Kind)
 }
 
 /// The body of a `DEVICE_ADDED` / `DEVICE_REMOVED` line:
@@ -33,20 +36,21 @@ struct DebugEventsDeviceLine: Equatable {
     }
 
     /// Whether scrolld would open the device: it has the pointer or the gesture capability, or
-    /// the line does not say.
-    var isPointerOrGesture: Bool { capabilityLetters == nil || has("p") || has("g") }
+    /// the line does not say; or it is a touchscreen (`t`, docs/design.md §25).
+    var isPointerOrGesture: Bool { capabilityLetters == nil || has("p") || has("g") || has("t") }
 
     /// Whether the device is a touchpad (gesture capability or two-finger / edge scrolling).
     var isTouchpad: Bool { has("g") || touchpadScrolling }
 
     /// The event log capabilities the line itself shows (the importer adds those of the events
     /// the device sends): `g` → hold, `scroll-2fg`/`scroll-edge` → finger, `scroll-button` →
-    /// continuous. No line tells whether a pointer has a wheel.
+    /// continuous, `t` → touch. No line tells whether a pointer has a wheel.
     var capabilities: DeviceCapabilities {
         var caps: DeviceCapabilities = []
         if touchpadScrolling { caps.insert(.finger) }
         if buttonScrolling { caps.insert(.continuous) }
         if has("g") { caps.insert(.hold) }
+        if has("t") { caps.insert(.touch) }
         return caps
     }
 }

@@ -18,7 +18,7 @@ struct Devices: ParsableCommand {
         let input = loaded.input
         let context: LibinputContext
         do {
-            context = try LibinputContext(backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) })
+            context = try LibinputContext(backend, ignoring: loaded.daemon.ignore, touchscreens: input.touchscreens, settings: { input.libinputSettings(forDevice: $0) })
         } catch {
             standardError("scrolld: \(error)")
             throw ExitCode(1)
@@ -29,7 +29,9 @@ struct Devices: ParsableCommand {
         for device in used {
             let caps = DeviceCapabilitiesText.names(device.capabilities)
             let rules = input.ruleNames(forDevice: device.name)
-            print("  \(device.path)\t\(device.name)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
+            // docs/design.md §25: a touchscreen says so.
+            let kind = device.capabilities.contains(.touch) ? " (touchscreen)" : ""
+            print("  \(device.path)\t\(device.name)\(kind)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
         }
         let skipped = context.refusals.sorted { $0.key < $1.key }
         if !skipped.isEmpty {

@@ -60,7 +60,7 @@ struct Record: ParsableCommand {
         let input = loaded.input
         do {
             return try LibinputContext(
-                backend, ignoring: loaded.daemon.ignore, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
+                backend, ignoring: loaded.daemon.ignore, touchscreens: input.touchscreens, settings: { input.libinputSettings(forDevice: $0) }, onDiagnostic: { standardError("scrolld: \($0)") }
             )
         } catch {
             standardError("scrolld: \(error)")

@@ -119,7 +119,7 @@ struct KeySpellingTests {
             "min_fling_velocity": .integer(50), "velocity_window": .double(0.15), "deceleration_rate": .double(0.998),
             "deceleration_end_distance": .double(0.5), "bounce_stiffness": .integer(100), "settle_distance": .double(0.5),
             "settle_velocity": .integer(10), "friction": .integer(4), "stop_velocity": .double(0.1),
-            "drag_overshoot_limit": .integer(100), "fling_overshoot_limit": .integer(50),
+            "drag_overshoot_limit": .integer(100), "fling_overshoot_limit": .integer(50), "touch_slop": .integer(8),
         ]
         for (key, value) in physics {
             samples["physics.\(key)"] = value

@@ -22,7 +22,18 @@ struct DeviceAccessPolicyTests {
     @Test func unclassifiedNodesAreRefused() {
         #expect(DeviceAccessPolicy.decide(properties: [:]) == .refuse("not classified as an input device by udev"))
         #expect(DeviceAccessPolicy.decide(properties: ["ID_INPUT": "1", "ID_INPUT_SWITCH": "1"])
-            == .refuse("no pointer, touchpad or trackpoint capability"))
+            == .refuse("no pointer, touchpad, trackpoint or touchscreen capability"))
+    }
+
+    @Test func touchscreensAreOpenedUnlessTurnedOffAndNeverAsKeyboards() {
+        let touchscreen = ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"]
+        #expect(DeviceAccessPolicy.decide(properties: touchscreen) == .open)
+        #expect(DeviceAccessPolicy.decide(properties: touchscreen, touchscreens: false) == .refuse("a touchscreen, and [input] touchscreens = false"))
+        // A node udev also calls a keyboard stays closed, touchscreen or not.
+        #expect(DeviceAccessPolicy.decide(properties: touchscreen.merging(["ID_INPUT_KEYBOARD": "1"]) { $1 })
+            == .refuse("a keyboard: scrolld never opens keyboards"))
+        // Turning touchscreens off closes nothing else.
+        #expect(DeviceAccessPolicy.decide(properties: ["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"], touchscreens: false) == .open)
     }
 
     @Test func capabilitiesFollowUdevsClassification() {

@@ -10,6 +10,11 @@ struct CommandStream: CustomStringConvertible {
         case fingerLift
         case continuous(y: Double)
         case hold(begin: Bool)
+        /// A finger on the touchscreen (docs/design.md §25), in slot 0 or 1, at a point in
+        /// hundredths of the glass.
+        case touchDown(slot: Int, x: Int, y: Int)
+        case touchMotion(slot: Int, x: Int, y: Int)
+        case touchLift(slot: Int, cancelled: Bool)
         case wait(microseconds: Int64)
         case create(owner: Int, nested: Bool, rows: Int)
         case insertRows(container: Int, at: Int, count: Int)
@@ -51,6 +56,9 @@ struct CommandStream: CustomStringConvertible {
         case 24: return .remove(container: small, client: value % 3)
         case 25: return .close(client: 1 + value % 2)
         case 26: return .reload
+        case 27: return .touchDown(slot: value % 5 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
+        case 28, 29: return .touchMotion(slot: value % 7 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
+        case 30: return .touchLift(slot: value % 7 == 0 ? 1 : 0, cancelled: value % 4 == 0)
         default: return .wait(microseconds: Int64(value % 30_000))
         }
     }
@@ -117,13 +125,21 @@ struct CommandStream: CustomStringConvertible {
                 daemon.input(.continuous(AxisValues(y: y)), device: 3)
             case .hold(let begin):
                 daemon.input(begin ? .holdBegin(fingers: 2) : .holdEnd(fingers: 2, cancelled: false), device: 2)
+            case let .touchDown(slot, x, y):
+                daemon.input(.touchDown(slot: slot, at: Point(x: Double(x) / 100, y: Double(y) / 100)), device: 4)
+            case let .touchMotion(slot, x, y):
+                daemon.input(.touchMotion(slot: slot, at: Point(x: Double(x) / 100, y: Double(y) / 100)), device: 4)
+            case let .touchLift(slot, cancelled):
+                daemon.input(cancelled ? .touchCancel(slot: slot) : .touchUp(slot: slot), device: 4)
             case .wait(let microseconds):
                 daemon.advance(microseconds)
             case let .create(owner, nested, rows):
                 created += 1
                 let name = "c\(created)"
                 let parent = nested ? #","parent":"main""# : ""
-                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)"#)
+                // Some lie on the touchscreen, over the others (docs/design.md §25).
+                let frame = rows % 3 == 0 ? #","touch_frame":{"x":0.5,"y":0.25,"width":0.5,"height":0.5}"# : ""
+                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)\#(frame)"#)
                 names.append(name)
                 try subscribeNew()
             case let .insertRows(container, at, count):

@@ -18,11 +18,13 @@ struct LiveEqualsReplayTests {
         containerSize = { width = 400, height = 600 }
         contentSize = { width = 400, height = 3000 }
         header = { min_height = 40, max_height = 120 }
+        touch_frame = { x = 0, y = 0, width = 1, height = 1 }
 
         [containers.list]
         parent = "main"
         containerSize = { width = 400, height = 300 }
         rows = { count = 50, height = 44 }
+        touch_frame = { x = 0, y = 0.5, width = 1, height = 0.5 }
         """
 
     /// The streams are drawn from a fixed seed, so every run checks the same thousand and a
@@ -53,6 +55,8 @@ struct LiveEqualsReplayTests {
         #expect(tally.containers > 2_000)
         #expect(tally.requestKinds.isSuperset(of: ["configure", "scrollTo", "scrollBy", "pause", "resume", "focus", "remove"]))
         #expect(tally.reloads > 50)
+        #expect(tally.touches > 2_000)
+        #expect(tally.touchFrames > 50)
     }
 
     /// How the replay of `seeds`' stream differs from what went live (nil: it does not).
@@ -98,6 +102,9 @@ final class Tally {
     var containers = 0
     var reloads = 0
     var requestKinds: Set<String> = []
+    /// Touch lines recorded (docs/design.md §25), and configure requests giving a touch frame.
+    var touches = 0
+    var touchFrames = 0
 
     func count(_ live: CommandStream.Live) {
         states += live.states.values.map(\.count).reduce(0, +)
@@ -106,6 +113,8 @@ final class Tally {
         for (number, line) in text.split(separator: "\n").enumerated() {
             // Line 2 is the configuration the recording opens with.
             if number > 1, line.contains(#""type":"reload""#) { reloads += 1 }
+            if line.contains(#""type":"touch_"#) { touches += 1 }
+            if line.contains(#""type":"request""#), line.contains(#""touch_frame""#) { touchFrames += 1 }
             guard let range = line.range(of: #""request":{"op":""#) else { continue }
             requestKinds.insert(String(line[range.upperBound...].prefix { $0 != "\"" }))
         }

@@ -145,6 +145,7 @@ final class LibinputSource: InputSource, Sendable {
             context = try LibinputContext(
                 backend,
                 ignoring: ignored,
+                touchscreens: settings.withLockedValue { $0 }.touchscreens,
                 settings: { name in settings.withLockedValue { $0 }.libinputSettings(forDevice: name) },
                 onDiagnostic: { message in logger.warning("\(message)") }
             )

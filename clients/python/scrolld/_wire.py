@@ -73,6 +73,16 @@ def _header(value: Any) -> Any:
     return _camel_keys(value)
 
 
+def _touch_frame(value: Any) -> Any:
+    """`touch_frame=(x, y, width, height)` in the touchscreen's normalized coordinates
+    (docs/design.md §25), or a dict, or None / {} for no frame."""
+    if value is None:
+        return {}
+    if isinstance(value, (tuple, list)) and len(value) == 4:
+        return dict(zip(("x", "y", "width", "height"), value))
+    return value
+
+
 def _camel_keys(value: Any) -> Any:
     if isinstance(value, dict):
         return {camel(k) if isinstance(k, str) else k: _camel_keys(v) for k, v in value.items()}
@@ -90,6 +100,7 @@ _SHORTHANDS = {
     "contentInsets": _insets,
     "insets": _insets,
     "header": _header,
+    "touchFrame": _touch_frame,
 }
 
 
@@ -99,6 +110,10 @@ def configure_request(container: str, settings: Dict[str, Any]) -> Dict[str, Any
         key = camel(key)
         if key == "insets":
             key = "contentInsets"
+        if key == "touchFrame":
+            # The daemon's spelling of the key (docs/protocol.md, "Touchscreens").
+            request["touch_frame"] = _touch_frame(value)
+            continue
         request[key] = _SHORTHANDS.get(key, _camel_keys)(value)
     return request
 

@@ -169,7 +169,9 @@ class Client:
         """Creates `container` or changes the given settings, snake_case keys with shorthands:
         `container_size=(400, 300)`, `content_insets=(top, leading, bottom, trailing)`,
         `header=(min, max)` or a dict, `rows={"count": 40, "height": 44}` or an edit
-        (`rows={"insert": {"at": 40, "count": 20}}`), `owned=True`, `animation=...`."""
+        (`rows={"insert": {"at": 40, "count": 20}}`), `touch_frame=(x, y, width, height)` (where
+        the container lies on a touchscreen, normalized; None removes it), `owned=True`,
+        `animation=...`."""
         self._call(configure_request(container, settings))
 
     def scroll_to(self, container: str, *, x=None, y=None, row=None, anchor=None, edge=None, animation=None) -> None:
