@@ -220,7 +220,7 @@ public final class DaemonSocket {
 
     /// A daemon's error line as an error: `forbidden` (this uid refused) as a permission.
     public static func failure(code: String, message: String) -> ScrollClientError {
-        code == ErrorCode.forbidden.rawValue ? .permissionDenied("\(code): \(message)") : .daemon(code: code, message: message)
+        ScrollClientError.fromDaemon(code: code, message: message)
     }
 
     // MARK: Lines

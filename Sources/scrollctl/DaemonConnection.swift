@@ -61,7 +61,7 @@ extension ClientFailure {
         let status: Int32
         switch error {
         case .invalidSocketPath: status = ExitStatus.usage
-        case .notRunning, .disconnected: status = ExitStatus.unavailable
+        case .notRunning, .disconnected, .closed, .cancelled: status = ExitStatus.unavailable
         case .permissionDenied: status = ExitStatus.forbidden
         case .daemon, .removed: status = ExitStatus.daemonError
         case .timeout: status = ExitStatus.timeout
