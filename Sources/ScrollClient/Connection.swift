@@ -565,8 +565,9 @@ final class Connection: Sendable {
     /// The connection ended (on its event loop). Requests waiting fail; without `reconnect`
     /// every sequence ends with the reason, with it they wait for the new connection.
     private func closed(generation: Int, reason: ScrollClientError) {
-        let reconnecting = state.withLock { state -> Bool in
-            guard state.generation == generation, state.channel != nil, state.ended == nil else { return false }
+        /// nil: not this connection's channel (an attempt that failed, an older one).
+        let reconnecting = state.withLock { state -> Bool? in
+            guard state.generation == generation, state.channel != nil, state.ended == nil else { return nil }
             state.channel = nil
             let failure = ScrollClientError.disconnected("\(reason.description); \(reconnect ? "reconnecting" : "not reconnecting")")
             for (_, pending) in state.pending {
@@ -586,10 +587,10 @@ final class Connection: Sendable {
             for id in state.observations.keys { state.observations[id]?.resuming = true }
             return true
         }
-        if reconnecting {
-            startReconnecting()
-        } else {
-            close(reason)
+        switch reconnecting {
+        case true?: startReconnecting()
+        case false?: close(reason)
+        case nil: break
         }
     }
 
