@@ -80,7 +80,8 @@ struct ScrollClientReconnectionTests {
     /// at its last resting offset; the viewer, which may come back before the owner, waits for
     /// the container and goes on, its first state after each restart marked `resumed`, its
     /// observation too; a request the owner makes while the daemon is away waits for it.
-    @Test func aHundredRestartsWithOwnerAndViewerApart() async throws {
+    /// (The time limit only catches a hang: a restart not put back waits for ever.)
+    @Test(.timeLimit(.minutes(10))) func aHundredRestartsWithOwnerAndViewerApart() async throws {
         let daemon = try RestartableDaemon()
         try await daemon.start()
         let owner = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .seconds(60), reconnect: true)
@@ -144,7 +145,7 @@ struct ScrollClientReconnectionTests {
     /// Without `reconnect`, the daemon's going away ends sequences and requests with
     /// `.disconnected`; with it, a client closed while it waits to reconnect ends its
     /// sequences with `.closed`.
-    @Test func closedWhileReconnecting() async throws {
+    @Test(.timeLimit(.minutes(5))) func closedWhileReconnecting() async throws {
         let daemon = try RestartableDaemon()
         try await daemon.start()
         let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
