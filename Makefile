@@ -90,7 +90,7 @@ OVERLOAD_DEADLINE ?= 9.5/10
 bench-overload: deps
 	Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 
-# ScrollModel's DocC archive, through a scratch package (docs/api.md); any DocC warning fails it.
+# The DocC archives of ScrollModel and ScrollClient, through a scratch package (docs/api.md); any DocC warning fails it.
 docs:
 	scripts/api-docs.sh
 

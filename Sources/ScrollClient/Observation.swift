@@ -77,7 +77,7 @@ extension ObservedValue where Value == Double? {
 }
 
 extension ObservedValue where Value == VisibleRows? {
-    /// `visibleRows`: the first and last visible row (``VisibleRows/none`` when no row is);
+    /// `visibleRows`: the first and last visible row (`VisibleRows.none` when no row is);
     /// nil for a container without rows.
     public static var visibleRows: ObservedValue<VisibleRows?> {
         ObservedValue(.visibleRows) { value in

@@ -50,6 +50,7 @@ public final class ScrollClient: Sendable {
     /// task gives ``ScrollClientError/cancelled(operation:)`` at once.
     ///
     /// - Parameters:
+    ///   - socket: the socket's path; nil for scrolld's own.
     ///   - timeout: also how long each request waits for its reply.
     ///   - reconnect: connect again when the daemon goes away, and restore what this client set
     ///     up (docs/design.md §20); without it, sequences and requests end with
@@ -58,9 +59,9 @@ public final class ScrollClient: Sendable {
     ///     its last resting offset (the client follows each container it configured at a low
     ///     rate to know it); false leaves them at their start.
     public static func connect(
-        socket path: String? = nil, timeout: Duration = .seconds(30), reconnect: Bool = false, restoreOffsets: Bool = true
+        socket: String? = nil, timeout: Duration = .seconds(30), reconnect: Bool = false, restoreOffsets: Bool = true
     ) async throws(ScrollClientError) -> ScrollClient {
-        let path = path ?? UnixSocketAddress.defaultPath(environment: Self.environment)
+        let path = socket ?? UnixSocketAddress.defaultPath(environment: Self.environment)
         let connection = try await Connection.open(path: path, timeout: timeout, reconnect: reconnect, restoreOffsets: restoreOffsets)
         return ScrollClient(connection: connection)
     }

@@ -31,8 +31,7 @@ public enum ScrollClientError: Error, Hashable, Sendable, CustomStringConvertibl
     /// ``ScrollClient`` is left): its requests and sequences end with this, saying which.
     case closed(String)
 
-    /// The error code of a daemon error (``ErrorCode/unknownContainer``, …); nil for the
-    /// others.
+    /// The error code of a daemon error (`.unknownContainer`, …); nil for the others.
     public var code: ErrorCode? {
         if case .daemon(let code, _) = self { return code }
         return nil

@@ -1,26 +1,68 @@
 import Foundation
 import ScrollClient
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Runs `body`, failing the test if it has not finished within `seconds`: a deadline that only
-/// catches a hang (the body is cancelled then, and whatever it waited for is left to end).
+/// catches a hang. On a hang the body is cancelled and left behind (it may wait on something
+/// that ignores cancellation, the very defect a test looks for), and nil is returned at once.
 func withinHangDeadline<T: Sendable>(
     _ what: String, seconds: Int = 60, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () async throws -> T
 ) async throws -> T? {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
+    let race = HangRace<T>()
+    let work = Task {
+        do {
+            race.finish(.success(try await body()))
+        } catch {
+            race.finish(.failure(error))
         }
-        let first = try await group.next()!
-        group.cancelAll()
-        if first == nil { Issue.record("\(what) did not end within \(seconds) s", sourceLocation: sourceLocation) }
-        return first
+    }
+    let timer = Task {
+        try? await Task.sleep(for: .seconds(seconds))
+        race.finish(nil)
+    }
+    let result = await race.wait()
+    timer.cancel()
+    guard let result else {
+        work.cancel()
+        Issue.record("\(what) did not end within \(seconds) s", sourceLocation: sourceLocation)
+        return nil
+    }
+    return try result.get()
+}
+
+/// The first of a body's result and a deadline (nil).
+final class HangRace<T: Sendable>: Sendable {
+    private struct State {
+        var waiter: CheckedContinuation<Result<T, any Error>?, Never>?
+        var result: Result<T, any Error>??
+    }
+
+    private let state = Mutex(State())
+
+    func finish(_ result: Result<T, any Error>?) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<T, any Error>?, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = .some(result)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func wait() async -> Result<T, any Error>? {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Result<T, any Error>?? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
     }
 }
 
@@ -34,6 +76,18 @@ struct ScrollClientLifecycleTests {
         header: .init(minHeight: 60, maxHeight: 200),
         rows: .uniform(count: 100, height: 44)
     )
+
+    /// The bytes waiting, unread, in the sockets process `pid` holds (`ss`'s Recv-Q): what a
+    /// client sent a stopped daemon.
+    static func unreadBytes(of pid: Int32) throws -> Int {
+        let result = try Scrolld.runTool("/usr/bin/env", ["ss", "-x", "-n", "-p", "-H"])
+        var total = 0
+        for line in result.lines where line.contains("pid=\(pid),") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if fields.count > 2, let queued = Int(fields[2]) { total += queued }
+        }
+        return total
+    }
 
     /// A daemon stopped (SIGSTOP) for sure: its socket still accepts connections (the kernel
     /// does), and nothing answers.
@@ -86,6 +140,7 @@ struct ScrollClientLifecycleTests {
         defer { client.close() }
         daemon.signal(SIGSTOP)
         #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        let before = try Self.unreadBytes(of: daemon.pid)
         let request = Task { () -> ScrollClientError? in
             do throws(ScrollClientError) {
                 _ = try await client.get("main")
@@ -94,6 +149,8 @@ struct ScrollClientLifecycleTests {
                 return error
             }
         }
+        // The request went out (the stopped daemon holds it unread): it waits for its reply.
+        #expect(waitUntil(timeout: 60) { ((try? Self.unreadBytes(of: daemon.pid)) ?? 0) > before })
         request.cancel()
         let outcome = try await withinHangDeadline("a cancelled get") { await request.value }
         daemon.signal(SIGCONT)
