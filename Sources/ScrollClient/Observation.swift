@@ -5,9 +5,15 @@ import ScrollProtocol
 /// when it changes (docs/design.md §13), with the Swift type its values have:
 ///
 /// ```swift
-/// for try await change in scrolld.observe("feed", .phase) { … }          // ScrollPhase
-/// for try await change in scrolld.observe("feed", .headerProgress()) { … } // Double? (nil: no header)
-/// for try await change in scrolld.observe("feed", .nearEnd(distance: 300)) { … } // Bool
+/// for try await change in scrolld.observe("feed", .phase) where change.new == .idle {
+///     print("at rest")
+/// }
+/// for try await change in scrolld.observe("feed", .headerProgress()) {
+///     print("header", change.new ?? 0) // Double?: nil without a header
+/// }
+/// for try await change in scrolld.observe("feed", .nearEnd(distance: 300)) where change.new {
+///     print("load more") // Bool
+/// }
 /// ```
 ///
 /// Numbers are always `Double`, whether the daemon wrote `0` or `0.25`.
