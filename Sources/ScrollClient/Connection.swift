@@ -69,6 +69,8 @@ final class Connection: Sendable {
     static let trackingRate = 5.0
     /// The first retry of a reconnection, doubling up to the last.
     static let firstRetry = Duration.milliseconds(50), lastRetry = Duration.seconds(2)
+    /// The `token` of a subscribe whose state is no consumer's.
+    private static let trackingOnly = -1
 
     private let state: Mutex<State>
 
@@ -83,7 +85,8 @@ final class Connection: Sendable {
         /// An app's request: its caller waits; `effect` is what a reconnection must know of it.
         case reply(OneShot<Received>, effect: Effect?)
         /// A `subscribe`: its state goes to the consumer `token`, or (nil) to every consumer of
-        /// the container (a restored subscription). `attempt` counts the retries of a restored
+        /// the container (a restored subscription), or (``trackingOnly``) to none (the
+        /// subscription kept for the resting offset). `attempt` counts the retries of a restored
         /// one whose container does not exist (yet).
         case subscribe(container: String, token: Int?, attempt: Int)
         /// A `get` that gives a consumer joining a subscription its first state.
@@ -176,6 +179,7 @@ final class Connection: Sendable {
             state.channel = channel
             state.welcome = welcome
         }
+        connection.closedBeforeAttached(channel, generation: 0)
         return connection
     }
 
@@ -324,7 +328,7 @@ final class Connection: Sendable {
             if hub.tracking {
                 if hub.rate != Self.trackingRate {
                     hub.rate = Self.trackingRate
-                    Self.send(Self.subscribe(container, rate: Self.trackingRate, wait: false), purpose: .subscribe(container: container, token: nil, attempt: 0), in: &state)
+                    Self.send(Self.subscribe(container, rate: Self.trackingRate, wait: false), purpose: .subscribe(container: container, token: Self.trackingOnly, attempt: 0), in: &state)
                 }
                 state.hubs[container] = hub
             } else {
@@ -545,7 +549,7 @@ final class Connection: Sendable {
             if hub.consumers.isEmpty {
                 hub.rate = trackingRate
                 state.hubs[container] = hub
-                send(subscribe(container, rate: trackingRate, wait: false), purpose: .subscribe(container: container, token: nil, attempt: 0), in: &state)
+                send(subscribe(container, rate: trackingRate, wait: false), purpose: .subscribe(container: container, token: trackingOnly, attempt: 0), in: &state)
             } else {
                 state.hubs[container] = hub
             }
@@ -594,6 +598,14 @@ final class Connection: Sendable {
         }
     }
 
+    /// A channel that closed between its welcome and being attached told nobody (its close was
+    /// not this connection's yet): tell now.
+    private func closedBeforeAttached(_ channel: any Channel, generation: Int) {
+        if !channel.isActive {
+            closed(generation: generation, reason: .disconnected("scrolld closed the connection (\(path))"))
+        }
+    }
+
     private func startReconnecting() {
         let task = Task { [weak self] in
             var delay = Self.firstRetry
@@ -613,7 +625,11 @@ final class Connection: Sendable {
                     self.restore(on: channel, welcome: welcome, in: &state)
                     return true
                 }
-                if !attached { channel.close(promise: nil) }
+                if attached {
+                    self.closedBeforeAttached(channel, generation: generation)
+                } else {
+                    channel.close(promise: nil)
+                }
                 return
             }
         }
