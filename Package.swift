@@ -97,7 +97,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // POSIX pieces shared by the daemon and the client library (a named detached thread).
+        // POSIX pieces of the daemon (a named detached thread).
         .target(name: "ScrollPOSIX"),
         // The Swift client library: scrollctl's blocking connection, and an async client on a
         // SwiftNIO event loop with typed requests, states and observations, and reconnection.

@@ -17,7 +17,7 @@ import Testing
         "ScrollInput": ["CLibinput", "ScrollModel"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
         "ScrollPOSIX": [],
-        "ScrollClient": ["ScrollProtocol", "ScrollModel", "ScrollPOSIX", "Synchronization"],
+        "ScrollClient": ["ScrollProtocol", "ScrollModel", "NIOCore", "NIOPosix", "Synchronization"],
         "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ArgumentParser"],
     ]
 
