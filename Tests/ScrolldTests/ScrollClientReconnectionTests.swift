@@ -142,6 +142,39 @@ struct ScrollClientReconnectionTests {
         #expect(instances.count == 101)
     }
 
+    /// A viewer that comes back before the container it follows exists again (its owner has
+    /// not come back yet) waits for it (docs/design.md §20's waiting subscriptions): its
+    /// sequences go on once another client creates the container, marked `resumed`.
+    @Test(.timeLimit(.minutes(5))) func aViewerWaitsForAContainerItsOwnerHasNotCreatedYet() async throws {
+        let daemon = try RestartableDaemon()
+        try await daemon.start()
+        let owner = try await ScrollClient.connect(socket: daemon.socketPath)
+        try await owner.configure("feed", Self.feed, owned: true)
+        let viewer = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
+        defer { viewer.close() }
+        var states = viewer.states(of: "feed").makeAsyncIterator()
+        var phases = viewer.observe("feed", .phase).makeAsyncIterator()
+        #expect(try await states.next()?.resumed == false)
+        #expect(try await phases.next()?.new == .idle)
+        daemon.kill()
+        try await daemon.start()
+        #expect(waitUntil(timeout: 60) { viewer.isConnected })
+        // The viewer is back, and "feed" does not exist: its owner did not reconnect.
+        await #expect(throws: ScrollClientError.daemon(code: .unknownContainer, message: #"unknown container "feed""#)) {
+            _ = try await viewer.get("feed")
+        }
+        let newOwner = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { newOwner.close() }
+        try await newOwner.configure("feed", Self.feed, owned: true)
+        try await newOwner.scroll("feed", to: ScrollPosition(y: 120), animation: .none)
+        var state = try #require(try await states.next())
+        #expect(state.resumed)
+        while state.contentOffset.y != 120 { state = try #require(try await states.next()) }
+        let phase = try #require(try await phases.next())
+        #expect(phase.resumed && phase.old == .idle && phase.new == .idle)
+        owner.close()
+    }
+
     /// Without `reconnect`, the daemon's going away ends sequences and requests with
     /// `.disconnected`; with it, a client closed while it waits to reconnect ends its
     /// sequences with `.closed`.
