@@ -2,7 +2,7 @@
 # with Swift: the apt packages below are installed when missing (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev pkg-config python3 util-linux systemd librsvg2-bin
+APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev pkg-config python3 util-linux systemd librsvg2-bin iproute2
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
