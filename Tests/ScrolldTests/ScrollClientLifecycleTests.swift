@@ -159,7 +159,7 @@ struct ScrollClientLifecycleTests {
     }
 
     /// A sequence whose client nobody holds any more ends, saying why, instead of waiting for
-    /// ever (the issue's `try await ScrollClient.connect(...).states(of: "main")`).
+    /// ever: `try await ScrollClient.connect(...).states(of: "main")`, the client dropped at once.
     @Test func aSequenceEndsWhenItsClientIsDropped() async throws {
         let daemon = try DaemonProcess()
         let path = daemon.socketPath
