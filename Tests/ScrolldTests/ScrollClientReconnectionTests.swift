@@ -175,6 +175,38 @@ struct ScrollClientReconnectionTests {
         owner.close()
     }
 
+    /// A new daemon gets again what the client set and a restart undid: its pause and its focus
+    /// (nobody else holds the focus), and its containers — put back at their resting offset,
+    /// or, with `restoreOffsets: false`, left at their start. A request made after the restart
+    /// is sent after all of that, so its reply shows it.
+    @Test(.timeLimit(.minutes(5))) func pausesFocusAndOffsetsComeBack() async throws {
+        let daemon = try RestartableDaemon()
+        try await daemon.start()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
+        defer { client.close() }
+        let plain = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true, restoreOffsets: false)
+        defer { plain.close() }
+        try await client.configure("feed", Self.feed, owned: true)
+        try await plain.configure("log", Self.feed)
+        try await client.scroll("feed", to: ScrollPosition(y: 300), animation: .none)
+        try await plain.scroll("log", to: ScrollPosition(y: 300), animation: .none)
+        #expect(try await plain.get("log").contentOffset.y == 300)
+        try await client.pause("main")
+        try await client.focus("feed")
+        #expect(try await client.get("feed").contentOffset.y == 300)
+        let instance = client.welcome.instance
+        daemon.kill()
+        #expect(waitUntil(timeout: 60) { !client.isConnected && !plain.isConnected })
+        try await daemon.start()
+        #expect(try await client.get("main").paused)
+        #expect(try await client.get("feed").contentOffset.y == 300)
+        #expect(client.welcome.instance != instance)
+        #expect(try await plain.get("log").contentOffset.y == 0)
+        let other = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { other.close() }
+        #expect(other.welcome.focus == "feed")
+    }
+
     /// Without `reconnect`, the daemon's going away ends sequences and requests with
     /// `.disconnected`; with it, a client closed while it waits to reconnect ends its
     /// sequences with `.closed`.
