@@ -195,6 +195,14 @@ final class Connection: Sendable {
 
     var isConnected: Bool { state.withLock { $0.channel != nil } }
 
+    /// What the connection holds for its consumers and requests (for the tests: none of it may
+    /// outlive what it was for).
+    var bookkeeping: (subscriptions: Int, consumers: Int, observations: Int, pending: Int) {
+        state.withLock { state in
+            (state.hubs.count, state.hubs.values.reduce(0) { $0 + $1.consumers.count }, state.observations.count, state.pending.count)
+        }
+    }
+
     // MARK: Requests
 
     /// Sends `request` and waits for its reply, up to `timeout` (reconnecting, the wait for the

@@ -80,3 +80,39 @@ struct ScrollClientDescriptionTests {
         #expect(keys == ["containerSize", "rows", "owned"])
     }
 }
+
+/// A sequence that ends leaves nothing behind in its client: 600 subscriptions and 600
+/// observations, ended by `cancel()`, by being dropped, or by their task's cancellation.
+@Suite("ScrollClient's bookkeeping")
+struct ScrollClientBookkeepingTests {
+    @Test func endedSequencesLeaveNothingBehind() async throws {
+        let daemon = try DaemonProcess()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath)
+        defer { client.close() }
+        for cycle in 0..<600 {
+            switch cycle % 3 {
+            case 0:
+                let states = client.states(of: "main")
+                var iterator = states.makeAsyncIterator()
+                _ = try await iterator.next()
+                states.cancel()
+            case 1:
+                var iterator = client.states(of: "main").makeAsyncIterator()
+                _ = try await iterator.next()
+            default:
+                let task = Task {
+                    var iterator = client.states(of: "main").makeAsyncIterator()
+                    while try await iterator.next() != nil {}
+                }
+                task.cancel()
+                try await task.value
+            }
+            var phases = client.observe("main", .phase).makeAsyncIterator()
+            _ = try await phases.next()
+        }
+        // Replies come in order: once the ping's is in, every unsubscribe's and unobserve's is.
+        try await client.ping()
+        let left = client.connection.bookkeeping
+        #expect(left.subscriptions == 0 && left.consumers == 0 && left.observations == 0 && left.pending == 0, "\(left)")
+    }
+}
