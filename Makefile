@@ -2,7 +2,7 @@
 # with Swift: the apt packages below are installed when missing (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev pkg-config python3 util-linux systemd librsvg2-bin
+APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev pkg-config python3 util-linux systemd librsvg2-bin iproute2
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
@@ -107,7 +107,7 @@ OVERLOAD_DEADLINE ?= 9.5/10
 bench-overload: deps
 	Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 
-# ScrollModel's DocC archive, through a scratch package (docs/api.md); any DocC warning fails it.
+# The DocC archives of ScrollModel and ScrollClient, through a scratch package (docs/api.md); any DocC warning fails it.
 docs:
 	scripts/api-docs.sh
 

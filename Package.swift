@@ -109,11 +109,11 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // POSIX pieces shared by the daemon and the client library (a named detached thread).
+        // POSIX pieces of the daemon (a named detached thread).
         .target(name: "ScrollPOSIX"),
-        // The Swift client library: scrollctl's blocking connection, and an async client with
-        // states and observations as AsyncSequences of ScrollProtocol's typed values.
-        .target(name: "ScrollClient", dependencies: ["ScrollProtocol", "ScrollModel", "ScrollPOSIX"]),
+        // The Swift client library: scrollctl's blocking connection, and an async client on a
+        // SwiftNIO event loop with typed requests, states and observations, and reconnection.
+        .target(name: "ScrollClient", dependencies: ["ScrollProtocol", "ScrollModel", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]),
         // What Swift's Glibc module leaves out without _GNU_SOURCE (struct ucred, gettid,
         // RLIMIT_RTTIME), as the real symbols: the daemon's POSIX edges use it.
         .target(name: "CScrolldShim"),

@@ -6,9 +6,9 @@ import Synchronization
 
 /// One connection to scrolld with blocking POSIX socket I/O: JSON lines both ways, every request
 /// with its own `id` and its reply found by that id among whatever else arrives. What
-/// `scrollctl` talks through, and what ``ScrollClient`` reads on its own thread.
+/// `scrollctl` talks through; an app wants ``ScrollClient``, which never blocks.
 ///
-/// Not thread-safe: one thread reads; any thread may send a ``Request`` through
+/// Not thread-safe: one thread reads; any thread may send a `Request` through
 /// ``send(_:timeout:)``, which touches no read state and sends one line at a time.
 public final class DaemonSocket {
     /// A line as it arrived, and what it says.
@@ -220,7 +220,7 @@ public final class DaemonSocket {
 
     /// A daemon's error line as an error: `forbidden` (this uid refused) as a permission.
     public static func failure(code: String, message: String) -> ScrollClientError {
-        code == ErrorCode.forbidden.rawValue ? .permissionDenied("\(code): \(message)") : .daemon(code: code, message: message)
+        ScrollClientError.fromDaemon(code: code, message: message)
     }
 
     // MARK: Lines

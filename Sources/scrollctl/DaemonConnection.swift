@@ -61,7 +61,7 @@ extension ClientFailure {
         let status: ExitStatus
         switch error {
         case .invalidSocketPath: status = .usage
-        case .notRunning, .disconnected: status = .unavailable
+        case .notRunning, .disconnected, .closed, .cancelled: status = .unavailable
         case .permissionDenied: status = .forbidden
         case .daemon, .removed: status = .daemonError
         case .timeout: status = .timeout

@@ -5,27 +5,35 @@ import Testing
 // same text), and run against a real daemon.
 // docs/clients.md example begins
 import ScrollClient
-import ScrollModel
-import ScrollProtocol
 
 /// A list of 100 rows of 44 px under a header that collapses from 200 to 60 px: scroll row 50
 /// to the centre and hear which rows are visible, only when that changes.
-func centreRowFifty(socket: String) async throws -> [String] {
+func centreRowFifty(socket: String) async throws(ScrollClientError) -> [String] {
     let scrolld = try await ScrollClient.connect(socket: socket)
     defer { scrolld.close() }
     // `owned`: the container goes when this connection does.
-    try await scrolld.configure("feed", [
-        ConfigureSetting(key: "containerSize", value: .object([("width", .integer(400)), ("height", .integer(600))])),
-        ConfigureSetting(key: "header", value: .object([("min_height", .integer(60)), ("max_height", .integer(200))])),
-        ConfigureSetting(key: "rows", value: .object([("count", .integer(100)), ("height", .integer(44))])),
-    ], owned: true)
+    try await scrolld.configure("feed", ContainerSettings(
+        containerSize: Size(width: 400, height: 600),
+        header: .init(minHeight: 60, maxHeight: 200),
+        rows: .uniform(count: 100, height: 44)
+    ), owned: true)
     var printed: [String] = []
     var rows = scrolld.observe("feed", .visibleRows).makeAsyncIterator()
-    printed.append("visible rows: \(try await rows.next()!.new)")
+    var phases = scrolld.observe("feed", .phase).makeAsyncIterator()
+    if let rows = try await rows.next()?.new {
+        printed.append("visible rows: \(rows.first!)…\(rows.last!)")
+    }
     try await scrolld.scroll("feed", to: .row(50, anchor: .center), animation: .none)
-    printed.append("visible rows: \(try await rows.next()!.new)")
-    let state = try await scrolld.get("feed").state
-    printed.append("offset \(state.contentOffset.y), header \(state.header!.height) px")
+    if let rows = try await rows.next()?.new {
+        printed.append("visible rows: \(rows.first!)…\(rows.last!)")
+    }
+    let state = try await scrolld.get("feed")
+    printed.append("offset \(state.contentOffset.y), header \(state.header!.height) px, \(try await phases.next()!.new)")
+    do {
+        try await scrolld.scroll("feed", to: ScrollPosition(y: .nan))
+    } catch .daemon(let code, let message) {
+        printed.append("\(code.rawValue): \(message)")
+    }
     return printed
 }
 // docs/clients.md example ends
@@ -41,9 +49,10 @@ struct ScrollClientDocTests {
         let daemon = try DaemonProcess()
         let printed = try await centreRowFifty(socket: daemon.socketPath)
         #expect(printed == [
-            #"visible rows: {"first":0,"last":8}"#,
-            #"visible rows: {"first":43,"last":56}"#,
-            "offset 2092.0, header 60.0 px",
+            "visible rows: 0…8",
+            "visible rows: 43…56",
+            "offset 2092.0, header 60.0 px, idle",
+            #"invalid_value: invalid "y": expected a finite number, got nan"#,
         ])
         #expect(document.contains(printed.joined(separator: "\n")))
     }

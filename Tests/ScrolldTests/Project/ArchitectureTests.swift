@@ -23,7 +23,7 @@ import Testing
         "ScrollInput": ["CLibinput", "ScrollModel", "Glibc"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
         "ScrollPOSIX": ["Glibc"],
-        "ScrollClient": ["ScrollProtocol", "ScrollModel", "ScrollPOSIX", "Synchronization", "Glibc"],
+        "ScrollClient": ["ScrollProtocol", "ScrollModel", "NIOCore", "NIOPosix", "Synchronization", "Glibc"],
         "ScrollCommandLine": ["ScrollProtocol", "ArgumentParser"],
         "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "ArgumentParser", "Glibc"],
         // Everything but the client library, and FoundationEssentials rather than Foundation
@@ -45,7 +45,7 @@ import Testing
         "ScrollPlotTests": ["ScrollPlot", "ScrollModel", "Testing", "Foundation", "FoundationXML"],
         // The process-level tests reach the daemon from outside only: its binaries, sockets
         // and files, and the client library.
-        "ScrolldTests": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollLog", "Testing", "Foundation", "FoundationXML", "Glibc"],
+        "ScrolldTests": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollLog", "Testing", "Foundation", "FoundationXML", "Glibc", "Synchronization"],
         // Live = replay on an EmbeddedEventLoop: the session, the daemon's logic, and a file
         // for its configuration.
         "ScrollSessionTests": [
