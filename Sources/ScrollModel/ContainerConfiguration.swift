@@ -31,7 +31,7 @@ public struct ContainerConfiguration: Hashable, Sendable {
     public var parent: String?
     /// What a gesture pushing against an edge does (`overscroll`; default
     /// ``OverscrollBehavior/auto``). ``OverscrollBehavior/none`` also turns the physics'
-    /// `overscroll` off (``init(containerSize:contentSize:contentInsets:axes:header:rows:physics:scrollTarget:devices:anchor:parent:overscroll:)`` turns it off).
+    /// `overscroll` off (`init(containerSize:contentSize:contentInsets:axes:header:rows:physics:scrollTarget:devices:anchor:parent:overscroll:)` turns it off).
     public var overscroll: OverscrollBehavior
     /// Where the container lies on a touchscreen (`touch_frame`, docs/design.md §25), in the
     /// screen's normalized coordinates; nil (the default): it never gets touches.

@@ -11,7 +11,7 @@
 /// latched container's `wheel_idle` of silence) keeps the container it latched to, so its
 /// fling runs there too.
 ///
-/// The router only decides: ``routed`` says, after ``route(_:devices:slots:)``, which axes of
+/// The router only decides: ``routed`` says, after `route(_:devices:slots:)`, which axes of
 /// the event each container receives. Each axis of an event goes to at most one container per
 /// entry, so a container given an event behaves exactly as it would alone given the same part
 /// of it. No allocation per event: the arrays are sized when containers come and go.

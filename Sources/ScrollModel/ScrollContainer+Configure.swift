@@ -18,7 +18,7 @@ extension ScrollContainer {
     /// - **Motion goes on** (§19): a drag keeps its raw position and velocity samples (its shown
     ///   offset is the raw one under the new range and rubber band); a wheel, programmatic,
     ///   bounce or snap spring keeps its target, clamped to the new range; a fling keeps its curve
-    ///   and is re-planned against the new range (``Trajectory/replanned(for:at:physics:)``).
+    ///   and is re-planned against the new range (`Trajectory.replanned(for:at:physics:)`).
     /// - Only an offset at rest (no motion, drag or hold) is clamped to the new range. A
     ///   configuration change never starts a header snap: an offset it clamps into the header's
     ///   range stays there, as after a `scrollTo`.

@@ -11,7 +11,7 @@ public struct ScrollContainer: Sendable {
     /// The container's name: the `container` of its states and requests (`main` by default in
     /// scrolld).
     public let name: String
-    /// The configuration last applied with ``configure(_:animation:at:)``: the target geometry,
+    /// The configuration last applied with `configure(_:animation:at:)`: the target geometry,
     /// which the presented ``containerSize``, ``contentSize`` and ``contentInsets`` reach only
     /// when an animated change has settled.
     public internal(set) var configuration: ContainerConfiguration

@@ -49,7 +49,7 @@ public struct ScrollEngine: Sendable {
         public var isPaused = false
 
         /// The earlier of the next frame tick and the wheel timer; nil when neither is armed.
-        /// Stored, and kept by ``syncFrames(at:rate:)`` (which runs after every change to the
+        /// Stored, and kept by `syncFrames(at:rate:)` (which runs after every change to the
         /// container), so that finding what is due reads one word per slot.
         public private(set) var deadline: Timestamp?
         /// Where the container was after the last change that left it finite: where one whose

@@ -3,7 +3,7 @@
 /// `onScrollPhaseChange` and `onScrollVisibilityChange(threshold:)`.
 ///
 /// Built from a request's `of` and its options with ``init(of:options:)``, which names what is
-/// wrong; evaluated on every published state with ``value(in:rows:header:listAxis:)`` (or the
+/// wrong; evaluated on every published state with `value(in:rows:header:listAxis:)` (or the
 /// container's and engine's conveniences), which allocates nothing.
 ///
 /// §18's `source` (the device, name and kind of the last input event that reached the
