@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SCROLLD=$(realpath "$1")
 SUBSCRIBERS=${2:-1}
 W=$(mktemp -d /tmp/loop-callgrind.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$W"' EXIT
 
 strip -g -o "$W/scrolld" "$SCROLLD"
 cp "$ROOT/Benchmarks/list.toml" "$W/scrolld.toml"

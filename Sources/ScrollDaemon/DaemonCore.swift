@@ -54,7 +54,7 @@ package final class DaemonCore {
         configurationSource = source
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
         publisher = Publisher(eventLoop: eventLoop)
-        publisher.addContainers(of: session)
+        publisher.addContainers(of: session.engine.slots)
         scheduler = DeadlineScheduler(eventLoop: eventLoop, target: self, logger: logger)
         status = StatusReporter(eventLoop: eventLoop, counts: self)
         requests = RequestHandler(core: self)
@@ -72,7 +72,7 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        publisher.addContainers(of: session)
+        if publisher.containers.count != session.engine.slots.count { publisher.addContainers(of: session.engine.slots) }
         return published
     }
 
@@ -80,7 +80,7 @@ package final class DaemonCore {
     /// schedules the next wake-up.
     func finish() {
         publisher.deliver()
-        publisher.deliverObservations(in: session)
+        if publisher.hasObserved { publisher.deliverObservations(from: self) }
         writeRecording()
         scheduler.reschedule(at: session.nextDeadline)
     }
@@ -181,6 +181,13 @@ extension DaemonCore: DeadlineTarget {
             _ = try? execute(.runDeadlines(dueBy: time))
         }
         finish()
+    }
+}
+
+extension DaemonCore: ObservationSource {
+    func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue? {
+        guard let index = session.engine.index(of: id) else { return nil }
+        return session.value(of: observation, container: index, in: state)
     }
 }
 

@@ -31,11 +31,10 @@ final class Publisher {
 
     subscript(id: ContainerID) -> PublishedContainer? { containers[id] }
 
-    /// A record for every container of `session` that has none yet (created by the last
-    /// command).
-    func addContainers(of session: Session) {
-        guard containers.count != session.engine.slots.count else { return }
-        for slot in session.engine.slots where containers[slot.id] == nil {
+    /// A record for every container in `slots` that has none yet (created by the last
+    /// command). The caller checks the counts first: most commands create nothing.
+    func addContainers(of slots: [ScrollEngine.Slot]) {
+        for slot in slots where containers[slot.id] == nil {
             containers[slot.id] = PublishedContainer(id: slot.id, name: slot.container.name, eventLoop: eventLoop)
         }
     }
@@ -80,16 +79,19 @@ final class Publisher {
         }
     }
 
+    /// Whether states published since the last delivery wait for their observers.
+    var hasObserved: Bool { !observed.isEmpty }
+
     /// Offers the states published during the last command to the observers of their
-    /// containers.
-    func deliverObservations(in session: Session) {
+    /// containers, each value evaluated by `source` (the model reads the container's rows).
+    func deliverObservations(from source: some ObservationSource) {
         guard !observed.isEmpty else { return }
         delivering = true
         defer { delivering = false }
         for publication in observed {
-            guard let container = containers[publication.id], let index = session.engine.index(of: publication.id) else { continue }
+            guard let container = containers[publication.id] else { continue }
             for observer in container.observers {
-                let value = session.value(of: observer.observation, container: index, in: publication.state)
+                guard let value = source.value(of: observer.observation, container: publication.id, in: publication.state) else { continue }
                 observer.offer(value, seq: publication.seq, time: publication.state.time)
             }
         }
@@ -166,4 +168,11 @@ final class Publisher {
         container.observers.removeAll()
         return container
     }
+}
+
+/// What evaluates an observation of a published state (the core, over its session's model).
+protocol ObservationSource {
+    /// The value of `observation` in `state`, which container `id` published; nil once the
+    /// container is gone.
+    func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue?
 }

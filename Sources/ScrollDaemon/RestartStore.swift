@@ -108,7 +108,6 @@ package final class RestartStore {
     private func write() {
         writePending = false
         let whole = wholeSessionChanged
-        let session = core.session
         let connections = core.connections
         guard whole || !changedConnections.isEmpty || !closedConnections.isEmpty else { return }
         if whole {
@@ -138,18 +137,18 @@ package final class RestartStore {
             }
             containers = bytes
             containersDocument = bytes
-            nameHashes = session.names.map(SnapshotMemory.nameHash)
+            nameHashes = core.session.names.map(SnapshotMemory.nameHash)
         }
         let connectionsDocument = connectionDocuments.joined
         let document = RestartSnapshot.document(
-            instance: core.instance, nextClientNumber: connections.nextNumber, focus: session.focus, focusedBy: connections.focusedBy,
+            instance: core.instance, nextClientNumber: connections.nextNumber, focus: core.session.focus, focusedBy: connections.focusedBy,
             containers: containers, connections: connectionsDocument
         )
         // The slots change with the containers (and are written anew when the memory grows,
         // which formats it); a connection's change leaves them as its publications wrote them.
         var slots: [SnapshotMemory.Slot] = []
         if whole || document.count + 8 > memory.documentCapacity {
-            for (index, slot) in session.engine.slots.enumerated() {
+            for (index, slot) in core.session.engine.slots.enumerated() {
                 let state = slot.container.state
                 slots.append(SnapshotMemory.Slot(seq: slot.seq, time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: nameHashes[index]))
             }
