@@ -12,14 +12,14 @@ final class PublishedContainer {
     let name: String
     let eventLoop: EventLoop
     /// In subscription order; every publish is offered to each.
-    var subscriptions: [Client.Subscription] = []
+    @exclusivity(unchecked) var subscriptions: [Client.Subscription] = []
     /// The observations of this container, in the order they were made.
-    var observers: [Observer] = []
+    @exclusivity(unchecked) var observers: [Observer] = []
     /// The state lines published since the last delivery; nil: none.
-    var batch: PublishedBatch?
+    @exclusivity(unchecked) var batch: PublishedBatch?
     /// The last line delivered: a subscription left waiting (socket full, or too soon for its
     /// rate) gets this when it can take a state again, never an older one.
-    var latest: ByteBuffer?
+    @exclusivity(unchecked) var latest: ByteBuffer?
     /// The connection that created it with `"owned": true` (docs/design.md §19): its close
     /// removes the container. Nil: nobody's (the file's, or not owned).
     var owner: Int?

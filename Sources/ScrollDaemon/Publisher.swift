@@ -7,19 +7,22 @@ import ScrollSession
 /// (docs/design.md §4, §13): one ``PublishedContainer`` per container, each state encoded once
 /// however many subscribe, and delivered once the command that published it is done.
 final class Publisher {
+    // The stored properties a publication touches are read and written on the loop's one
+    // thread, never across a call that could come back in (a hand-out walks copies of its
+    // lists): their dynamic exclusivity checks, several per state, are left out.
     let eventLoop: EventLoop
     /// One record per container, by identity.
-    private(set) var containers: [ContainerID: PublishedContainer] = [:]
+    @exclusivity(unchecked) private(set) var containers: [ContainerID: PublishedContainer] = [:]
     /// The containers with a batch to deliver, in the order their first state came.
-    private var batched: [PublishedContainer] = []
+    @exclusivity(unchecked) private var batched: [PublishedContainer] = []
     /// States published during the current command to containers somebody observes, evaluated
     /// once the command is done (``deliverObservations(in:)``: the values read the containers'
     /// rows).
-    private var observed: [Publication] = []
+    @exclusivity(unchecked) private var observed: [Publication] = []
     /// One encoder for all containers: its remembered opening and sizes are per container, so
     /// interleaved containers re-encode them, which costs no more than having no memory.
-    private var encoder = StateEncoder()
-    private var line: [UInt8] = []
+    @exclusivity(unchecked) private var encoder = StateEncoder()
+    @exclusivity(unchecked) private var line: [UInt8] = []
     /// Set while states or observations are handed out: a write that fails closes its
     /// connection right there, and what the connection leaves behind must wait until the
     /// hand-out is done (``DaemonCore/disconnected(_:)``).
