@@ -734,8 +734,9 @@ if holds:
 # ---- the daemon's own recording (run --record, docs/design.md §17): input and requests applied
 dlines = open(os.path.join(W, "daemon.scrolllog"), "rb").read().decode("utf-8").splitlines()
 dlog = [json.loads(l) for l in dlines[1:] if l]
-devents = [e for e in dlog if e["type"] != "request"]
-dreloads = [e for e in dlog if e["type"] == "request" and e["request"].get("op") == "reload"]
+# A recording's lines other than input: requests, reloads and restores (docs/event-log.md).
+devents = [e for e in dlog if e["type"] not in ("request", "reload", "restore")]
+dreloads = [e for e in dlog if e["type"] == "reload"]
 dbyname = {e["name"]: e["dev"] for e in devents if e["type"] == "device_added"}
 dm, dtp, dm2, dtp2 = (dbyname.get(n) for n in (MOUSE, TOUCHPAD, MOUSE2, TOUCHPAD2))
 
@@ -843,7 +844,7 @@ def settled_after(t):
     ys = [s for s in replay if s["t"] >= t and (nxt is None or s["t"] < nxt)]
     return ys[-1]["y"] if ys else None
 def speed_y(reload):
-    return [v for k, v in reload["request"].get("configuration", {}).items() if k.endswith(".speed_y")]
+    return [v for k, v in reload.get("configuration", {}).items() if k.endswith(".speed_y")]
 def shaped_wheels():
     # the first reload line is the configuration in force when recording began (speed_y 2); the
     # file watcher and SIGHUP each reload the new one (speed_y 3)
