@@ -72,7 +72,9 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        publisher.addContainers(of: session)
+        for (container, index) in publisher.addContainers(of: session) where publisher.waiting[container.name] != nil {
+            requests.created(container, at: index)
+        }
         return published
     }
 
@@ -187,4 +189,10 @@ extension DaemonCore: DeadlineTarget {
 extension DaemonCore: StatusCounts {
     var deviceCount: Int { devices.count }
     var clientCount: Int { connections.clients.count }
+}
+
+extension DaemonCore {
+    /// How many subscriptions and observations wait for their containers (docs/design.md §20),
+    /// over every connection.
+    package var waitingCount: Int { publisher.waiting.values.reduce(0) { $0 + $1.count } }
 }
