@@ -33,6 +33,9 @@ package final class Client {
     private(set) var subscriptions: [Subscription] = []
     /// The connection's observations by their ids.
     var observers: [RequestID: Observer] = [:]
+    /// Its subscriptions and observations waiting for their containers (docs/design.md §20),
+    /// at most ``Limits/waiting``.
+    var waiters: [Waiter] = []
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?
@@ -120,9 +123,9 @@ package final class Client {
 
     /// A new subscription to `container`, replacing any earlier one (what waited for that one
     /// goes with it).
-    func subscribe(to container: PublishedContainer, rate: Double?) -> Subscription {
+    func subscribe(to container: PublishedContainer, rate: Double?, waits: Bool = false) -> Subscription {
         unsubscribe(from: container)
-        let subscription = Subscription(client: self, container: container, rate: rate)
+        let subscription = Subscription(client: self, container: container, rate: rate, waits: waits)
         subscriptions.append(subscription)
         return subscription
     }
@@ -174,6 +177,7 @@ package final class Client {
         for subscription in subscriptions { subscription.isActive = false }
         subscriptions.removeAll()
         observers.removeAll()
+        waiters.removeAll()
         stuckCheck?.cancel()
         stuckCheck = nil
     }

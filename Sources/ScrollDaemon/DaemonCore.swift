@@ -72,7 +72,11 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        if publisher.containers.count != session.engine.slots.count { publisher.addContainers(of: session.engine.slots) }
+        if publisher.containers.count != session.engine.slots.count {
+            for (container, index) in publisher.addContainers(of: session.engine.slots) where publisher.waiting[container.name] != nil {
+                requests.created(container, at: index)
+            }
+        }
         return published
     }
 
@@ -194,4 +198,10 @@ extension DaemonCore: ObservationSource {
 extension DaemonCore: StatusCounts {
     var deviceCount: Int { devices.count }
     var clientCount: Int { connections.clients.count }
+}
+
+extension DaemonCore {
+    /// How many subscriptions and observations wait for their containers (docs/design.md §20),
+    /// over every connection.
+    package var waitingCount: Int { publisher.waiting.values.reduce(0) { $0 + $1.count } }
 }

@@ -14,14 +14,17 @@ final class Observer {
     unowned let client: Client
     /// The container observed.
     unowned let container: PublishedContainer
+    /// Asked for with `wait` (docs/design.md §20): a `removed` leaves it waiting again.
+    let waits: Bool
     /// The value last sent; nil before the first message.
     private(set) var sent: ObservationValue?
     /// A newer value than `sent`, waiting for the socket to drain, with the seq and t of the
     /// state that produced it.
     private var waiting: (value: ObservationValue, seq: Int, time: Timestamp)?
 
-    init(id: RequestID, observation: ScrollObservation, client: Client, container: PublishedContainer) {
+    init(id: RequestID, observation: ScrollObservation, client: Client, container: PublishedContainer, waits: Bool = false) {
         self.id = id
+        self.waits = waits
         self.observation = observation
         self.client = client
         self.container = container

@@ -35,11 +35,17 @@ final class Publisher {
     subscript(id: ContainerID) -> PublishedContainer? { containers[id] }
 
     /// A record for every container in `slots` that has none yet (created by the last
-    /// command). The caller checks the counts first: most commands create nothing.
-    func addContainers(of slots: [ScrollEngine.Slot]) {
-        for slot in slots where containers[slot.id] == nil {
-            containers[slot.id] = PublishedContainer(id: slot.id, name: slot.container.name, eventLoop: eventLoop)
+    /// command; the caller checks the counts first: most commands create nothing). Returns the
+    /// new records with their positions.
+    @discardableResult
+    func addContainers(of slots: [ScrollEngine.Slot]) -> [(PublishedContainer, index: Int)] {
+        var added: [(PublishedContainer, index: Int)] = []
+        for (index, slot) in slots.enumerated() where containers[slot.id] == nil {
+            let container = PublishedContainer(id: slot.id, name: slot.container.name, eventLoop: eventLoop)
+            containers[slot.id] = container
+            added.append((container, index))
         }
+        return added
     }
 
     /// Encodes each state of a followed container once, into its batch, and notes the
@@ -105,13 +111,49 @@ final class Publisher {
 
     /// A subscription replaces the client's earlier one to the same container in place, so
     /// subscribers keep their order.
-    func subscribe(_ client: Client, to container: PublishedContainer, rate: Double?) {
-        let subscription = client.subscribe(to: container, rate: rate)
+    func subscribe(_ client: Client, to container: PublishedContainer, rate: Double?, waits: Bool = false) {
+        let subscription = client.subscribe(to: container, rate: rate, waits: waits)
         if let position = container.subscriptions.firstIndex(where: { $0.client === client }) {
             container.subscriptions[position] = subscription
         } else {
             container.subscriptions.append(subscription)
         }
+    }
+
+    // MARK: Waiting (docs/design.md §20)
+
+    /// The subscriptions and observations waiting, by the name of their container.
+    private(set) var waiting: [String: [Waiter]] = [:]
+
+    /// `waiter` waits for its container; it replaces its client's waiting subscription to the
+    /// same name, if it is one. False (and nothing changes) when the client has
+    /// ``Limits/waiting`` waiting already.
+    func wait(_ waiter: Waiter) -> Bool {
+        let client = waiter.client
+        if case .subscription = waiter.kind, let earlier = client.waiters.first(where: { $0.isSubscription(to: waiter.name) }) {
+            unwait(earlier)
+        }
+        guard client.waiters.count < Limits.waiting else { return false }
+        client.waiters.append(waiter)
+        waiting[waiter.name, default: []].append(waiter)
+        return true
+    }
+
+    /// `waiter` waits no more (unsubscribed, unobserved, started, or its client closed).
+    func unwait(_ waiter: Waiter) {
+        waiter.client.waiters.removeAll { $0 === waiter }
+        guard var list = waiting[waiter.name] else { return }
+        list.removeAll { $0 === waiter }
+        waiting[waiter.name] = list.isEmpty ? nil : list
+    }
+
+    /// The waiters for a container called `name`, byte for byte, in the order they came;
+    /// they wait no more.
+    func takeWaiters(for name: String) -> [Waiter] {
+        guard let list = waiting[name] else { return [] }
+        let taken = list.filter { $0.name.utf8.elementsEqual(name.utf8) }
+        for waiter in taken { unwait(waiter) }
+        return taken
     }
 
     /// Ends the client's subscription to `container`, or to every container (nil).
@@ -134,6 +176,7 @@ final class Publisher {
 
     /// A closed connection follows nothing any more.
     func forget(_ client: Client) {
+        for waiter in client.waiters { unwait(waiter) }
         for subscription in client.subscriptions {
             subscription.container.subscriptions.removeAll { $0.client === client }
         }
@@ -148,6 +191,13 @@ final class Publisher {
     @discardableResult
     func remove(_ id: ContainerID) -> PublishedContainer? {
         guard let container = containers.removeValue(forKey: id) else { return nil }
+        // With `wait`, they wait again (docs/design.md §20), in the order they came.
+        for subscription in container.subscriptions where subscription.waits {
+            _ = wait(Waiter(client: subscription.client, name: container.name, kind: .subscription(rate: subscription.rate)))
+        }
+        for observer in container.observers where observer.waits {
+            _ = wait(Waiter(client: observer.client, name: container.name, kind: .observation(observer.observation, id: observer.id)))
+        }
         container.batch = nil
         batched.removeAll { $0 === container }
         observed.removeAll { $0.id == id }

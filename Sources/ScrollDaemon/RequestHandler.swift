@@ -30,7 +30,7 @@ final class RequestHandler {
     }
 
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "touch"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: Self.features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
@@ -59,29 +59,46 @@ final class RequestHandler {
         switch request.operation {
         case .ping:
             return line { ReplyEncoder.pong(id: id, into: &$0) }
-        case let .subscribe(name, rate):
-            let (index, container) = try core.container(named: name, id: id)
-            core.publisher.subscribe(client, to: container, rate: rate)
-            return stateReply(of: index, name: name, id: id)
+        case let .subscribe(name, rate, wait):
+            guard wait, core.session.index(of: name) == nil else {
+                let (index, container) = try core.container(named: name, id: id)
+                core.publisher.subscribe(client, to: container, rate: rate, waits: wait)
+                return stateReply(of: index, name: name, id: id)
+            }
+            try startWaiting(Waiter(client: client, name: name, kind: .subscription(rate: rate)), id: id)
+            return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
         case .unsubscribe(let name):
-            let container = try name.map { (name: String) throws(ProtocolError) in try core.container(named: name, id: id).published }
-            core.publisher.unsubscribe(client, from: container)
+            // A waiting subscription ends too (docs/design.md §20).
+            guard let name else {
+                for waiter in client.waiters where waiter.observationID == nil { core.publisher.unwait(waiter) }
+                core.publisher.unsubscribe(client, from: nil)
+                return line { ReplyEncoder.ok(id: id, into: &$0) }
+            }
+            let waiting = client.waiters.filter { $0.isSubscription(to: name) }
+            for waiter in waiting { core.publisher.unwait(waiter) }
+            if waiting.isEmpty || core.session.index(of: name) != nil {
+                core.publisher.unsubscribe(client, from: try core.container(named: name, id: id).published)
+            }
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .get(let name):
             let (index, _) = try core.container(named: name, id: id)
             return stateReply(of: index, name: name, id: id)
-        case let .observe(name, observation, observationID):
-            let (index, container) = try core.container(named: name, id: id)
-            guard client.observers[observationID] == nil else {
+        case let .observe(name, observation, observationID, wait):
+            if !wait || core.session.index(of: name) != nil { _ = try core.container(named: name, id: id) }
+            guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
                 throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
             }
-            let observer = Observer(id: observationID, observation: observation, client: client, container: container)
-            core.publisher.observe(observer)
-            // The current value at once (`old` null), then every change.
-            let state = core.session.state(of: index, at: core.eventLoop.timestamp)
-            observer.offer(core.session.value(of: observation, container: index, in: state), seq: core.session.engine.slots[index].seq, time: state.time)
+            guard let (index, container) = try? core.container(named: name) else {
+                try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
+                return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
+            }
+            startObserving(observation, id: observationID, of: index, container, for: client, waits: wait)
             return ByteBuffer()
         case .unobserve(let observationID):
+            if let waiter = client.waiters.first(where: { $0.observationID == observationID }) {
+                core.publisher.unwait(waiter)
+                return line { ReplyEncoder.ok(id: id, into: &$0) }
+            }
             guard let observer = client.observers[observationID] else {
                 throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) names no observation on this connection", id: id)
             }
@@ -110,6 +127,39 @@ final class RequestHandler {
             let result = core.reload()
             if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
+        }
+    }
+
+    /// An observation of the container at `index` starts: its current value at once (`old`
+    /// null), then every change.
+    private func startObserving(_ observation: ScrollObservation, id: RequestID, of index: Int, _ container: PublishedContainer, for client: Client, waits: Bool) {
+        let observer = Observer(id: id, observation: observation, client: client, container: container, waits: waits)
+        core.publisher.observe(observer)
+        let state = core.session.state(of: index, at: core.eventLoop.timestamp)
+        observer.offer(core.session.value(of: observation, container: index, in: state), seq: core.session.engine.slots[index].seq, time: state.time)
+    }
+
+    // MARK: Waiting (docs/design.md §20)
+
+    /// `waiter` waits for its container, within the connection's limit.
+    private func startWaiting(_ waiter: Waiter, id: RequestID?) throws(ProtocolError) {
+        guard core.publisher.wait(waiter) else {
+            throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations on this connection (at most \(Limits.waiting))", id: id)
+        }
+    }
+
+    /// The container `container` (at `index`) was just created: what waited for it starts as an
+    /// ordinary subscription (its current state, without an id) or observation (its first
+    /// message, `old` null), and waits again after a `removed`.
+    func created(_ container: PublishedContainer, at index: Int) {
+        for waiter in core.publisher.takeWaiters(for: container.name) {
+            switch waiter.kind {
+            case .subscription(let rate):
+                core.publisher.subscribe(waiter.client, to: container, rate: rate, waits: true)
+                waiter.client.reply(stateReply(of: index, name: container.name, id: nil))
+            case let .observation(observation, id):
+                startObserving(observation, id: id, of: index, container, for: waiter.client, waits: true)
+            }
         }
     }
 

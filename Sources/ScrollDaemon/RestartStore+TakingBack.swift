@@ -56,9 +56,14 @@ extension RestartStore {
         let publisher = core.publisher
         for operation in requests {
             switch operation {
-            case let .observe(name, observation, id):
-                guard let (index, container) = try? core.container(named: name), client.observers[id] == nil else { continue }
-                let observer = Observer(id: id, observation: observation, client: client, container: container)
+            case let .observe(name, observation, id, wait):
+                guard let (index, container) = try? core.container(named: name), client.observers[id] == nil else {
+                    // One that waited still waits (docs/design.md §20); its `waiting` reply
+                    // was sent before the restart.
+                    if wait { _ = try? core.requests.perform(Request(operation: operation), for: client) }
+                    continue
+                }
+                let observer = Observer(id: id, observation: observation, client: client, container: container, waits: wait)
                 publisher.observe(observer)
                 var state = core.session.state(of: index, at: core.eventLoop.timestamp)
                 if let slot = previous[name] {

@@ -176,11 +176,18 @@ package final class RestartStore {
         var requests: [Operation] = []
         for subscription in client.subscriptions {
             let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
-            requests.append(.subscribe(container: subscription.container.name, rate: rate))
+            requests.append(.subscribe(container: subscription.container.name, rate: subscription.rate ?? rate, wait: subscription.waits))
         }
         for slot in core.session.engine.slots {
             for observer in core.publisher[slot.id]?.observers ?? [] where observer.client === client {
-                requests.append(.observe(container: slot.container.name, observation: observer.observation, id: observer.id))
+                requests.append(.observe(container: slot.container.name, observation: observer.observation, id: observer.id, wait: observer.waits))
+            }
+        }
+        // Those still waiting for their containers wait again (docs/design.md §20).
+        for waiter in client.waiters {
+            switch waiter.kind {
+            case .subscription(let rate): requests.append(.subscribe(container: waiter.name, rate: rate, wait: true))
+            case let .observation(observation, id): requests.append(.observe(container: waiter.name, observation: observation, id: id, wait: true))
             }
         }
         return RestartSnapshot.Connection(number: client.number, requests: requests)

@@ -18,6 +18,10 @@ extension Client {
         /// the others at that rate.
         let interval: TimeAmount?
         let group: RateGroup?
+        /// The `rate` asked for (nil: every state), as it was given.
+        let rate: Double?
+        /// Asked for with `wait` (docs/design.md §20): a `removed` leaves it waiting again.
+        let waits: Bool
         /// A state newer than the last one sent waits for it (`container.latest`).
         var waiting = false
         /// In its rate group's queue (at most once).
@@ -27,8 +31,10 @@ extension Client {
         /// When a rate-limited subscription was last sent to.
         var lastSent: NIODeadline?
 
-        init(client: Client, container: PublishedContainer, rate: Double?) {
+        init(client: Client, container: PublishedContainer, rate: Double?, waits: Bool = false) {
             self.client = client
+            self.rate = rate
+            self.waits = waits
             channel = client.channel
             self.container = container
             if let rate {

@@ -68,6 +68,9 @@ public enum Limits {
 
     /// Containers in one daemon, configured or created by requests together.
     public static let containers = 1000
+    /// Subscriptions and observations one connection may have waiting for their containers
+    /// (`"wait": true`, docs/design.md §20).
+    public static let waiting = 1000
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

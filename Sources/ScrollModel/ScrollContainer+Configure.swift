@@ -8,7 +8,10 @@ extension ScrollContainer {
     /// the animated geometry at every frame. Either way:
     /// - **Scroll anchoring** (§12) keeps the content in place, along the list axis: a
     ///   bottom-anchored container resting within 0.5 px of `hi` is at the new `hi` after the
-    ///   change (while an animation runs, at the animated `hi` at every frame); otherwise the
+    ///   change (while an animation runs, at the animated `hi` at every frame); one whose running
+    ///   motion will come to rest at `hi` (a bounce back from beyond the end, a spring to the
+    ///   bottom edge, a fling clamped there) keeps following: the motion heads for the new `hi`
+    ///   from where it is, with its velocity (§20 "Following through a bounce"); otherwise the
     ///   *anchor row*, the first row whose bottom lies below the start of the usable area,
     ///   keeps its place on screen. When its top moves by Δ, the offset and every running motion
     ///   — a drag's raw position, a fling's curve, a spring and its target — move by Δ at this
@@ -56,7 +59,7 @@ extension ScrollContainer {
             geometryAnimation = GeometryAnimation(from: current, velocity: velocity, to: target, spring: spring, at: time)
         }
         let axis = configuration.listAxis
-        if axis == oldAxis, let anchor { follow(anchor, along: axis, edit: edit) }
+        if axis == oldAxis, let anchor { follow(anchor, along: axis, edit: edit, at: time) }
         for axis in Axis.allCases { carryOn(axis, at: time) }
         if geometryAnimation != nil { clampRestingAxes() }
         settleIfIdle(at: time)
@@ -68,16 +71,27 @@ extension ScrollContainer {
     enum ContentAnchor {
         /// A bottom-anchored container within 0.5 px of `hi`.
         case end
+        /// A bottom-anchored container whose running motion will come to rest within 0.5 px of
+        /// `hi` (docs/design.md §20): it follows the end through that motion.
+        case endOfMotion
         /// The anchor row's index and the layout it had.
         case row(Int, RowLayout)
     }
 
-    /// The anchor along `axis` at the current offset: the end for a bottom-anchored container
-    /// that rests within 0.5 px of it, else the first row whose bottom lies below the start of
-    /// the usable area `U(y)`; nil without rows or below the last row.
+    /// The anchor along `axis` at the current offset: for a bottom-anchored container, the end of
+    /// the motion that will come to rest within 0.5 px of `hi` (first: a spring settling there
+    /// keeps its velocity rather than jump), or the end it rests within 0.5 px of; else the
+    /// first row whose bottom lies below the start of the usable area `U(y)`; nil without rows
+    /// or below the last row.
     func contentAnchor(along axis: Axis) -> ContentAnchor? {
         let y = position[axis]
-        if configuration.anchor == .bottom, abs(range(axis).upperBound - y) <= 0.5 { return .end }
+        if configuration.anchor == .bottom {
+            if drag == nil, holdDevice == nil, let motion = self[motion: axis],
+               abs(motion.restingPoint - targetRange(axis).upperBound) <= 0.5 {
+                return .endOfMotion
+            }
+            if abs(range(axis).upperBound - y) <= 0.5 { return .end }
+        }
         guard let rows = rowLayout else { return nil }
         let row = rows.firstRow(endingAfter: usableArea(at: y, axis).lowerBound)
         return row < rows.count ? .row(row, rows) : nil
@@ -90,8 +104,11 @@ extension ScrollContainer {
     }
 
     /// Moves the offset and everything that moves it so that `anchor` keeps its place.
-    mutating func follow(_ anchor: ContentAnchor, along axis: Axis, edit: RowEdit?) {
+    mutating func follow(_ anchor: ContentAnchor, along axis: Axis, edit: RowEdit?, at time: Timestamp) {
         switch anchor {
+        case .endOfMotion:
+            guard let motion = self[motion: axis] else { return }
+            self[motion: axis] = motion.heading(toEnd: targetRange(axis), at: time, physics: configuration.physics)
         case .end:
             let resting = self[motion: axis] == nil && drag == nil && holdDevice == nil && wheel == nil
             if geometryAnimation != nil && resting {

@@ -87,4 +87,64 @@ extension Trajectory {
         let curve = spring.retargeted(from: now.position, velocity: now.velocity, to: clamped)
         return .motion(Trajectory(start: time, curve: .spring(curve), purpose: purpose))
     }
+
+    /// Where the motion will come to rest as planned now: a spring's or ease's target, the edge
+    /// a fling meets, or its own end point.
+    var restingPoint: Double {
+        switch curve {
+        case .spring(let spring): return spring.target
+        case .ease(let ease): return ease.target
+        case .deceleration(let path): return path.edge ?? path.shifted(path.deceleration.restingPoint)
+        }
+    }
+
+    /// The motion of a container following its end (docs/design.md §20), after the resting
+    /// range became `range`: it comes to rest at `range`'s upper bound from where it is now,
+    /// with the velocity it has, so nothing jumps. A spring (a bounce, a wheel step, a
+    /// programmatic scroll) keeps its spring and takes the new target; a fling not yet at its
+    /// edge runs on against the new range when it still meets the new end, else it hands over
+    /// to the bounce spring towards it; an ease keeps its remaining time. A motion already
+    /// holding still at its old end (an edge without overscroll, an ease at its duration) moves
+    /// with the end, as a resting offset does.
+    func heading(toEnd range: ClosedRange<Double>, at time: Timestamp, physics: ScrollPhysics) -> Trajectory {
+        let end = range.upperBound
+        let tau = tau(time)
+        switch curve {
+        case .spring(let spring):
+            guard spring.target != end else { return self }
+            let now = sample(at: time)
+            let curve = spring.retargeted(from: now.position, velocity: now.velocity, to: end)
+            return Trajectory(start: time, curve: .spring(curve), purpose: purpose)
+        case .ease(let ease):
+            guard ease.target != end else { return self }
+            let remaining = ease.duration - tau
+            guard remaining > 0 else {
+                var moved = self
+                moved.shift(by: end - ease.target)
+                return moved
+            }
+            let curve = EaseOutCurve(from: position(at: time), to: end, duration: remaining)
+            return Trajectory(start: time, curve: .ease(curve), purpose: purpose)
+        case .deceleration(let path):
+            let now = sample(at: time)
+            if let edge = path.edge, path.hasCrossed(at: tau) {
+                guard let bounce = path.bounce else {
+                    var moved = self
+                    moved.shift(by: end - edge)
+                    return moved
+                }
+                guard edge != end else { return self }
+                let curve = bounce.retargeted(from: now.position, velocity: now.velocity, to: end)
+                return Trajectory(start: time, curve: .spring(curve), purpose: purpose)
+            }
+            if case .motion(let replanned) = replanned(for: range, at: time, physics: physics), replanned.restingPoint == end {
+                return replanned
+            }
+            let bounce = SpringCurve(
+                from: now.position, velocity: now.velocity, target: end,
+                spring: .criticallyDamped(stiffness: physics.bounceStiffness)
+            )
+            return Trajectory(start: time, curve: .spring(bounce), purpose: purpose)
+        }
+    }
 }

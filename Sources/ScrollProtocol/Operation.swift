@@ -7,7 +7,9 @@ import ScrollModel
 /// UI should look like; a client that wants a jump says `"animation":"none"`.
 public enum Operation: Hashable, Sendable {
     /// `rate` is the most states per second the client wants (0 < rate ≤ 1000); nil: every one.
-    case subscribe(container: String, rate: Double?)
+    /// `wait`: a container that does not exist (yet, or any more) is waited for instead of
+    /// refused (docs/design.md §20).
+    case subscribe(container: String, rate: Double?, wait: Bool = false)
     /// nil: every subscription of the connection.
     case unsubscribe(container: String?)
     case get(container: String)
@@ -28,8 +30,8 @@ public enum Operation: Hashable, Sendable {
     /// its chain) only; nil: to every container, as by default.
     case focus(container: String?)
     /// docs/design.md §13: hear `observation` of `container` whenever it changes; `id` (required)
-    /// names it on the connection.
-    case observe(container: String, observation: ScrollObservation, id: RequestID)
+    /// names it on the connection; `wait` as for `subscribe` (docs/design.md §20).
+    case observe(container: String, observation: ScrollObservation, id: RequestID, wait: Bool = false)
     /// Ends the observation named `id`.
     case unobserve(id: RequestID)
     case devices
@@ -60,9 +62,9 @@ public enum Operation: Hashable, Sendable {
     /// The container the operation addresses, if it addresses one.
     public var container: String? {
         switch self {
-        case .subscribe(let container, _), .get(let container), .configure(let container, _, _, _),
+        case .subscribe(let container, _, _), .get(let container), .configure(let container, _, _, _),
              .scrollTo(let container, _, _), .scrollBy(let container, _, _), .pause(let container),
-             .resume(let container), .remove(let container), .observe(let container, _, _):
+             .resume(let container), .remove(let container), .observe(let container, _, _, _):
             container
         case .unsubscribe(let container), .focus(let container):
             container

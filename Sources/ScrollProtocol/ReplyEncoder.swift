@@ -65,6 +65,15 @@ public enum ReplyEncoder {
         encoder.encode(state, container: container, seq: seq, paused: paused, id: id, into: &buffer)
     }
 
+    /// `{"type":"waiting","container":"log","id":3}`: a `subscribe` or `observe` with `wait`
+    /// waits for a container that does not exist (docs/design.md §20).
+    public static func waiting(container: String, id: RequestID?, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"waiting\",\"container\":", &buffer)
+        JSONOutput.string(container, &buffer)
+        JSONOutput.id(id, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
     /// `{"type":"removed","container":"list"}`: the container is gone (removed, or its owner's
     /// connection closed), and with it the subscription and observations of this connection.
     public static func removed(container: String, into buffer: inout [UInt8]) {

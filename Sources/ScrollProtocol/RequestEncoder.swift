@@ -19,8 +19,9 @@ public enum RequestEncoder {
             JSONOutput.raw(",\"container\":null", &buffer)
         }
         switch operation {
-        case .subscribe(_, let rate):
+        case let .subscribe(_, rate, wait):
             if let rate { number("rate", rate, &buffer) }
+            if wait { JSONOutput.raw(",\"wait\":true", &buffer) }
         case let .configure(_, settings, animation, owned):
             for setting in settings { encode(setting, &buffer) }
             if let animation { encode(animation, &buffer) }
@@ -38,7 +39,8 @@ public enum RequestEncoder {
                 JSONOutput.string(edge.rawValue, &buffer)
             }
             encode(animation, &buffer)
-        case let .observe(_, observation, _):
+        case let .observe(_, observation, _, wait):
+            if wait { JSONOutput.raw(",\"wait\":true", &buffer) }
             JSONOutput.raw(",\"of\":", &buffer)
             JSONOutput.string(observation.key, &buffer)
             for (name, value) in observation.options {
@@ -59,7 +61,7 @@ public enum RequestEncoder {
         // observe and unobserve carry their id in the operation (it names the observation).
         let id: RequestID?
         switch operation {
-        case .observe(_, _, let named), .unobserve(let named): id = named
+        case .observe(_, _, let named, _), .unobserve(let named): id = named
         default: id = request.id
         }
         if let id {

@@ -11,6 +11,8 @@ enum RequestKey: Int, ObjectSchema {
     case parent, overscroll
     // configure's touchscreen frame (docs/design.md §25)
     case touchFrame
+    // subscribe's and observe's waiting (docs/design.md §20)
+    case wait
 
     static let spellings: [(StaticString, RequestKey)] = [
         ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
@@ -22,6 +24,7 @@ enum RequestKey: Int, ObjectSchema {
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
         ("parent", .parent), ("overscroll", .overscroll), ("touch_frame", .touchFrame),
+        ("wait", .wait),
     ]
 
     /// configure's settings, with their configuration names.
@@ -41,7 +44,7 @@ enum RequestKey: Int, ObjectSchema {
     /// setting silently dropped would leave the container not as the client believes.
     var isConfigureKey: Bool {
         switch self {
-        case .rate, .x, .y, .dx, .dy, .row, .edge, .of, .step, .threshold, .distance, .axis: false
+        case .rate, .x, .y, .dx, .dy, .row, .edge, .of, .step, .threshold, .distance, .axis, .wait: false
         default: true
         }
     }

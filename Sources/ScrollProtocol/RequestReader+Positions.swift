@@ -59,9 +59,10 @@ extension RequestReader {
         if let unknown = fields.firstUnknown {
             throw ProtocolError(.invalidValue, "unknown option \(ProtocolError.quoted(reader.name(of: unknown.key))) for observe")
         }
+        let wait = try wait()
         do throws(ObservationError) {
             let observation = try ScrollObservation(of: key, options: options)
-            return .observe(container: container, observation: observation, id: RequestID(validated: reader.scanner.bytes, range: idRange))
+            return .observe(container: container, observation: observation, id: RequestID(validated: reader.scanner.bytes, range: idRange), wait: wait)
         } catch {
             throw ProtocolError(.invalidValue, error.description)
         }

@@ -10,7 +10,7 @@ struct RequestReader {
         let op = try reader.string(at: opRange, key: "op", expected: "a string", code: .badRequest)
         switch op {
         case "subscribe":
-            return .subscribe(container: try container(), rate: try rate())
+            return .subscribe(container: try container(), rate: try rate(), wait: try wait())
         case "unsubscribe":
             return .unsubscribe(container: reader.present(fields[.container]) == nil ? nil : try container())
         case "get":
@@ -58,6 +58,12 @@ struct RequestReader {
         let name = try reader.string(at: range, key: "container", expected: "a non-empty string")
         guard !name.isEmpty else { throw reader.invalid("container", at: range, expected: "a non-empty string") }
         return name
+    }
+
+    /// `wait` (docs/design.md §20): a boolean, false when absent or null.
+    mutating func wait() throws(ProtocolError) -> Bool {
+        guard let range = reader.present(fields[.wait]) else { return false }
+        return try reader.bool(at: range, key: "wait")
     }
 
     private mutating func rate() throws(ProtocolError) -> Double? {

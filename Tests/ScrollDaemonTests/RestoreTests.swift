@@ -144,7 +144,7 @@ struct RestoreTests {
         // 2 closed; 4 unsubscribed (listed, with nothing to take back but its socket).
         #expect(taken.snapshot.connections.map(\.number) == [1, 3, 4, 5, 6])
         #expect(taken.snapshot.connections.map(\.requests.count) == [1, 1, 0, 1, 1])
-        guard case .subscribe("main", let rate?)? = taken.snapshot.connections.last?.requests.first else {
+        guard case .subscribe("main", let rate?, _)? = taken.snapshot.connections.last?.requests.first else {
             Issue.record("connection 6's subscription is not in the document")
             return
         }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct InputShapingProtocolTests {
     @Test func observeSourceDecodesAndEncodes() throws {
         let request = try decode(#"{"op":"observe","container":"main","of":"source","id":"s"}"#).get()
-        guard case let .observe(container, observation, _) = request.operation else {
+        guard case let .observe(container, observation, _, _) = request.operation else {
             Issue.record("not an observe: \(request.operation)")
             return
         }

@@ -89,14 +89,107 @@ def _ignore(reply: Optional[dict], error: Optional[ScrolldError]) -> None:
     pass
 
 
+class Description:
+    """One container as this client last described it (docs/design.md §20): its settings, every
+    configure call folded in, the rows kept as runs of equal heights with the edits applied, so
+    memory grows with the rows' variety, never with the number of calls."""
+
+    def __init__(self, container: str) -> None:
+        self.container = container
+        self.settings: Dict[str, Any] = {}
+        self.rows: Optional[Dict[str, Any]] = None  # the rows' keys but count and heights
+        self.runs: List[List[Any]] = []  # [height or None (the rows' own height), count]
+
+    def fold(self, request: Dict[str, Any]) -> None:
+        for key, value in request.items():
+            if key in ("op", "id", "animation", "container"):
+                continue
+            if key != "rows":
+                self.settings[key] = value
+            elif value is None:
+                self.rows, self.runs = None, []
+            elif "insert" in value or "remove" in value:
+                self._edit(value)
+            else:
+                self.rows = {k: v for k, v in value.items() if k not in ("count", "heights")}
+                if "heights" in value:
+                    self.runs = []
+                    for height in value["heights"]:
+                        self._append(height, 1)
+                else:
+                    self.runs = [[None, value.get("count", 0)]] if value.get("count", 0) else []
+
+    def _append(self, height: Any, count: int) -> None:
+        if self.runs and self.runs[-1][0] == height:
+            self.runs[-1][1] += count
+        elif count:
+            self.runs.append([height, count])
+
+    def _split(self, at: int) -> int:
+        """The index of the run that starts at row `at` (splitting one that spans it)."""
+        row = 0
+        for index, (height, count) in enumerate(self.runs):
+            if row == at:
+                return index
+            if at < row + count:
+                self.runs[index:index + 1] = [[height, at - row], [height, row + count - at]]
+                return index + 1
+            row += count
+        return len(self.runs)
+
+    def _merge(self) -> None:
+        runs, self.runs = self.runs, []
+        for height, count in runs:
+            self._append(height, count)
+
+    def _edit(self, edit: Dict[str, Any]) -> None:
+        if "insert" in edit:
+            insert = edit["insert"]
+            index = self._split(insert["at"])
+            if "heights" in insert:
+                new = [[h, 1] for h in insert["heights"]]
+            else:
+                new = [[insert.get("height"), insert.get("count", 1)]]
+            self.runs[index:index] = new
+        else:
+            remove = edit["remove"]
+            start = self._split(remove["at"])
+            end = self._split(remove["at"] + remove["count"])
+            del self.runs[start:end]
+        self._merge()
+
+    def lines(self) -> List[Dict[str, Any]]:
+        """The requests that create it as it is now: one configure, then one insert per run of
+        another height."""
+        request: Dict[str, Any] = {"op": "configure", "container": self.container, **self.settings}
+        if self.rows is None:
+            return [request]
+        runs = list(self.runs)
+        first = runs.pop(0) if runs and runs[0][0] is None else [None, 0]
+        request["rows"] = {**self.rows, "count": first[1]}
+        lines = [request]
+        at = first[1]
+        for height, count in runs:
+            insert: Dict[str, Any] = {"at": at, "count": count}
+            if height is not None:
+                insert["height"] = height
+            lines.append({"op": "configure", "container": self.container, "rows": {"insert": insert}})
+            at += count
+        return lines
+
+
 class Router:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         self.pending: Dict[Any, Pending] = {}
         self.subscriptions: Dict[str, List[Stream]] = {}
         self.observations: Dict[Any, Stream] = {}
-        # The configure calls that succeeded, in order, and what else a reconnection restores.
-        self.configures: List[Dict[str, Any]] = []
+        # One current description per container this client configured (in the order they
+        # were first configured), its last resting offset, and what else a reconnection restores.
+        self.descriptions: Dict[str, Description] = {}
+        self.offsets: Dict[str, Dict[str, Any]] = {}
+        # Whether a new daemon gets each container back at its last resting offset.
+        self.restore_offsets = True
         self.owned: set = set()
         self.paused: set = set()
         # The container this client last gave the focus (undone when a connection closes).
@@ -174,6 +267,8 @@ class Router:
             if stream is not None:
                 stream.deliver(message)
             return
+        if kind == "state" and message.get("phase") == "idle" and message.get("container") in self.descriptions:
+            self.offsets[message["container"]] = message.get("contentOffset")
         if kind == "state" and message_id is None:
             for stream in list(self.subscriptions.get(message.get("container"), ())):
                 stream.deliver(message)
@@ -195,7 +290,9 @@ class Router:
         if kind == "error":
             self._fail(pending, error_from(message))
             return
-        if pending.op == "subscribe" and kind == "state" and pending.stream is not None:
+        if kind == "waiting":
+            pass  # a subscription or observation waiting for its container (docs/design.md §20)
+        elif pending.op == "subscribe" and kind == "state" and pending.stream is not None:
             pending.stream.deliver(message)
         elif pending.op == "configure":
             self._record_configure(pending.request)
@@ -215,25 +312,34 @@ class Router:
         pending.done(None, error)
 
     def _record_configure(self, request: Dict[str, Any]) -> None:
-        replay = {k: v for k, v in request.items() if k not in ("id", "animation")}
-        if replay.get("owned"):
-            self.owned.add(replay["container"])
-        self.configures.append(replay)
+        container = request["container"]
+        if request.get("owned"):
+            self.owned.add(container)
+        if container not in self.descriptions:
+            self.descriptions[container] = Description(container)
+        self.descriptions[container].fold(request)
 
     def _removed(self, container: Any) -> None:
         """A removed container ends its subscriptions (the daemon says so) and its observations
         (which the daemon drops without a word)."""
-        for stream in self.subscriptions.pop(container, []):
-            stream.end()
+        # Those asked for with `wait` wait again, as the daemon keeps them (docs/design.md §20).
+        streams = self.subscriptions.pop(container, [])
+        waiting = [stream for stream in streams if stream.request.get("wait")]
+        if waiting:
+            self.subscriptions[container] = waiting
+        for stream in streams:
+            if not stream.request.get("wait"):
+                stream.end()
         for observation_id, stream in list(self.observations.items()):
-            if stream.container == container:
+            if stream.container == container and not stream.request.get("wait"):
                 del self.observations[observation_id]
                 stream.end()
         self._forget(container)
 
     def _forget(self, container: Any) -> None:
         """A removed container is not created again by a reconnection."""
-        self.configures = [c for c in self.configures if c["container"] != container]
+        self.descriptions.pop(container, None)
+        self.offsets.pop(container, None)
         self.owned.discard(container)
         self.paused.discard(container)
         if self.focus == container:
@@ -269,17 +375,27 @@ class Router:
             stream.end(error)
 
     def restore(self, welcome: dict) -> List[bytes]:
-        """The lines that bring a new connection where the old one was: the configure calls
-        (all of them when this is a new daemon, else those of owned containers, which went
-        with the old connection), the pauses and the focus (undone when a connection closes),
-        then the subscriptions and observations, whose first replies are marked resumed."""
+        """The lines that bring a new connection where the old one was: the containers this
+        client configured, each as it last described it (all of them when this is a new daemon,
+        then at their last resting offset unless `restore_offsets` is off; else the owned ones,
+        which went with the old connection), the pauses and the focus (undone when a
+        connection closes), then the subscriptions and observations, whose first replies are
+        marked resumed. These wait for their containers (docs/design.md §20) when the daemon
+        can: another client may not have created its own yet."""
         instance = welcome.get("instance")
         new_daemon = instance is None or instance != self.instance
         self.instance = instance
         lines: List[bytes] = []
-        for configure in self.configures:
-            if new_daemon or configure["container"] in self.owned:
-                lines.append(self.request(configure, _ignore, op="restore"))
+        wait = "follow" in welcome.get("features", ())
+        for container, description in self.descriptions.items():
+            if not (new_daemon or container in self.owned):
+                continue
+            for request in description.lines():
+                lines.append(self.request(request, _ignore, op="restore"))
+            offset = self.offsets.get(container)
+            if self.restore_offsets and offset:
+                lines.append(self.request({"op": "scrollTo", "container": container, "x": offset.get("x", 0),
+                                           "y": offset.get("y", 0), "animation": "none"}, _ignore, op="restore"))
         for container in sorted(self.paused):
             lines.append(self.request({"op": "pause", "container": container}, _ignore))
         # Only when nobody holds the focus now: another client's later focus wins
@@ -292,13 +408,13 @@ class Router:
         subscriptions = [s for group in self.subscriptions.values() for s in group]
         self.subscriptions = {}
         for stream in subscriptions:
-            lines.append(self.request(stream.request, _ignore, stream))
+            lines.append(self.request({**stream.request, "wait": True} if wait else stream.request, _ignore, stream))
         observations, self.observations = list(self.observations.values()), {}
         for stream in observations:
             observation_id = stream.request["id"]
             self.observations[observation_id] = stream
             self.pending[observation_id] = Pending("observe", _ignore, stream, stream.request)
-            lines.append(encode(stream.request))
+            lines.append(encode({**stream.request, "wait": True} if wait else stream.request))
         return lines
 
     def welcomed(self, welcome: dict) -> None:

@@ -121,12 +121,13 @@ class AsyncObserver(_AsyncIterator):
 class AsyncClient:
     """See `scrolld.Client`; create one with `await scrolld.aio.connect(...)`."""
 
-    def __init__(self, path: str, reconnect: bool, timeout: float):
+    def __init__(self, path: str, reconnect: bool, timeout: float, restore_offsets: bool = True):
         self.socket_path = path
         self.reconnect = reconnect
         self.timeout = timeout
         self.welcome: Dict[str, Any] = {}
         self._router = Router()
+        self._router.restore_offsets = restore_offsets
         self._writer: Optional[asyncio.StreamWriter] = None
         self._write_lock = asyncio.Lock()
         self._connected = asyncio.Event()
@@ -185,14 +186,19 @@ class AsyncClient:
         await self._call({"op": "ping"})
         return time.monotonic() - start
 
-    def subscribe(self, container: str, rate: Optional[float] = None) -> AsyncSubscription:
+    def subscribe(self, container: str, rate: Optional[float] = None, wait: bool = False) -> AsyncSubscription:
         request: Dict[str, Any] = {"op": "subscribe", "container": container}
         if rate is not None:
             request["rate"] = rate
+        if wait:
+            request["wait"] = True
         return AsyncSubscription(self, "subscribe", request)
 
-    def observe(self, container: str, of: str, **options: Any) -> AsyncObserver:
-        return AsyncObserver(self, "observe", observe_request(container, of, options))
+    def observe(self, container: str, of: str, wait: bool = False, **options: Any) -> AsyncObserver:
+        request = observe_request(container, of, options)
+        if wait:
+            request["wait"] = True
+        return AsyncObserver(self, "observe", request)
 
     async def close(self) -> None:
         self._closing.set()
@@ -338,7 +344,9 @@ class _Connect:
         await self._client.close()
 
 
-def connect(socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0) -> _Connect:
+def connect(socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0,
+            restore_offsets: bool = True) -> _Connect:
     """Connects to scrolld (default socket: where scrollctl looks). Raises
-    ScrolldError("not_running") when no daemon listens there."""
-    return _Connect(AsyncClient(socket or default_socket(), reconnect, timeout))
+    ScrolldError("not_running") when no daemon listens there. `restore_offsets` as for
+    `scrolld.Client`."""
+    return _Connect(AsyncClient(socket or default_socket(), reconnect, timeout, restore_offsets))

@@ -138,15 +138,20 @@ class Client:
     """A connection to scrolld.
 
     `socket`: the socket's path (default: where scrollctl looks). `reconnect`: when the daemon
-    goes away, connect again with backoff and restore this client's configure calls, pauses,
-    subscriptions and observations; without it iterators end with ScrolldError("disconnected").
+    goes away, connect again with backoff and restore what this client set up: its containers
+    as it last described them (on a new daemon, at their last resting offset unless
+    `restore_offsets=False`), pauses, focus, subscriptions and observations (these waiting for
+    a container another client has not created again yet); without it iterators end with
+    ScrolldError("disconnected").
     `timeout`: how long a request waits for its reply (and, reconnecting, for a connection)."""
 
-    def __init__(self, socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0):
+    def __init__(self, socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0,
+                 restore_offsets: bool = True):
         self.socket_path = socket or default_socket()
         self.reconnect = reconnect
         self.timeout = timeout
         self._router = Router()
+        self._router.restore_offsets = restore_offsets
         self._lock = threading.Condition(threading.RLock())
         self._write_lock = threading.Lock()
         self._closing = threading.Event()
@@ -212,20 +217,27 @@ class Client:
         self._call({"op": "ping"})
         return time.monotonic() - start
 
-    def subscribe(self, container: str, rate: Optional[float] = None) -> Subscription:
+    def subscribe(self, container: str, rate: Optional[float] = None, wait: bool = False) -> Subscription:
         """Follows a container: its current state, then every change (at most `rate` a
         second). Iterators of one container on one client share the connection's subscription,
-        so they must ask for the same rate (`invalid_value` otherwise)."""
-        request = {"op": "subscribe", "container": container}
+        so they must ask for the same rate (`invalid_value` otherwise). `wait=True`: a container
+        that does not exist yet is waited for, and one removed is waited for again
+        (docs/design.md §20)."""
+        request: Dict[str, Any] = {"op": "subscribe", "container": container}
         if rate is not None:
             request["rate"] = rate
+        if wait:
+            request["wait"] = True
         subscription = Subscription(self, "subscribe", request)
         self._call(request, subscription)
         return subscription
 
-    def observe(self, container: str, of: str, **options: Any) -> Observer:
-        """Observes a value (`phase`, `contentOffset.y`, `nearEnd` with `distance=`, …)."""
+    def observe(self, container: str, of: str, wait: bool = False, **options: Any) -> Observer:
+        """Observes a value (`phase`, `contentOffset.y`, `nearEnd` with `distance=`, …);
+        `wait` as for `subscribe`."""
         request = observe_request(container, of, options)
+        if wait:
+            request["wait"] = True
         observer = Observer(self, "observe", request)
         self._call(request, observer)
         return observer

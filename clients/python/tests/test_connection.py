@@ -69,7 +69,8 @@ def test_reconnects_across_a_daemon_restart(daemon):
     client.scroll_to("list", y=100, animation="none")
     states = client.subscribe("list")
     changes = client.observe("list", "nearEnd", distance=100)
-    assert next(states).content_offset.y == 100
+    first = next(states)
+    assert first.content_offset.y == 100
     assert next(changes).new is False
 
     daemon.kill()
@@ -80,9 +81,9 @@ def test_reconnects_across_a_daemon_restart(daemon):
     # The configure calls were applied again, in order: 50 rows, the insert included.
     assert resumed.container_size == (400, 300)
     assert resumed.content_size.height == 120 + 50 * 44
-    assert resumed.header == (120, 0)
-    # Scroll positions are the daemon's: a new daemon starts at the top.
-    assert resumed.content_offset.y == 0
+    assert resumed.header == first.header  # at the same offset, as far collapsed
+    # A new daemon gets the container back at its last resting offset (docs/design.md §20).
+    assert resumed.content_offset.y == 100
     change = next(changes)
     assert change.resumed is True and change.old is False and change.new is False
     if first_instance is not None:
