@@ -68,17 +68,7 @@ final class RequestHandler {
             try startWaiting(Waiter(client: client, name: name, kind: .subscription(rate: rate)), id: id)
             return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
         case .unsubscribe(let name):
-            // A waiting subscription ends too (docs/design.md §20).
-            guard let name else {
-                for waiter in client.waiters where waiter.observationID == nil { core.publisher.unwait(waiter) }
-                core.publisher.unsubscribe(client, from: nil)
-                return line { ReplyEncoder.ok(id: id, into: &$0) }
-            }
-            let waiting = client.waiters.filter { $0.isSubscription(to: name) }
-            for waiter in waiting { core.publisher.unwait(waiter) }
-            if waiting.isEmpty || core.session.index(of: name) != nil {
-                core.publisher.unsubscribe(client, from: try core.container(named: name, id: id).published)
-            }
+            try unsubscribe(client, from: name, id: id)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .get(let name):
             let (index, _) = try core.container(named: name, id: id)
@@ -114,19 +104,38 @@ final class RequestHandler {
             }
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .devices:
-            let list = core.devices.map { device in
-                var device = device
-                device.containers = core.session.engine.slots.filter {
-                    $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
-                }.map(\.container.name)
-                device.rules = core.session.configuration.input.ruleNames(forDevice: device.name)
-                return device
-            }
-            return line { ReplyEncoder.devices(list, focus: .some(core.session.focus), input: core.inputState, id: id, into: &$0) }
+            return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, id: id, into: &$0) }
         case .reload:
             let result = core.reload()
             if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
+        }
+    }
+
+    /// `unsubscribe`: of one container or of all (nil); a waiting subscription ends too
+    /// (docs/design.md §20).
+    private func unsubscribe(_ client: Client, from name: String?, id: RequestID?) throws(ProtocolError) {
+        guard let name else {
+            for waiter in client.waiters where waiter.observationID == nil { core.publisher.unwait(waiter) }
+            core.publisher.unsubscribe(client, from: nil)
+            return
+        }
+        let waiting = client.waiters.filter { $0.isSubscription(to: name) }
+        for waiter in waiting { core.publisher.unwait(waiter) }
+        if waiting.isEmpty || core.session.index(of: name) != nil {
+            core.publisher.unsubscribe(client, from: try core.container(named: name, id: id).published)
+        }
+    }
+
+    /// The input devices in use, each with the containers it drives and the rules shaping it.
+    private var devices: [DeviceInfo] {
+        core.devices.map { device in
+            var device = device
+            device.containers = core.session.engine.slots.filter {
+                $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
+            }.map(\.container.name)
+            device.rules = core.session.configuration.input.ruleNames(forDevice: device.name)
+            return device
         }
     }
 
