@@ -91,16 +91,16 @@ struct ScrollClientLifecycleTests {
 
     /// A daemon stopped (SIGSTOP) for sure: its socket still accepts connections (the kernel
     /// does), and nothing answers.
-    static func stoppedDaemon() throws -> DaemonProcess {
+    static func stoppedDaemon() async throws -> DaemonProcess {
         let daemon = try DaemonProcess()
         daemon.signal(SIGSTOP)
-        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        #expect(await waitUntil(timeout: 60) { daemon.probe.isStopped })
         return daemon
     }
 
     /// `connect` waits for the welcome no longer than its timeout, whatever the daemon does.
     @Test func connectHonoursItsTimeoutWhenTheDaemonIsStopped() async throws {
-        let daemon = try Self.stoppedDaemon()
+        let daemon = try await Self.stoppedDaemon()
         defer { daemon.signal(SIGCONT) }
         let path = daemon.socketPath
         let outcome = try await withinHangDeadline("connect to a stopped daemon with a 0.3 s timeout") { () -> ScrollClientError? in
@@ -116,7 +116,7 @@ struct ScrollClientLifecycleTests {
 
     /// Cancelling the task that connects ends the wait at once, whatever the timeout.
     @Test func connectHonoursCancellation() async throws {
-        let daemon = try Self.stoppedDaemon()
+        let daemon = try await Self.stoppedDaemon()
         defer { daemon.signal(SIGCONT) }
         let path = daemon.socketPath
         let connecting = Task { () -> ScrollClientError? in
@@ -139,7 +139,7 @@ struct ScrollClientLifecycleTests {
         let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .seconds(600))
         defer { client.close() }
         daemon.signal(SIGSTOP)
-        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        #expect(await waitUntil(timeout: 60) { daemon.probe.isStopped })
         let before = try Self.unreadBytes(of: daemon.pid)
         let request = Task { () -> ScrollClientError? in
             do throws(ScrollClientError) {
@@ -150,7 +150,7 @@ struct ScrollClientLifecycleTests {
             }
         }
         // The request went out (the stopped daemon holds it unread): it waits for its reply.
-        #expect(waitUntil(timeout: 60) { ((try? Self.unreadBytes(of: daemon.pid)) ?? 0) > before })
+        #expect(await waitUntil(timeout: 60) { ((try? Self.unreadBytes(of: daemon.pid)) ?? 0) > before })
         request.cancel()
         let outcome = try await withinHangDeadline("a cancelled get") { await request.value }
         daemon.signal(SIGCONT)

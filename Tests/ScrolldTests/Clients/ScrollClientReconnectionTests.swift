@@ -118,7 +118,7 @@ struct ScrollClientReconnectionTests {
             // Made while the owner is away (a request in flight when the connection broke
             // fails with `.disconnected`, as it may or may not have been carried out): it
             // waits for the connection.
-            #expect(waitUntil(timeout: 60) { !owner.isConnected })
+            #expect(await waitUntil(timeout: 60) { !owner.isConnected })
             let pinged = Task { try await owner.ping() }
             try await daemon.start()
             let after = try await Self.next(&states, resumed: &resumed) {
@@ -158,7 +158,7 @@ struct ScrollClientReconnectionTests {
         #expect(try await phases.next()?.new == .idle)
         daemon.kill()
         try await daemon.start()
-        #expect(waitUntil(timeout: 60) { viewer.isConnected })
+        #expect(await waitUntil(timeout: 60) { viewer.isConnected })
         // The viewer is back, and "feed" does not exist: its owner did not reconnect.
         await #expect(throws: ScrollClientError.daemon(code: .unknownContainer, message: #"unknown container "feed""#)) {
             _ = try await viewer.get("feed")
@@ -196,7 +196,7 @@ struct ScrollClientReconnectionTests {
         #expect(try await client.get("feed").contentOffset.y == 300)
         let instance = client.welcome.instance
         daemon.kill()
-        #expect(waitUntil(timeout: 60) { !client.isConnected && !plain.isConnected })
+        #expect(await waitUntil(timeout: 60) { !client.isConnected && !plain.isConnected })
         try await daemon.start()
         #expect(try await client.get("main").paused)
         #expect(try await client.get("feed").contentOffset.y == 300)
@@ -217,7 +217,7 @@ struct ScrollClientReconnectionTests {
         var states = client.states(of: "main").makeAsyncIterator()
         _ = try await states.next()
         daemon.kill()
-        #expect(waitUntil(timeout: 60) { !client.isConnected })
+        #expect(await waitUntil(timeout: 60) { !client.isConnected })
         client.close()
         await #expect(throws: ScrollClientError.closed("the ScrollClient was closed (close())")) { _ = try await states.next() }
     }

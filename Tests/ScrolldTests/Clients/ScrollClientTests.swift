@@ -171,7 +171,7 @@ struct ScrollClientTests {
         let daemon = try DaemonProcess()
         let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
         daemon.signal(SIGSTOP)
-        #expect(waitUntil(timeout: 60) { daemon.probe.isStopped })
+        #expect(await waitUntil(timeout: 60) { daemon.probe.isStopped })
         return (daemon, client)
     }
 

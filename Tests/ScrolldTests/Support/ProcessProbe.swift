@@ -114,6 +114,18 @@ func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
     }
 }
 
+/// ``waitUntil(timeout:_:)`` for async tests: it sleeps with `Task.sleep`, so it never holds a
+/// thread of the cooperative pool (two on this machine) that the client library's and the
+/// other tests' tasks need to make the condition come true.
+func waitUntil(timeout: Double, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+    while true {
+        if condition() { return true }
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+}
+
 /// Raises this test process' soft RLIMIT_NOFILE to its hard limit (tests that open a thousand
 /// sockets); returns the new soft limit.
 @discardableResult
