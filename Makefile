@@ -92,8 +92,10 @@ check-warnings: deps
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
 	Benchmarks/scripts/bench.sh
-	@# The C client's cost per state, beside the Python client's (docs/clients.md, "C").
+	@# The C client's cost per state, beside the Python and Swift clients' (docs/clients.md, "C").
 	$(MAKE) -C libscrolld bench
+	$(SWIFT) build -c release --package-path Benchmarks --product client-states
+	Benchmarks/.build/release/client-states 200000
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU= OVERLOAD_DEADLINE=$(OVERLOAD_DEADLINE) Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)
 	OVERLOAD_DAEMON_CPU=last OVERLOAD_DEADLINE= Benchmarks/scripts/overload.sh $(OVERLOAD_RUNS)

@@ -19,6 +19,8 @@ let package = Package(
     targets: [
         .target(name: "EngineDriver", dependencies: [.product(name: "ScrollModel", package: project)]),
         .executableTarget(name: "model-loop", dependencies: ["EngineDriver", .product(name: "ScrollModel", package: project)]),
+        // The Swift client's cost per state line (docs/clients.md, "C"; `make bench`).
+        .executableTarget(name: "client-states", dependencies: [.product(name: "ScrollProtocol", package: project), .product(name: "ScrollModel", package: project)]),
         // Live latency, idle, frames and memory of real `scrolld run` processes (run-live.sh).
         .target(name: "CEpoll"),
         .executableTarget(name: "scrolld-latency", dependencies: ["CEpoll", .product(name: "Histogram", package: "hdrhistogram-swift")]),
