@@ -4,8 +4,8 @@ import ScrollModel
 import ScrollProtocol
 import Synchronization
 
-/// A reply line, decoded, with its bytes (for what the decoder does not keep, such as a state's
-/// `paused`).
+/// A reply line, decoded, with its bytes (for what the decoder does not keep, such as a
+/// `devices` reply's `focus`).
 struct Received: Sendable {
     var reply: Reply
     var line: [UInt8]
@@ -389,7 +389,6 @@ final class Connection: Sendable {
             guard state.generation == generation, state.ended == nil else { return }
             switch reply {
             case .state(let stateLine):
-                let paused = ContainerState.isPaused(line)
                 Self.note(stateLine, in: &state)
                 if let id = stateLine.id {
                     guard let pending = state.pending.removeValue(forKey: id) else { return }
@@ -398,14 +397,14 @@ final class Connection: Sendable {
                     case .reply(let waiter, _):
                         waiter.complete(.success(Received(reply: reply, line: line)))
                     case .subscribe(let container, let token, _):
-                        Self.deliverFirst(stateLine, paused: paused, to: container, token: token, in: &state)
+                        Self.deliverFirst(stateLine, to: container, token: token, in: &state)
                     case .join(let container, let token):
-                        Self.deliverFirst(stateLine, paused: paused, to: container, token: token, in: &state)
+                        Self.deliverFirst(stateLine, to: container, token: token, in: &state)
                     case .observe, .restore:
                         break
                     }
                 } else {
-                    Self.broadcast(stateLine, paused: paused, in: &state)
+                    Self.broadcast(stateLine, in: &state)
                 }
             case .observation(let message):
                 guard let id = message.id else { return }
@@ -440,10 +439,10 @@ final class Connection: Sendable {
 
     /// The first state of a consumer (`token`), or of every consumer of the container (nil: a
     /// restored subscription).
-    private static func deliverFirst(_ line: StateLine, paused: Bool, to container: String, token: Int?, in state: inout State) {
+    private static func deliverFirst(_ line: StateLine, to container: String, token: Int?, in state: inout State) {
         guard var hub = state.hubs[container] else { return }
         for (key, var consumer) in hub.consumers where token == nil || key == token {
-            consumer.feed.yield(ContainerState(line, paused: paused, resumed: consumer.resuming))
+            consumer.feed.yield(ContainerState(line, resumed: consumer.resuming))
             consumer.joining = false
             consumer.resuming = false
             consumer.after = line.seq
@@ -452,10 +451,10 @@ final class Connection: Sendable {
         state.hubs[container] = hub
     }
 
-    private static func broadcast(_ line: StateLine, paused: Bool, in state: inout State) {
+    private static func broadcast(_ line: StateLine, in state: inout State) {
         guard var hub = state.hubs[line.container] else { return }
         for (key, var consumer) in hub.consumers where !consumer.joining && (line.seq > consumer.after || consumer.resuming) {
-            consumer.feed.yield(ContainerState(line, paused: paused, resumed: consumer.resuming))
+            consumer.feed.yield(ContainerState(line, resumed: consumer.resuming))
             consumer.resuming = false
             consumer.after = Int.min
             hub.consumers[key] = consumer

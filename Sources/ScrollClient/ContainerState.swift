@@ -56,41 +56,16 @@ public struct ContainerState: Hashable, Sendable {
         self.resumed = resumed
     }
 
-    private static let pausedKey = Array(#""paused""#.utf8)
-
-    /// Whether `key` stands in `line`, byte for byte (a plain scan: the standard library's
-    /// generic `firstRange(of:)` took ~45 µs on a 367-byte line).
-    static func contains(_ key: [UInt8], in line: [UInt8]) -> Bool {
-        guard let first = key.first, key.count <= line.count else { return false }
-        var start = 0
-        while start <= line.count - key.count {
-            if line[start] == first, line[start..<start + key.count].elementsEqual(key) { return true }
-            start += 1
-        }
-        return false
-    }
-
-    /// A state line as decoded, and whether it said `"paused":true` (which the line's decoder
-    /// does not keep).
-    init(_ line: StateLine, paused: Bool, resumed: Bool = false) {
+    /// A state line as decoded.
+    init(_ line: StateLine, resumed: Bool = false) {
         let state = line.state
         self.init(
             container: line.container, seq: line.seq, time: state.time, phase: state.phase,
             contentOffset: state.geometry.contentOffset, velocity: state.velocity,
             contentSize: state.geometry.contentSize, containerSize: state.geometry.containerSize,
             contentInsets: state.geometry.contentInsets, header: state.header, visibleRows: state.visibleRows,
-            paused: paused, resumed: resumed
+            paused: line.paused, resumed: resumed
         )
-    }
-
-    /// Whether a state line says `"paused":true`: its top-level member, read from the line's
-    /// bytes (the decoder of ScrollProtocol drops it).
-    static func isPaused(_ line: [UInt8]) -> Bool {
-        // Read again only when the line names it: most states are not paused, and a second
-        // whole parse cost each of them twice what decoding it did (`client-states`).
-        guard Self.contains(Self.pausedKey, in: line) else { return false }
-        guard let value = try? ProtocolValue(parsing: line) else { return false }
-        return value[member: "paused"] == .bool(true)
     }
 }
 

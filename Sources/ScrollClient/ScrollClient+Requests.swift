@@ -6,7 +6,7 @@ extension ScrollClient {
     public func get(_ container: String) async throws(ScrollClientError) -> ContainerState {
         let received = try await connection.request(RequestLine("get", [("container", .string(container))]))
         guard case .state(let line) = received.reply else { throw Self.unexpected(received.reply, for: "get") }
-        return ContainerState(line, paused: ContainerState.isPaused(received.line))
+        return ContainerState(line)
     }
 
     /// Creates the container or changes the settings given (`configure`, docs/design.md §7, §12,

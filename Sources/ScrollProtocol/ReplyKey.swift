@@ -4,7 +4,7 @@ enum ReplyKey: Int, ObjectSchema {
     case container, seq, t, phase, contentOffset, velocity, contentSize, containerSize, contentInsets, header, visibleRows
     case devices, ok, file
     case of, old, new, features, instance
-    case input
+    case input, paused
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -13,7 +13,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("contentOffset", .contentOffset), ("velocity", .velocity), ("contentSize", .contentSize),
         ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
-        ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input),
+        ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input), ("paused", .paused),
     ]
 }
 

@@ -1,7 +1,8 @@
 import ScrollModel
 
 extension ReplyReader {
-    /// The state line of docs/design.md §4, every key required except `header` and `visibleRows`.
+    /// The state line of docs/design.md §4, every key required except `header`, `visibleRows`
+    /// and `paused`.
     mutating func stateLine(id: RequestID?) throws(ProtocolError) -> StateLine {
         let container = try string(.container)
         let seq = try reader.int(at: require(.seq), key: "seq")
@@ -26,7 +27,8 @@ extension ReplyReader {
             header: try header(),
             visibleRows: try visibleRows()
         )
-        return StateLine(container: container, seq: seq, id: id, state: state)
+        let paused = try reader.present(fields[.paused]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "paused") } ?? false
+        return StateLine(container: container, seq: seq, id: id, state: state, paused: paused)
     }
 
     /// The numbers of a nested object, each required, in the schema's order.

@@ -8,11 +8,14 @@ public struct StateLine: Hashable, Sendable {
     /// The id of the `get` this answers; nil for broadcasts.
     public var id: RequestID?
     public var state: ScrollState
+    /// The line's `"paused":true` (docs/design.md §19): the container's input is withheld.
+    public var paused: Bool
 
-    public init(container: String, seq: Int, id: RequestID? = nil, state: ScrollState) {
+    public init(container: String, seq: Int, id: RequestID? = nil, state: ScrollState, paused: Bool = false) {
         self.container = container
         self.seq = seq
         self.id = id
         self.state = state
+        self.paused = paused
     }
 }

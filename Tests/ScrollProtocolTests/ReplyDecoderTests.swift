@@ -9,6 +9,14 @@ import Testing
         #expect(try ReplyDecoder.decode(line) == .state(StateLine(container: "main", seq: 42, state: sampleState)))
     }
 
+    /// docs/design.md §19: a paused container's state says so; the decoder keeps it, and a
+    /// `paused` that is not a boolean is named.
+    @Test func decodesPaused() throws {
+        let line = #"{"type":"state","container":"main","seq":42,"t":1815000,"phase":"interacting","contentOffset":{"x":0,"y":123.5},"velocity":{"x":0,"y":812.25},"contentSize":{"width":800,"height":5000},"containerSize":{"width":800,"height":600},"contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0},"header":{"height":92.5,"progress":0.5},"visibleRows":{"first":3,"last":16},"paused":true}"#
+        #expect(try ReplyDecoder.decode(line) == .state(StateLine(container: "main", seq: 42, state: sampleState, paused: true)))
+        #expect(throws: ProtocolError.self) { try ReplyDecoder.decode(String(line.dropLast(5)) + "1}") }
+    }
+
     @Test func decodesEveryReply() throws {
         var plain = sampleState
         plain.header = nil
