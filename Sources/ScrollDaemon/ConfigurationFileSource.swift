@@ -42,7 +42,6 @@ extension ConfigurationFileSource {
     /// save, a sync tool) must not silently put the defaults in force. Going back to the
     /// defaults on purpose is an empty file, or a restart.
     func reload(into core: DaemonCore) -> ReloadResult {
-        let source = self
         if let file = core.fileInForce, !ConfigurationSearchPath.fileExists(file) {
             return ReloadResult(
                 ok: false, file: file,
@@ -52,9 +51,9 @@ extension ConfigurationFileSource {
         let configuration: Configuration
         let file: String?
         do throws(ConfigurationError) {
-            (configuration, file) = try source.load()
+            (configuration, file) = try load()
         } catch {
-            return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
+            return ReloadResult(ok: false, file: error.file ?? explicitPath, message: error.description)
         }
         do throws(ProtocolError) {
             try core.apply(configuration)
@@ -67,7 +66,7 @@ extension ConfigurationFileSource {
         } catch {
             // What the file could not be put in force beside (the clients' containers): no
             // line of the file is to blame.
-            return ReloadResult(ok: false, file: source.explicitPath, message: error.message)
+            return ReloadResult(ok: false, file: explicitPath, message: error.message)
         }
     }
 }
