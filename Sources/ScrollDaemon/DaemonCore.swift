@@ -38,6 +38,9 @@ package final class DaemonCore {
     /// Where the session is kept for a restart (docs/design.md §16); nil: nowhere (not under
     /// systemd).
     package internal(set) var store: RestartStore?
+    /// A replayed log waiting for the first client to connect (`run --replay-start
+    /// first-client`), started then.
+    package var startsWithFirstClient: ReplaySource?
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: (any RecordingSink)?
 

@@ -41,6 +41,12 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --replay: play faster (2) or slower (0.5).", valueName: "X"))
     var speed: Double = 1
 
+    @Option(
+        name: .customLong("replay-start"),
+        help: ArgumentHelp("With --replay: start playing at once (now), or when the first client connects (first-client).", valueName: "WHEN")
+    )
+    var replayStart: ReplayStart = .now
+
     @Option(name: .customLong("fallback-replay"), help: ArgumentHelp("When no input device is usable, say why and serve this log in a loop instead.", valueName: "LOG"))
     var fallbackReplay: String?
 
@@ -73,9 +79,10 @@ struct Run: ParsableCommand {
         }
         if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
         if speed != 1 && replay == nil { throw ValidationError("--speed goes with --replay") }
+        if replayStart != .now && replay == nil { throw ValidationError("--replay-start goes with --replay") }
     }
 
-    static func loadReplay(_ path: String, speed: Double, loop: Bool, logger: Logger) throws -> Daemon.ReplayOptions {
+    static func loadReplay(_ path: String, speed: Double, loop: Bool, start: ReplayStart = .now, logger: Logger) throws -> Daemon.ReplayOptions {
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptor.readFile(atPath: path)
@@ -85,7 +92,7 @@ struct Run: ParsableCommand {
         }
         do {
             let events = try EventLog(parsing: bytes) { logger.warning("\(path): \($0)") }.events
-            return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, label: path)
+            return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, start: start, label: path)
         } catch {
             logger.critical("cannot replay \(path): \(error)")
             throw ExitCode(65)  // EX_DATAERR, as `scrolld replay` says for the same log
@@ -135,7 +142,7 @@ struct Run: ParsableCommand {
 
         let input: Daemon.Input
         if let replay {
-            input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, logger: logger))
+            input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, start: replayStart, logger: logger))
         } else {
             let daemon = configuration.daemon
             let backend = LibinputContext.Backend.resolve(devices: daemon.devices, seat: daemon.seat, environment: environment)
