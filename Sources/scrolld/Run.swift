@@ -111,6 +111,28 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// Where the configuration comes from: the file (`--config` or the search path) with the
+    /// command line's overrides on top.
+    func configurationSource(environment: [String: String]) throws -> ConfigurationFileSource {
+        var overrides = try model.overrides()
+        if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
+        return ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
+    }
+
+    /// The configuration to start with and the file it came from; a bad one stops the daemon
+    /// with the reason (EX_CONFIG).
+    static func load(_ source: ConfigurationFileSource, logger: Logger) throws -> (Configuration, String?) {
+        do {
+            let (loaded, file) = try source.load()
+            logger.info("configuration: \(file ?? "built-in defaults")")
+            ConfigurationFileSource.logWarnings(of: loaded, to: logger)
+            return (loaded, file)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
+    }
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let journal = environment["JOURNAL_STREAM"] != nil
@@ -124,21 +146,8 @@ struct Run: ParsableCommand {
         case .unchanged: break
         }
 
-        var overrides = try model.overrides()
-        if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
-        let source = ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
-        let configuration: Configuration
-        var fileInForce: String?
-        do {
-            let (loaded, file) = try source.load()
-            configuration = loaded
-            fileInForce = file
-            logger.info("configuration: \(file ?? "built-in defaults")")
-            ConfigurationFileSource.logWarnings(of: configuration, to: logger)
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(78)  // EX_CONFIG
-        }
+        let source = try configurationSource(environment: environment)
+        let (configuration, fileInForce) = try Self.load(source, logger: logger)
 
         let input: Daemon.Input
         if let replay {
