@@ -96,7 +96,7 @@ extension Connection {
             for members in description.configures(owned: description.owned) {
                 Self.send(RequestLine("configure", [("container", .string(container))] + members), purpose: .restore, in: &state)
             }
-            if recreated, restoreOffsets, let offset = description.resting {
+            if recreated, restoreOffsets, !description.following, let offset = description.resting {
                 let members: [(String, ProtocolValue)] = [
                     ("container", .string(container)), ("x", .double(offset.x)), ("y", .double(offset.y)), ("animation", .string("none")),
                 ]

@@ -90,8 +90,7 @@ extension Connection {
 
     /// A state at rest is where a container re-created after a restart goes back to.
     static func note(_ line: StateLine, in state: inout State) {
-        guard line.state.phase == .idle, state.descriptions[line.container] != nil else { return }
-        state.descriptions[line.container]?.resting = line.state.geometry.contentOffset
+        state.descriptions[line.container]?.note(line.state)
     }
 
     func failed(_ pending: Pending, id: RequestID, with error: ScrollClientError, in state: inout State) {
