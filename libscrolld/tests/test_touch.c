@@ -1,9 +1,9 @@
 /* touch_frame (docs/design.md §25) through libscrolld: a real daemon replays a touchscreen's
  * finger in a loop; a container configured with scrolld_settings_touch_frame follows it 1:1 once
  * past the slop, exactly as the formula says; bad frames are the daemon's named errors. */
-#include <math.h>
-
 #include "harness.h"
+
+#include <math.h>
 
 /* The finger: down at (0.4, 0.5), then motion k = 1..16 at 16 ms apart, (-0.002, -0.004) per
  * motion (5.2 px in the frame below: the first stays within the 8 px slop), lifted. */
