@@ -1062,10 +1062,7 @@ def touch_follows():
             mx, my = SX * (e["x"] - down["x"]), SY * (e["y"] - down["y"])
             d = (mx * mx + my * my) ** 0.5
             if u is None and d <= TOUCH_SLOP:
-                # The state such a motion publishes carries the container's time, which the
-                # motion does not advance (nothing moved): the last state up to it.
-                upto = [st for st in touch_replay if st["t"] <= e["t"]]
-                s = upto[-1] if upto else None
+                # It publishes the unchanged state, at its own time.
                 want, phase = (x0, y0), None
                 below += 1
             else:
