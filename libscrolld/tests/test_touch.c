@@ -66,11 +66,15 @@ int main(void) {
     scrolld_settings_container_size(s, 400, 600);
     scrolld_settings_content_size(s, 4000, 8000);
     scrolld_settings_axes(s, "both");
-    scrolld_settings_touch_frame(s, 0.2, 0.25, 0.4, 0.5);
     scrolld_settings_physics_number(s, "touch_slop", SLOP);
     OK(scrolld_configure(c, "glass", s, ERR));
     scrolld_settings_free(s);
     OK(scrolld_subscribe(c, "glass", 0, 0, ERR));
+    /* The frame once subscribed: the first finger that moves the container is seen from its down. */
+    s = scrolld_settings_new();
+    scrolld_settings_touch_frame(s, 0.2, 0.25, 0.4, 0.5);
+    OK(scrolld_configure(c, "glass", s, ERR));
+    scrolld_settings_free(s);
     DISPATCH_UNTIL(c, x.moved);
     /* Motion 2 is the first past the slop (10.4 px): the offset is -s(P - P0) + slop u. */
     double mx = SX * (px(2) - X0), my = SY * (py(2) - Y0);

@@ -19,9 +19,13 @@ struct ScrollClientTouchTests {
         #expect(frame == .frame(Rect(x: 0.2, y: 0.25, width: 0.4, height: 0.5)))
         try await client.configure("glass", ContainerSettings(
             containerSize: Size(width: 400, height: 600), contentSize: Size(width: 4000, height: 8000), axes: .both,
-            physics: .init(touchSlop: TouchSocketTests.slop), touchFrame: frame
+            physics: .init(touchSlop: TouchSocketTests.slop)
         ))
         var states = client.states(of: "glass").makeAsyncIterator()
+        // Subscribed (its first state is in) before the frame: the first finger that moves the
+        // container is then seen from its down.
+        #expect(try await states.next()?.contentOffset == .zero)
+        try await client.configure("glass", ContainerSettings(touchFrame: frame))
         // The first state that moved is the first motion past the slop, exactly.
         var moved: ContainerState?
         while moved == nil, let state = try await states.next() {

@@ -67,11 +67,14 @@ struct TouchSocketTests {
         let configured = client.request([
             "op": "configure", "container": "glass", "axes": "both",
             "containerSize": ["width": 400, "height": 600], "contentSize": ["width": 4000, "height": 8000],
-            "touch_frame": Self.frame, "physics": ["touchSlop": Self.slop],
+            "physics": ["touchSlop": Self.slop],
         ], id: 1)
         #expect(configured?["type"] as? String == "ok", "\(configured ?? [:])")
         let first = try #require(client.request(["op": "subscribe", "container": "glass"], id: 2))
         #expect(first.y == 0 && first.number("contentOffset", "x") == 0)
+        // The frame only once subscribed: the first finger that moves it is then seen from its down.
+        let framed = client.request(["op": "configure", "container": "glass", "touch_frame": Self.frame], id: 3)
+        #expect(framed?["type"] as? String == "ok", "\(framed ?? [:])")
 
         // The states up to the lift's fling, and the fling's to rest.
         var before: [(x: Double, y: Double)] = [], dragging: [(x: Double, y: Double)] = [], after: [[String: Any]] = []
