@@ -431,7 +431,8 @@ TOUCH_CONFIG='{"axes":"both","containerSize":{"width":400,"height":600},"content
 "$PY" "$RUN/subscriber.py" "$SOCK" "$TOUCH_LIVE" touch "$TOUCH_CONFIG" 2>"$W/subscriber-touch.log" &
 TOUCH_SUB_PID=$!
 e2e_wait_for "$TOUCH_LIVE" '"type":"state"' 60 || fatal "the touch subscriber received its subscription's state"
-PAUSE=0.2 inject touch-drag 0.5 0.8 -0.1 -0.3 --frames 50 --interval-ms 16 --hold-ms 300  # slow: 80 px left, 225 px up
+# slow: 80 px left, 225 px up; a second finger lands beside it, moves the other way and lifts (ignored)
+PAUSE=0.2 inject touch-drag 0.5 0.8 -0.1 -0.3 --frames 50 --interval-ms 16 --hold-ms 300 --second-finger
 PAUSE=0 inject touch-drag 0.5 0.8 0 -0.15 --frames 6 --interval-ms 12                     # a flick up: 112.5 px
 # Until the fling has come to rest: the touch container's last state is idle and later than the
 # last touch_up the recorder wrote.
@@ -1022,10 +1023,12 @@ touch_live_all = states(os.path.join(W, "live-touch.jsonl"))
 touch_live = [s for s in touch_live_all if not s["reply"]]
 touch_replay = states(os.path.join(W, "replay-touch.jsonl"))
 
-def touch_drags():
-    """The touchscreen's fingers as the daemon applied them: [(down, [motions], up)]."""
+def touch_drags(slot=0):
+    """The touchscreen's fingers in `slot` as the daemon received them: [(down, [motions], up)]."""
     out = []
     for e in touches:
+        if e["slot"] != slot:
+            continue
         if e["type"] == "touch_down":
             out.append([e, [], None])
         elif out and e["type"] == "touch_motion":
@@ -1035,14 +1038,18 @@ def touch_drags():
     return out
 def touch_recorded():
     kinds = [e["type"] for e in touches]
-    fingers = touch_drags()
+    fingers, second = touch_drags(), touch_drags(1)
+    during = fingers[0] if fingers else None
     ok = (len(fingers) == 2 and all(up is not None and up["type"] == "touch_up" for _, _, up in fingers)
-          and len(fingers[0][1]) >= 20 and len(fingers[1][1]) >= 4 and all(e["slot"] == 0 for e in touches)
+          and len(fingers[0][1]) >= 20 and len(fingers[1][1]) >= 4
+          and len(second) == 1 and second[0][2] is not None and len(second[0][1]) >= 5
+          and during[0]["t"] < second[0][0]["t"] and second[0][2]["t"] < during[2]["t"]
+          and {e["slot"] for e in touches} == {0, 1}
           and all(0 <= e[k] <= 1 for e in touches if "x" in e for k in ("x", "y")))
-    return ok, "touch events of the touchscreen in the daemon's recording: %s; motions per finger: %s; first: %s" % (
-        {k: kinds.count(k) for k in sorted(set(kinds))}, [len(f[1]) for f in fingers], touches[:2])
-check("the daemon's recording has the touchscreen's two fingers as libinput reported them: touch_down, "
-      "touch_motion (normalized x, y in 0..1, slot 0), touch_up", touch_recorded)
+    return ok, "touch events of the touchscreen in the daemon's recording: %s; motions per finger in slot 0: %s, in slot 1: %s; first: %s" % (
+        {k: kinds.count(k) for k in sorted(set(kinds))}, [len(f[1]) for f in fingers], [len(f[1]) for f in second], touches[:2])
+check("the daemon's recording has the touchscreen's fingers as libinput reported them: touch_down, touch_motion "
+      "(normalized x, y in 0..1), touch_up; two in slot 0, and one in slot 1 down and up during the first", touch_recorded)
 
 def touch_state_at(t):
     at = [s for s in touch_replay if s["t"] == t]
@@ -1081,7 +1088,8 @@ def touch_follows():
     ok = ok and below >= 1 and past >= 20
     return ok, "%d motions within the slop, %d past it; largest difference %.3g px\n%s" % (below, past, worst, "\n".join(rows[:20]))
 check("touch drag live: nothing moves until the finger is past the slop (8 px), then the content follows it 1:1 on "
-      "both axes of a non-square frame (800 and 750 px per unit), lagging by exactly the slop", touch_follows)
+      "both axes of a non-square frame (800 and 750 px per unit), lagging by exactly the slop, while a second "
+      "finger landing, moving the other way and lifting is ignored", touch_follows)
 
 def touch_flings():
     fingers = touch_drags()

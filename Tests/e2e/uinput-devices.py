@@ -53,9 +53,11 @@ Commands (also: `ctl DIR help`):
       destroys the uinput device while they are still down and moving; --remove-after-lift
       destroys it 0.3 s after the lift (mid-fling).
   touchpad-remove-mid-scroll [...]   = touchpad-scroll --remove (default 10 frames, 8 mm up)
-  touch-drag X Y DX DY [--frames N] [--interval-ms 12] [--hold-ms MS] [--device ID]
+  touch-drag X Y DX DY [--frames N] [--interval-ms 12] [--hold-ms MS] [--second-finger] [--device ID]
       One finger lands on the touchscreen at (X, Y) (normalized, 0..1 of the glass), moves by
-      (DX, DY) in N equal frames, stays still --hold-ms (default 0) and lifts.
+      (DX, DY) in N equal frames, stays still --hold-ms (default 0) and lifts. --second-finger:
+      another finger (slot 1) lands beside it a third of the way through, moves the other way
+      and lifts at two thirds.
   add KIND [--id ID] [--name NAME]   creates another device (hotplug); the result names it
   remove ID                          destroys a device (unplug)
   list                               the devices (same as devices.json)
@@ -444,27 +446,42 @@ class Touchscreen(VirtualDevice):
             raise CommandError("touch position %g is off the glass (0..1)" % v)
         return int(round(v * self.MAX))
 
-    def drag(self, x, y, dx, dy, frames=20, interval=0.012, hold=0.0):
-        """One finger: down at (x, y), (dx, dy) in `frames` frames, still for `hold` s, up."""
+    def drag(self, x, y, dx, dy, frames=20, interval=0.012, hold=0.0, second=False):
+        """One finger: down at (x, y), (dx, dy) in `frames` frames, still for `hold` s, up. With
+        `second`, another finger (slot 1) lands 0.1 to the right of the first a third of the way
+        through, moves the other way (−dx, −dy over a third of the frames) and lifts at two
+        thirds, while the first goes on."""
         A, K = self.ev.EV_ABS, self.ev.EV_KEY
         if frames < 1:
             raise CommandError("frames must be at least 1")
         points = [(self._units(x + dx * i / frames), self._units(y + dy * i / frames)) for i in range(frames + 1)]
+        land, lift = frames // 3, 2 * frames // 3
+        if second and not 0 < land < lift < frames:
+            raise CommandError("a second finger needs at least 3 frames")
         tid = self._tracking_id
-        self._tracking_id = (self._tracking_id + 1) % 65535
+        self._tracking_id = (self._tracking_id + 2) % 65535
         pace = Frames(interval)
         px, py = points[0]
         pace.tick()
         self.emit((A.ABS_MT_SLOT, 0), (A.ABS_MT_TRACKING_ID, tid), (A.ABS_MT_POSITION_X, px),
                   (A.ABS_MT_POSITION_Y, py), (K.BTN_TOUCH, 1), (A.ABS_X, px), (A.ABS_Y, py))
-        for px, py in points[1:]:
+        for i, (px, py) in enumerate(points[1:], 1):
+            events = [(A.ABS_MT_SLOT, 0), (A.ABS_MT_POSITION_X, px), (A.ABS_MT_POSITION_Y, py)]
+            if second and land <= i <= lift:
+                f = (i - land) / (lift - land)
+                sx = self._units(x + 0.1 + dx * land / frames - dx * f / 3)
+                sy = self._units(y + dy * land / frames - dy * f / 3)
+                events += [(A.ABS_MT_SLOT, 1)]
+                if i == land:
+                    events += [(A.ABS_MT_TRACKING_ID, tid + 1)]
+                events += [(A.ABS_MT_TRACKING_ID, -1)] if i == lift else [(A.ABS_MT_POSITION_X, sx), (A.ABS_MT_POSITION_Y, sy)]
             pace.tick()
-            self.emit((A.ABS_MT_POSITION_X, px), (A.ABS_MT_POSITION_Y, py), (A.ABS_X, px), (A.ABS_Y, py))
+            self.emit(*events, (A.ABS_X, px), (A.ABS_Y, py))
         if hold > 0:
             time.sleep(hold)
         pace.tick()
-        self.emit((A.ABS_MT_TRACKING_ID, -1), (K.BTN_TOUCH, 0))
-        return {"frames": frames + 2, "tracking_id": tid, "from": points[0], "to": points[-1]}
+        self.emit((A.ABS_MT_SLOT, 0), (A.ABS_MT_TRACKING_ID, -1), (K.BTN_TOUCH, 0))
+        return {"frames": frames + 2, "tracking_id": tid, "from": points[0], "to": points[-1], "second": second}
 
 
 KINDS = {c.kind: c for c in (WheelMouse, Touchpad, Keyboard, FullKeyboard, Touchscreen)}
@@ -536,6 +553,7 @@ def command_parser():
     c.add_argument("--frames", type=int, default=20)
     c.add_argument("--interval-ms", type=float, default=12)
     c.add_argument("--hold-ms", type=float, default=0)
+    c.add_argument("--second-finger", action="store_true")
     c.add_argument("--device")
     c = add("add")
     c.add_argument("kind", choices=sorted(KINDS))
@@ -671,7 +689,7 @@ class Server:
             return result
         if c == "touch-drag":
             return self.device(a.device, Touchscreen).drag(a.x, a.y, a.dx, a.dy, a.frames, a.interval_ms / 1000,
-                                                            a.hold_ms / 1000)
+                                                            a.hold_ms / 1000, a.second_finger)
         if c == "add":
             return self.add(a.kind, a.id, a.name)
         if c == "remove":
