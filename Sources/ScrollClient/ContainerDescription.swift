@@ -55,6 +55,7 @@ struct ContainerDescription: Sendable {
             devices: change.devices ?? previous.devices,
             parent: change.parent ?? previous.parent,
             overscroll: change.overscroll ?? previous.overscroll,
+            touchFrame: change.touchFrame ?? previous.touchFrame,
             additional: previous.additional.merging(change.additional) { $1 }
         )
         switch change.rows {
