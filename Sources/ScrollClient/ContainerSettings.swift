@@ -375,7 +375,7 @@ public struct ContainerSettings: Hashable, Sendable {
         }
         if let overscroll { members.append(("overscroll", .string(overscroll.rawValue))) }
         // The protocol spells this key so (docs/protocol.md, "Touchscreens").
-        if let touchFrame { members.append(("touch_frame", touchFrame.value)) }
+        if let touchFrame { members.append(("touchFrame", touchFrame.value)) }
         for key in additional.keys.sorted() { members.append((key, additional[key]!)) }
         return members
     }

@@ -23,8 +23,8 @@ enum RequestKey: Int, ObjectSchema {
         ("scroll_target", .scrollTarget), ("devices", .devices),
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
-        ("parent", .parent), ("overscroll", .overscroll), ("touch_frame", .touchFrame),
-        ("wait", .wait),
+        ("parent", .parent), ("overscroll", .overscroll), ("touchFrame", .touchFrame),
+        ("touch_frame", .touchFrame), ("wait", .wait),
     ]
 
     /// configure's settings, with their configuration names.
@@ -49,5 +49,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touch_frame, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, owned, animation"
 }

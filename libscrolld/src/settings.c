@@ -226,11 +226,11 @@ void scrolld_settings_touch_frame(scrolld_settings *s, double x, double y, doubl
     member(s, o, "y", num(s, y));
     member(s, o, "width", num(s, width));
     member(s, o, "height", num(s, height));
-    put(s, "touch_frame", NULL, o, NULL);
+    put(s, "touchFrame", NULL, o, NULL);
 }
 
 /* `{}`: no frame. */
-void scrolld_settings_touch_frame_none(scrolld_settings *s) { if (s) put(s, "touch_frame", NULL, node(s, J_OBJECT), NULL); }
+void scrolld_settings_touch_frame_none(scrolld_settings *s) { if (s) put(s, "touchFrame", NULL, node(s, J_OBJECT), NULL); }
 
 void scrolld_settings_devices(scrolld_settings *s, const char *const *names, size_t count) {
     if (!s) return;

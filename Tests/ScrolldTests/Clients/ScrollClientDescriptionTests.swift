@@ -87,12 +87,12 @@ struct ScrollClientDescriptionTests {
         description.apply(ContainerSettings(touchFrame: .frame(Rect(x: 0, y: 0.1, width: 1, height: 0.9))))
         description.apply(ContainerSettings(containerSize: Size(width: 400, height: 600), physics: .init(touchSlop: 12)))
         var request = description.configures(owned: false)[0]
-        #expect(request.map(\.0) == ["containerSize", "physics", "touch_frame"])
+        #expect(request.map(\.0) == ["containerSize", "physics", "touchFrame"])
         #expect(request.last?.1 == .object([("x", .double(0)), ("y", .double(0.1)), ("width", .double(1)), ("height", .double(0.9))]))
         #expect(request[1].1 == .object([("touchSlop", .double(12))]))
         description.apply(ContainerSettings(touchFrame: ContainerSettings.TouchFrame.none))
         request = description.configures(owned: false)[0]
-        #expect(request.last.map { $0.0 == "touch_frame" && $0.1 == .object([]) } == true)
+        #expect(request.last.map { $0.0 == "touchFrame" && $0.1 == .object([]) } == true)
     }
 }
 

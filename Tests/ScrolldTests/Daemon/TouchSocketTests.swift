@@ -174,6 +174,11 @@ struct TouchSocketTests {
         // Nothing of it was applied: main has no frame (a full-glass frame is then accepted).
         let ok = client.request(["op": "configure", "container": "main", "touch_frame": ["x": 0, "y": 0, "width": 1, "height": 1]], id: 9)
         #expect(ok?["type"] as? String == "ok")
+        // The protocol's spelling of the key, camelCase, is the same key (docs/protocol.md).
+        let camel = client.request(["op": "configure", "container": "main", "touchFrame": ["x": 0, "y": 0, "width": 2, "height": 1]], id: 10)
+        #expect(camel?["code"] as? String == "invalid_value")
+        #expect((camel?["message"] as? String)?.hasPrefix("containers.main.touch_frame.width:") == true, "\(camel ?? [:])")
+        #expect(client.request(["op": "configure", "container": "main", "touchFrame": ["x": 0, "y": 0, "width": 0.5, "height": 1]], id: 11)?["type"] as? String == "ok")
         #expect(daemon.stop() == 0)
     }
 }
