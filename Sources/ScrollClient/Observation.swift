@@ -186,7 +186,7 @@ extension ScrollObservation {
     var members: [(String, ProtocolValue)] {
         var members: [(String, ProtocolValue)] = [("of", .string(key))]
         switch self {
-        case .phase, .visibleRows, .source:
+        case .phase, .visibleRows, .source, .stickyRow, .refreshing:
             break
         case .contentOffset(_, let step), .velocity(_, let step), .headerHeight(let step), .headerProgress(let step):
             if let step { members.append(("step", .double(step))) }

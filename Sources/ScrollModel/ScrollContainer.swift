@@ -56,6 +56,14 @@ public struct ScrollContainer: Sendable {
     var snapArmed = false
     /// A bottom-anchored container at rest at `hi` follows `hi` while its geometry animates.
     var pinnedToEnd = false
+    /// An `enterAlways` header's height and the offset it follows from (docs/design.md §21);
+    /// nil for a pinned header or none.
+    var revealedHeader: RevealedHeader?
+    /// A refresh is running (docs/design.md §21).
+    var refreshing = false
+    /// How far the top of the resting range lies beyond `lo` per axis: `r` along the list axis
+    /// while refreshing, else 0.
+    var refreshLift = Point.zero
     /// The device and kind of the last scroll event that reached the container (the `source`
     /// observation); nil before any.
     public internal(set) var source: InputOrigin?
@@ -118,6 +126,7 @@ public struct ScrollContainer: Sendable {
             let axis = configuration.listAxis
             position[axis] = range(axis).upperBound
         }
+        resetRevealedHeader(listAxisChanged: true)
         layout()
     }
 
@@ -154,12 +163,13 @@ public struct ScrollContainer: Sendable {
         )
     }
 
-    /// The resting range `[lo, hi]` along `axis`.
+    /// The resting range `[lo, hi]` along `axis`; while a refresh runs, `[lo − r, hi]` along the
+    /// list axis (docs/design.md §21).
     @inline(__always)
     public func range(_ axis: Axis) -> ClosedRange<Double> {
         let lo = -contentInsets.leadingEdge(axis)
         let hi = max(contentSize[axis] - containerSize[axis] + contentInsets.trailingEdge(axis), lo)
-        return lo...hi
+        return (lo - refreshLift[axis])...hi
     }
 
     @inline(__always)
@@ -198,6 +208,7 @@ public struct ScrollContainer: Sendable {
         offsetObserver.update(origin) { origin in
             contentOffset = -(origin ?? .zero)
         }
+        if revealedHeader.isSome { followHeader() }
     }
 
     // MARK: Reading
@@ -234,15 +245,22 @@ public struct ScrollContainer: Sendable {
         // bound and the range's check of its bounds cost every state ~15 instructions.
         let lo = -contentInsets.leadingEdge(axis)
         let header = configuration.header.map { header in
-            header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
+            // An `enterAlways` header's height is what it has followed to (docs/design.md §21).
+            if let revealed = revealedHeader { return header.state(height: revealed.height) }
+            return header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
         }
+        var sticky: StickyRow?
         let rows = rowLayout.map { rows in
             let y = geometry.contentOffset[axis]
+            if rows.stickyCount > 0 { sticky = rows.stickyRow(pinLine: pinLine(at: y, axis, header: header)) }
             guard rows.visibleIn == .usable else { return rows.visibleRows(from: y, to: y + geometry.containerSize[axis]) }
             let area = usableArea(at: y, axis)
             return rows.visibleRows(from: area.lowerBound, to: max(area.lowerBound, area.upperBound))
         }
-        return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows)
+        return ScrollState(
+            time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows,
+            stickyRow: sticky, refreshing: configuration.refresh.isSome ? refreshing : nil
+        )
     }
 
     /// The state at `time`, evaluated from the running curves' closed forms. Nothing is decided
