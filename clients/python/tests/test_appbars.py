@@ -105,3 +105,18 @@ def test_asyncio_client_refreshes_too(daemon):
             await client.end_refresh("feed")
             assert (await client.get("feed")).refreshing is False
     asyncio.run(asyncio.wait_for(main(), DEADLINE))
+
+
+def test_a_reconnecting_client_sends_sticky_rows_after_the_inserts():
+    from scrolld._router import Router
+    router = Router()
+    router._record_configure({"op": "configure", "container": "feed", "refresh": {"threshold": 80, "height": 60},
+                              "rows": {"count": 10, "height": 44, "sticky": [0, 12]}})
+    router._record_configure({"op": "configure", "container": "feed", "rows": {"insert": {"at": 10, "count": 5, "height": 60}}})
+    router._record_configure({"op": "configure", "container": "feed", "rows": {"sticky": [0, 4, 12]}})
+    assert router.descriptions["feed"].lines() == [
+        {"op": "configure", "container": "feed", "refresh": {"threshold": 80, "height": 60},
+         "rows": {"height": 44, "count": 10}},
+        {"op": "configure", "container": "feed", "rows": {"insert": {"at": 10, "count": 5, "height": 60}}},
+        {"op": "configure", "container": "feed", "rows": {"sticky": [0, 4, 12]}},
+    ]
