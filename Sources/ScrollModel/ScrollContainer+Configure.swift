@@ -143,6 +143,9 @@ extension ScrollContainer {
     mutating func move(_ axis: Axis, by delta: Double) {
         guard delta != 0, delta.isFinite else { return }
         position[axis] += delta
+        // The content keeps its place on screen: not a scroll, so an `enterAlways` header
+        // neither hides nor comes back for it (docs/decisions.md, "App bars").
+        if axis == configuration.listAxis { revealedHeader?.offset += delta }
         if drag != nil {
             drag!.raw[axis] += delta
             drag!.origin[axis] += delta

@@ -134,6 +134,22 @@ struct EnterAlwaysHeaderTests {
         #expect(h.state.contentOffset.y == 1170)
     }
 
+    /// Rows inserted above keep the content in place on screen (scroll anchoring): the offset
+    /// moves, but nobody scrolled, so the header stays as it was.
+    @Test func scrollAnchoringIsNotAScroll() {
+        let header = HeaderConfiguration(minHeight: 20, maxHeight: 100, snap: false, mode: .enterAlways)
+        let configuration = ContainerConfiguration(contentSize: nil, header: header, rows: RowsConfiguration(count: 100, height: 50))
+        var h = Harness(configuration)
+        _ = h.engine.update(container: 0, at: 0) { $0.scroll(to: AxisValues(y: 2000), animation: .none, at: 0) }
+        h.send(.finger(10_000, y: -30), .stop(210_000))
+        #expect(h.state.header?.height == 50)
+        var grown = configuration
+        grown.rows = RowsConfiguration(count: 105, height: 50)
+        h.configure(grown, edit: .insert(at: 0, count: 5, height: 50), at: 1_000_000)
+        #expect(h.state.contentOffset.y == 2220)
+        #expect(h.state.header?.height == 50)
+    }
+
     @Test func switchingModesStartsFromThePinnedHeight() {
         var h = Harness(Self.configuration(mode: .pinned))
         _ = h.engine.update(container: 0, at: 0) { $0.scroll(to: AxisValues(y: 30), animation: .none, at: 0) }
