@@ -43,6 +43,7 @@ extension ScrollContainer {
         let running = geometryAnimation
         self.configuration = configuration
         rowLayout = Self.rowLayout(configuration)
+        appBarState = configuration.refresh != nil || rowLayout.map { $0.stickyCount > 0 } == true
         carryRefreshOn()
         let targetContent = Self.idealContentSize(configuration)
         switch animation {
