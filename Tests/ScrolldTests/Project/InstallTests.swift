@@ -77,6 +77,8 @@ struct InstallTests {
         expected["\(prefix)/share/doc/scrolld/docs/images/demo-plot.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/drawing-a-state.svg"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/sticky-push-off.svg"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/appbars-demo-refreshing.png"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/appbars-demo-pushed-off.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo-scrolled.png"] = 0o644
         let examples = try sourceNames("examples", suffix: ".toml") + ["client.py", "client.sh", "demo.scrolllog", "feed.py"]

@@ -4,7 +4,8 @@ state says; `end_refresh` takes it away; far down the feed, a scroll back brings
 by as much, and the section header being pushed off is on screen exactly where `stickyRow` says
 (docs/design.md §21). Screenshots are measured in pixels and compared with the daemon's state.
 
-Needs Xvfb, xwd and pygame: `make test-python-deps` installs them."""
+Needs Xvfb, xwd and pygame: `make test-python-deps` installs them. With SCROLLD_SCREENSHOTS=DIR
+the two screenshots are kept as the PNGs in docs/images."""
 import json
 import os
 import queue
@@ -15,7 +16,7 @@ import threading
 import scrolld
 from daemon import DEADLINE, REPO, Daemon, wait_for, write_log
 from screenshot import grab, run_length
-from test_kiosk_demo import display, require  # noqa: F401  (the Xvfb fixture)
+from test_kiosk_demo import display, keep, require  # noqa: F401  (the Xvfb fixture)
 
 DEMO = os.path.join(REPO, "examples", "appbars_demo.py")
 sys.path.insert(0, os.path.join(REPO, "examples"))
@@ -115,6 +116,7 @@ def test_appbars_demo_shows_refresh_quick_return_and_push_off(tmp_path, display)
             assert run_length(image, WIDTH // 2, BAR_MAX, INDICATOR) == 64
             assert row_at(image, BAR_MAX + 64) == 0
             assert state.sticky_row is None  # the pin line (−64 + 120) lies above row 0 (120)
+            keep(image, "appbars-demo-refreshing.png")
 
             # The app ends it: back to lo with the bounce spring, no indicator.
             client.end_refresh("feed")
@@ -139,6 +141,7 @@ def test_appbars_demo_shows_refresh_quick_return_and_push_off(tmp_path, display)
             assert row_at(image, 86) == 18
             assert run_length(image, STRIPE_X, 86, image.pixel(STRIPE_X, 86)) == top + SECTION_H - 86
             assert row_at(image, top + SECTION_H) == 27
+            keep(image, "appbars-demo-pushed-off.png")
     finally:
         demo.stop()
         daemon.stop()
