@@ -161,13 +161,16 @@ def build(mix, wild):
     header = mix(optional_fields({
         "minHeight": numbers, "maxHeight": numbers, "min_height": numbers, "max_height": numbers,
         "stretch": mix(st.booleans()), "snap": mix(st.booleans()), "MaxHeight": numbers,
+        "mode": mix(st.sampled_from(["pinned", "enterAlways", "enter_always", "floating"])),
     }))
+    refresh = mix(st.one_of(st.none(), optional_fields({"threshold": numbers, "height": numbers})))
     row_counts = mix(st.one_of(st.integers(0, 300), st.sampled_from([10_000_000, 10_000_001, 1_000_000])))
     row_heights = mix(st.sampled_from([0, 1, 44, 50, 0.5, 100]))
     rows_description = optional_fields({
         "count": row_counts, "height": row_heights, "heights": mix(st.lists(row_heights, max_size=12)),
         "top": numbers, "threshold": mix(st.sampled_from([0, 0.5, 0.99, 1, 0.9999999999999999])),
         "visibleIn": mix(st.sampled_from(["container", "usable"])), "visible_in": mix(st.sampled_from(["container", "usable"])),
+        "sticky": mix(st.lists(mix(st.integers(-1, 400)), max_size=12)),
     })
     row_edit = st.one_of(
         st.builds(lambda f: {"insert": f}, optional_fields({"at": row_counts, "count": row_counts, "height": row_heights})),
@@ -221,7 +224,7 @@ def build(mix, wild):
     CONFIGURE_FIELDS = {
         "containerSize": sizes, "contentSize": sizes, "contentInsets": insets, "insets": insets,
         "axes": mix(st.sampled_from(["vertical", "horizontal", "both", "diagonal"])),
-        "header": header, "rows": rows, "physics": mix(physics()),
+        "header": header, "rows": rows, "physics": mix(physics()), "refresh": refresh,
         "scrollTarget": mix(st.sampled_from(["none", "paging", "rows", "pages"])),
         "scroll_target": mix(st.sampled_from(["none", "paging", "rows"])),
         "devices": mix(st.lists(st.sampled_from(["Logitech MX Master 3", "SynPS/2 Synaptics TouchPad", "Generic USB Mouse", "", "nope"]), max_size=3)),
@@ -232,7 +235,8 @@ def build(mix, wild):
         "animation": animations,
     }
     OBSERVE_KEYS = ["phase", "contentOffset.x", "contentOffset.y", "velocity.x", "velocity.y", "header.height",
-                    "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source"]
+                    "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source", "stickyRow",
+                    "refreshing"]
     edges = mix(st.sampled_from(["top", "bottom", "leading", "trailing", "center"]))
     anchors = mix(st.one_of(st.sampled_from(["top", "center", "bottom", "leading", "trailing", "middle"]),
                             st.sampled_from([0, 0.25, 0.5, 1, 1.0000000000000002]).map(lambda v: v)))
@@ -256,7 +260,8 @@ def build(mix, wild):
         """One request as an Obj, of every op, most of them plausible, many not."""
         op = draw(st.sampled_from(["configure", "configure", "configure", "scrollTo", "scrollTo", "scrollBy",
                                    "subscribe", "unsubscribe", "get", "observe", "observe", "unobserve", "focus",
-                                   "pause", "resume", "remove", "devices", "reload", "ping", "<bogus>"]))
+                                   "pause", "resume", "remove", "beginRefresh", "endRefresh", "devices", "reload",
+                                   "ping", "<bogus>"]))
         pairs = []
         if op == "<bogus>":
             op_value = draw(st.one_of(st.sampled_from(["warp", "", "Ping", "ping ", "configure\u0000"]), wrong_types))
@@ -278,7 +283,7 @@ def build(mix, wild):
             pairs += draw(optional_fields(FIELDS["subscribe"])).pairs
         elif op == "unsubscribe":
             pairs += draw(optional_fields({"container": names})).pairs
-        elif op in ("get", "pause", "resume", "remove"):
+        elif op in ("get", "pause", "resume", "remove", "beginRefresh", "endRefresh"):
             pairs.append(container)
         elif op == "focus":
             pairs.append(("container", draw(st.one_of(names, st.none()))))

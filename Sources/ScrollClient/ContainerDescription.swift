@@ -56,6 +56,7 @@ struct ContainerDescription: Sendable {
             parent: change.parent ?? previous.parent,
             overscroll: change.overscroll ?? previous.overscroll,
             touchFrame: change.touchFrame ?? previous.touchFrame,
+            refresh: change.refresh ?? previous.refresh,
             additional: previous.additional.merging(change.additional) { $1 }
         )
         switch change.rows {
@@ -76,12 +77,16 @@ struct ContainerDescription: Sendable {
     func configures(owned: Bool) -> [[(String, ProtocolValue)]] {
         var first = settings
         var edits: [RowEdit] = []
+        var sticky: [Int]?
         if let rows {
             var description = rows.keys
             let runs = rows.runs
             description.count = runs.first?.count ?? 0
             description.height = runs.first?.height ?? rows.height ?? 0
             description.heights = nil
+            // Sticky indices may name rows of later runs: they follow the inserts.
+            sticky = description.sticky
+            description.sticky = nil
             first.rows = .describe(description)
             var at = runs.first?.count ?? 0
             for run in runs.dropFirst() {
@@ -91,6 +96,7 @@ struct ContainerDescription: Sendable {
         }
         var requests = [first.members + (owned ? [("owned", .bool(true))] : [])]
         for edit in edits { requests.append(ContainerSettings(rows: .edit(edit)).members) }
+        if let sticky { requests.append(ContainerSettings(rows: .describe(ContainerSettings.RowsDescription(sticky: sticky))).members) }
         return requests
     }
 }
@@ -105,7 +111,7 @@ struct RowRuns: Sendable {
     var runs: [Run] = []
     /// The rows' own height (`height` as last given), which an insert without one uses.
     var height: Double?
-    /// `top`, `threshold`, `visibleIn` as last given.
+    /// `top`, `threshold`, `visibleIn`, `sticky` as last given.
     var keys = ContainerSettings.RowsDescription()
 
     var count: Int { runs.reduce(0) { $0 + $1.count } }
@@ -117,6 +123,7 @@ struct RowRuns: Sendable {
         if let top = description.top { keys.top = top }
         if let threshold = description.threshold { keys.threshold = threshold }
         if let visibleIn = description.visibleIn { keys.visibleIn = visibleIn }
+        if let sticky = description.sticky { keys.sticky = sticky }
         if let heights = description.heights {
             runs = []
             for height in heights { append(height, count: 1) }

@@ -45,6 +45,9 @@ public struct ContainerSettings: Hashable, Sendable {
     /// Where it lies on a touchscreen (`touch_frame`, docs/design.md §25): a finger down inside
     /// it drags and flings it.
     public var touchFrame: TouchFrame?
+    /// Pull to refresh (`refresh`, docs/design.md §21): ``Refresh/pull(threshold:height:)``, or
+    /// ``Refresh/none`` to take it away.
+    public var refresh: Refresh?
     /// Any other key, as the protocol names it, with its JSON value (keys of a newer daemon).
     public var additional: [String: ProtocolValue]
 
@@ -53,7 +56,7 @@ public struct ContainerSettings: Hashable, Sendable {
         containerSize: Size? = nil, contentSize: Size? = nil, contentInsets: EdgeInsets? = nil, axes: ScrollAxes? = nil,
         header: Header? = nil, rows: Rows? = nil, physics: Physics? = nil, scrollTarget: ScrollTargetBehavior? = nil,
         anchor: DefaultScrollAnchor? = nil, devices: [String]? = nil, parent: Parent? = nil,
-        overscroll: OverscrollBehavior? = nil, touchFrame: TouchFrame? = nil, additional: [String: ProtocolValue] = [:]
+        overscroll: OverscrollBehavior? = nil, touchFrame: TouchFrame? = nil, refresh: Refresh? = nil, additional: [String: ProtocolValue] = [:]
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -68,7 +71,24 @@ public struct ContainerSettings: Hashable, Sendable {
         self.parent = parent
         self.overscroll = overscroll
         self.touchFrame = touchFrame
+        self.refresh = refresh
         self.additional = additional
+    }
+
+    /// Pull to refresh (docs/design.md §21).
+    public enum Refresh: Hashable, Sendable {
+        /// A drag released `threshold` px beyond the top starts a refresh, and the container
+        /// rests `height` px beyond it (0 < height ≤ threshold) until ``ScrollClient/endRefresh(_:)``.
+        case pull(threshold: Double, height: Double)
+        /// No pull to refresh (`"refresh": null`).
+        case none
+
+        var value: ProtocolValue {
+            switch self {
+            case let .pull(threshold, height): .object([("threshold", .double(threshold)), ("height", .double(height))])
+            case .none: .null
+            }
+        }
     }
 
     /// The axes a container scrolls along.
@@ -86,20 +106,23 @@ public struct ContainerSettings: Hashable, Sendable {
         public var stretch: Bool?
         /// Whether, coming to rest half way, it animates to expanded or collapsed (default true).
         public var snap: Bool?
+        /// `pinned` (default) or `enterAlways`: quick return (docs/design.md §21).
+        public var mode: HeaderMode?
 
         /// A header from its keys.
-        public init(minHeight: Double? = nil, maxHeight: Double? = nil, stretch: Bool? = nil, snap: Bool? = nil) {
+        public init(minHeight: Double? = nil, maxHeight: Double? = nil, stretch: Bool? = nil, snap: Bool? = nil, mode: HeaderMode? = nil) {
             self.minHeight = minHeight
             self.maxHeight = maxHeight
             self.stretch = stretch
             self.snap = snap
+            self.mode = mode
         }
 
         /// Later keys win over earlier ones.
         func merged(with later: Header) -> Header {
             Header(
                 minHeight: later.minHeight ?? minHeight, maxHeight: later.maxHeight ?? maxHeight,
-                stretch: later.stretch ?? stretch, snap: later.snap ?? snap
+                stretch: later.stretch ?? stretch, snap: later.snap ?? snap, mode: later.mode ?? mode
             )
         }
 
@@ -109,6 +132,7 @@ public struct ContainerSettings: Hashable, Sendable {
             if let maxHeight { members.append(("maxHeight", .double(maxHeight))) }
             if let stretch { members.append(("stretch", .bool(stretch))) }
             if let snap { members.append(("snap", .bool(snap))) }
+            if let mode { members.append(("mode", .string(mode.rawValue))) }
             return .object(members)
         }
     }
@@ -179,15 +203,21 @@ public struct ContainerSettings: Hashable, Sendable {
         public var threshold: Double?
         /// What visibility is measured against (default: the container).
         public var visibleIn: RowVisibilityArea?
+        /// The section headers that stick (docs/design.md §21): strictly ascending row indices.
+        public var sticky: [Int]?
 
         /// A description from its keys.
-        public init(count: Int? = nil, height: Double? = nil, heights: [Double]? = nil, top: Double? = nil, threshold: Double? = nil, visibleIn: RowVisibilityArea? = nil) {
+        public init(
+            count: Int? = nil, height: Double? = nil, heights: [Double]? = nil, top: Double? = nil, threshold: Double? = nil,
+            visibleIn: RowVisibilityArea? = nil, sticky: [Int]? = nil
+        ) {
             self.count = count
             self.height = height
             self.heights = heights
             self.top = top
             self.threshold = threshold
             self.visibleIn = visibleIn
+            self.sticky = sticky
         }
 
         var value: ProtocolValue {
@@ -198,6 +228,7 @@ public struct ContainerSettings: Hashable, Sendable {
             if let top { members.append(("top", .double(top))) }
             if let threshold { members.append(("threshold", .double(threshold))) }
             if let visibleIn { members.append(("visibleIn", .string(visibleIn.rawValue))) }
+            if let sticky { members.append(("sticky", .array(sticky.map { .integer($0) }))) }
             return .object(members)
         }
     }
@@ -376,6 +407,7 @@ public struct ContainerSettings: Hashable, Sendable {
         if let overscroll { members.append(("overscroll", .string(overscroll.rawValue))) }
         // The protocol spells this key so (docs/protocol.md, "Touchscreens").
         if let touchFrame { members.append(("touchFrame", touchFrame.value)) }
+        if let refresh { members.append(("refresh", refresh.value)) }
         for key in additional.keys.sorted() { members.append((key, additional[key]!)) }
         return members
     }

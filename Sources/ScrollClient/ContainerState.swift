@@ -28,6 +28,11 @@ public struct ContainerState: Hashable, Sendable {
     public var header: HeaderState?
     /// The first and last visible row; nil without rows.
     public var visibleRows: VisibleRows?
+    /// The sticky row pinned at the pin line and where its top is drawn (docs/design.md §21); nil
+    /// when none is pinned.
+    public var stickyRow: StickyRow?
+    /// Whether a refresh runs (docs/design.md §21); nil for a container without `refresh`.
+    public var refreshing: Bool?
     /// Whether the container is paused: input does not reach it (docs/design.md §19).
     public var paused: Bool
     /// Whether this is the first state after the client reconnected (``ScrollClient/connect(socket:timeout:reconnect:restoreOffsets:)``
@@ -39,7 +44,8 @@ public struct ContainerState: Hashable, Sendable {
     public init(
         container: String, seq: Int, time: Timestamp, phase: ScrollPhase, contentOffset: Point, velocity: Point,
         contentSize: Size, containerSize: Size, contentInsets: EdgeInsets, header: HeaderState? = nil,
-        visibleRows: VisibleRows? = nil, paused: Bool = false, resumed: Bool = false
+        visibleRows: VisibleRows? = nil, paused: Bool = false, resumed: Bool = false,
+        stickyRow: StickyRow? = nil, refreshing: Bool? = nil
     ) {
         self.container = container
         self.seq = seq
@@ -52,6 +58,8 @@ public struct ContainerState: Hashable, Sendable {
         self.contentInsets = contentInsets
         self.header = header
         self.visibleRows = visibleRows
+        self.stickyRow = stickyRow
+        self.refreshing = refreshing
         self.paused = paused
         self.resumed = resumed
     }
@@ -64,7 +72,7 @@ public struct ContainerState: Hashable, Sendable {
             contentOffset: state.geometry.contentOffset, velocity: state.velocity,
             contentSize: state.geometry.contentSize, containerSize: state.geometry.containerSize,
             contentInsets: state.geometry.contentInsets, header: state.header, visibleRows: state.visibleRows,
-            paused: line.paused, resumed: resumed
+            paused: line.paused, resumed: resumed, stickyRow: state.stickyRow, refreshing: state.refreshing
         )
     }
 }

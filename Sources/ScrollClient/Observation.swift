@@ -102,6 +102,20 @@ extension ObservedValue where Value == VisibleRows? {
     }
 }
 
+extension ObservedValue where Value == Int? {
+    /// `stickyRow`: the index of the sticky row pinned at the pin line (docs/design.md §21); nil
+    /// when none is.
+    public static var stickyRow: ObservedValue<Int?> {
+        ObservedValue(.stickyRow) { value in
+            switch value {
+            case .null: .some(nil)
+            case .integer(let row): .some(row)
+            default: nil
+            }
+        }
+    }
+}
+
 extension ObservedValue where Value == Bool {
     /// `rowVisible`: whether at least `threshold` (in (0, 1]) of row `row`'s height is visible,
     /// SwiftUI's `onScrollVisibilityChange(threshold:)`.
@@ -117,6 +131,11 @@ extension ObservedValue where Value == Bool {
     /// `atEdge`: whether the offset is within 0.5 px of `edge`, or beyond it.
     public static func atEdge(_ edge: Edge) -> ObservedValue<Bool> {
         ObservedValue(.atEdge(edge), decode: boolean)
+    }
+
+    /// `refreshing`: whether a refresh runs (docs/design.md §21); false without `refresh`.
+    public static var refreshing: ObservedValue<Bool> {
+        ObservedValue(.refreshing, decode: boolean)
     }
 
     @Sendable private static func boolean(_ value: ProtocolValue) -> Bool? {
@@ -186,7 +205,7 @@ extension ScrollObservation {
     var members: [(String, ProtocolValue)] {
         var members: [(String, ProtocolValue)] = [("of", .string(key))]
         switch self {
-        case .phase, .visibleRows, .source:
+        case .phase, .visibleRows, .source, .stickyRow, .refreshing:
             break
         case .contentOffset(_, let step), .velocity(_, let step), .headerHeight(let step), .headerProgress(let step):
             if let step { members.append(("step", .double(step))) }

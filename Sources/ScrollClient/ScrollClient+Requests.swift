@@ -59,6 +59,18 @@ extension ScrollClient {
         try await expectOK(RequestLine("remove", [("container", .string(container))]), effect: .remove(container))
     }
 
+    /// Starts a refresh without a pull (docs/design.md §21): the state's `refreshing` turns true
+    /// and the top of the resting range is `lo − height`; nothing moves. A container without
+    /// `refresh` refuses it (`invalid_value`).
+    public func beginRefresh(_ container: String) async throws(ScrollClientError) {
+        try await expectOK(RequestLine("beginRefresh", [("container", .string(container))]))
+    }
+
+    /// Ends the refresh: a container resting beyond the top springs back to it.
+    public func endRefresh(_ container: String) async throws(ScrollClientError) {
+        try await expectOK(RequestLine("endRefresh", [("container", .string(container))]))
+    }
+
     /// Gives the focus to `container` (docs/design.md §14): input not bound to a container by
     /// device goes to it and along its chain only; nil restores the default. The last focus wins,
     /// and it is undone when this connection closes.

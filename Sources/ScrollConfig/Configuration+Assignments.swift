@@ -59,6 +59,7 @@ extension ContainerSettings {
             }
             result.append(("rows", .table(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         }
+        if let refresh, !refresh.isEmpty { result.append(("refresh", .table(refresh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
         if !physics.isEmpty { result.append(("physics", .table(physics.map { ($0.key, $0.value) }))) }
         return result
     }

@@ -95,7 +95,7 @@ extension Configuration {
         case (1, "daemon"), (1, "physics"), (1, "containers"), (2, "containers"), (1, "input"): return true
         case (2, "input"): return path[1] == "devices"
         case (3, "input"): return path[1] == "devices"
-        case (3, "containers"): return ["header", "rows", "physics"].contains(path[2])
+        case (3, "containers"): return ["header", "rows", "physics", "refresh"].contains(path[2])
         default: return false
         }
     }

@@ -21,6 +21,8 @@ public struct ContainerSettings: Sendable {
     public var touchFrame: Rect?
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
+    /// `refresh` (docs/design.md §21): `threshold` and `height`; nil or empty: no pull to refresh.
+    public var refresh: [String: ConfigValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
     /// describes; nil while the rows are as `rows` describes them. A new description (`count`,
     /// `height` or `heights`) replaces them.
@@ -33,8 +35,9 @@ public struct ContainerSettings: Sendable {
         self.name = name
     }
 
-    static let headerKeys = ["min_height", "max_height", "stretch", "snap"]
-    static let rowKeys = ["count", "height", "heights", "top", "threshold", "visible_in"]
+    static let headerKeys = ["min_height", "max_height", "stretch", "snap", "mode"]
+    static let rowKeys = ["count", "height", "heights", "top", "threshold", "visible_in", "sticky"]
+    static let refreshKeys = ["threshold", "height"]
     /// The row keys that describe the heights: setting one describes the rows anew.
     static let heightKeys: Set<String> = ["count", "height", "heights"]
 
@@ -56,14 +59,26 @@ public struct ContainerSettings: Sendable {
             self.parent = parent.isEmpty ? nil : parent
         case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
         case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
-        case (1, "header"), (1, "rows"), (1, "physics"):
+        case (1, "header"), (1, "rows"), (1, "physics"), (1, "refresh"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
+            // An empty refresh table takes pull to refresh away (as an empty touch_frame does).
+            if path[0] == "refresh" && fields.isEmpty { refresh = nil }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
+        case (2, "refresh"):
+            guard Self.refreshKeys.contains(path[1]) else {
+                throw ConfigurationError(key: key, message: "unknown refresh key (\(Self.refreshKeys.joined(separator: ", ")))")
+            }
+            _ = try value.positive(key)
+            refresh = (refresh ?? [:]).merging([path[1]: value]) { $1 }
         case (2, "header"):
             guard Self.headerKeys.contains(path[1]) else {
                 throw ConfigurationError(key: key, message: "unknown header key (\(Self.headerKeys.joined(separator: ", ")))")
             }
-            if path[1] == "stretch" || path[1] == "snap" { _ = try value.bool(key) } else { _ = try value.nonNegative(key) }
+            switch path[1] {
+            case "stretch", "snap": _ = try value.bool(key)
+            case "mode": _ = try value.choice(key, HeaderMode.self)
+            default: _ = try value.nonNegative(key)
+            }
             header = (header ?? [:]).merging([path[1]: value]) { $1 }
         case (2, "rows"):
             guard Self.rowKeys.contains(path[1]) else {
@@ -82,7 +97,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, header.*, rows.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, header.*, rows.*, refresh.*, physics.*)"
             )
         }
     }
@@ -100,6 +115,8 @@ public struct ContainerSettings: Sendable {
             guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.description)") }
         case "visible_in":
             _ = try value.choice(key, RowVisibilityArea.self)
+        case "sticky":
+            _ = try stickyRows(value, key: key)
         default:
             _ = try value.nonNegative(key)
         }
@@ -121,10 +138,12 @@ public struct ContainerSettings: Sendable {
                 minHeight: minHeight,
                 maxHeight: maxHeight,
                 stretch: try fields["stretch"]?.bool("\(prefix).header.stretch") ?? true,
-                snap: try fields["snap"]?.bool("\(prefix).header.snap") ?? true
+                snap: try fields["snap"]?.bool("\(prefix).header.snap") ?? true,
+                mode: try fields["mode"]?.choice("\(prefix).header.mode", HeaderMode.self) ?? .pinned
             )
         }
         let rows = try resolveRows()
+        let refresh = try resolveRefresh()
         // The content takes its ideal size when rows or a header define one; plain content keeps
         // the built-in 800×20000 (docs/design.md §8) unless a size is configured.
         let content = contentSize ?? ((rows != nil || header != nil) ? nil : Self.defaultContentSize)
@@ -141,7 +160,8 @@ public struct ContainerSettings: Sendable {
             anchor: anchor,
             parent: parent,
             overscroll: overscroll,
-            touchFrame: touchFrame
+            touchFrame: touchFrame,
+            refresh: refresh
         )
     }
 
@@ -161,12 +181,19 @@ public struct ContainerSettings: Sendable {
             guard case .integer(let n) = count else { throw count.fail("\(prefix).count", "an integer") }
             heights = .uniform(count: n, height: try height.number("\(prefix).height"))
         }
+        let sticky = try fields["sticky"].map { (value: ConfigValue) throws(ConfigurationError) in try Self.stickyRows(value, key: "\(prefix).sticky") } ?? []
+        // Indices name the rows as described; after edits (insert, remove) those past the end
+        // are ignored (docs/decisions.md).
+        if editedHeights == nil, let last = sticky.last, last >= heights.count {
+            throw ConfigurationError(key: "\(prefix).sticky", message: "row \(last) is past the last row (the list has \(heights.count) rows)")
+        }
         return RowsConfiguration(
             heights: heights,
             height: try fields["height"]?.number("\(prefix).height"),
             top: try fields["top"]?.number("\(prefix).top"),
             threshold: try fields["threshold"]?.number("\(prefix).threshold") ?? 0.5,
-            visibleIn: try fields["visible_in"]?.choice("\(prefix).visible_in", RowVisibilityArea.self) ?? .container
+            visibleIn: try fields["visible_in"]?.choice("\(prefix).visible_in", RowVisibilityArea.self) ?? .container,
+            sticky: sticky
         )
     }
 
@@ -187,5 +214,45 @@ public struct ContainerSettings: Sendable {
         editedHeights = edited.heights
         rows?["count"] = .integer(edited.heights.count)
         rows?["heights"] = nil
+    }
+}
+
+extension ContainerSettings {
+    /// `rows.sticky` (docs/design.md §21): at most ``Limits/stickyRows`` row indices, each an
+    /// integer in `[0, Limits.rows)`, strictly ascending.
+    static func stickyRows(_ value: ConfigValue, key: String) throws(ConfigurationError) -> [Int] {
+        let items = try value.array(key)
+        guard items.count <= Limits.stickyRows else {
+            throw ConfigurationError(key: key, message: "at most \(Limits.stickyRows) sticky rows, got \(items.count)")
+        }
+        var rows: [Int] = []
+        rows.reserveCapacity(items.count)
+        for item in items {
+            guard case .integer(let k) = item, k >= 0, k < Limits.rows else {
+                throw ConfigurationError(key: key, message: "expected row indices (integers between 0 and \(Limits.rows - 1)), got \(item.description)")
+            }
+            if let previous = rows.last, k <= previous {
+                throw ConfigurationError(key: key, message: "row indices must be strictly ascending (\(k) after \(previous))")
+            }
+            rows.append(k)
+        }
+        return rows
+    }
+
+    /// `refresh` (docs/design.md §21): both keys, `0 < height ≤ threshold`; nil when not
+    /// configured (or emptied).
+    func resolveRefresh() throws(ConfigurationError) -> RefreshConfiguration? {
+        guard let fields = refresh, !fields.isEmpty else { return nil }
+        let prefix = "containers.\(name).refresh"
+        guard let threshold = fields["threshold"], let height = fields["height"] else {
+            let missing = fields["threshold"] == nil ? "threshold" : "height"
+            throw ConfigurationError(key: "\(prefix).\(missing)", message: "refresh needs threshold and height")
+        }
+        let d = try threshold.positive("\(prefix).threshold")
+        let r = try height.positive("\(prefix).height")
+        guard r <= d else {
+            throw ConfigurationError(key: "\(prefix).height", message: "must not exceed refresh.threshold (\(r) > \(d))")
+        }
+        return RefreshConfiguration(threshold: d, height: r)
     }
 }

@@ -36,6 +36,9 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// Where the container lies on a touchscreen (`touch_frame`, docs/design.md §25), in the
     /// screen's normalized coordinates; nil (the default): it never gets touches.
     public var touchFrame: Rect?
+    /// Pull to refresh on the list axis's leading edge (`refresh`, docs/design.md §21); nil:
+    /// none (and no `refreshing` in states).
+    public var refresh: RefreshConfiguration?
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (docs/design.md §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.
@@ -52,7 +55,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
         anchor: DefaultScrollAnchor = .top,
         parent: String? = nil,
         overscroll: OverscrollBehavior = .auto,
-        touchFrame: Rect? = nil
+        touchFrame: Rect? = nil,
+        refresh: RefreshConfiguration? = nil
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -67,6 +71,7 @@ public struct ContainerConfiguration: Hashable, Sendable {
         self.parent = parent
         self.overscroll = overscroll
         self.touchFrame = touchFrame
+        self.refresh = refresh
         if overscroll == .none { self.physics.overscroll = false }
     }
 
@@ -111,13 +116,17 @@ public struct HeaderConfiguration: Hashable, Sendable {
     public var stretch: Bool
     /// Animate to fully expanded or collapsed when scrolling stops half way.
     public var snap: Bool
+    /// How the height follows the offset (`header.mode`, docs/design.md §21): pinned to the
+    /// distance from the top (default), or revealed by any scroll back (`enterAlways`).
+    public var mode: HeaderMode
 
     /// Creates a header collapsing from `maxHeight` to `minHeight` px; a `maxHeight` below
     /// `minHeight` is raised to it.
-    public init(minHeight: Double, maxHeight: Double, stretch: Bool = true, snap: Bool = true) {
+    public init(minHeight: Double, maxHeight: Double, stretch: Bool = true, snap: Bool = true, mode: HeaderMode = .pinned) {
         self.minHeight = minHeight
         self.maxHeight = max(minHeight, maxHeight)
         self.stretch = stretch
         self.snap = snap
+        self.mode = mode
     }
 }

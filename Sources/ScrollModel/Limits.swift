@@ -75,6 +75,10 @@ public enum Limits {
     public static let chainDepth = 32
     /// Rows in one container.
     public static let rows = 10_000_000
+    /// Sticky rows (`rows.sticky`, docs/design.md §21) in one container: section headers, of
+    /// which a list has far fewer than rows. A state finds the pinned one by binary search, so
+    /// the bound is on the configuration's size, not on any per-event cost.
+    public static let stickyRows = 10_000
 }
 
 extension Limits {

@@ -3,9 +3,9 @@
 public enum ObservationValue: Hashable, Sendable {
     /// `phase`.
     case phase(ScrollPhase)
-    /// The numeric keys, quantised when the observation has a `step`.
+    /// The numeric keys, quantised when the observation has a `step`; `stickyRow`'s index.
     case number(Double)
-    /// `rowVisible`, `nearEnd`, `atEdge`.
+    /// `rowVisible`, `nearEnd`, `atEdge`, `refreshing`.
     case bool(Bool)
     /// `visibleRows`.
     case visibleRows(VisibleRows)
@@ -30,6 +30,11 @@ extension ScrollObservation {
             return source.map(ObservationValue.source) ?? .null
         case .phase:
             return .phase(state.phase)
+        case .stickyRow:
+            guard let sticky = state.stickyRow else { return .null }
+            return .number(Double(sticky.row))
+        case .refreshing:
+            return .bool(state.refreshing ?? false)
         case let .contentOffset(axis, step):
             return .number(Self.quantised(geometry.contentOffset[axis], step))
         case let .velocity(axis, step):

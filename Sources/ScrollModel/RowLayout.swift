@@ -32,6 +32,10 @@ public struct RowLayout: Hashable, Sendable {
     let uniformHeight: Double?
     /// The heights, shared with the configuration they came from (no copy per layout).
     let heights: RowHeights
+    /// The sticky rows' indices, ascending (shared with the configuration).
+    let sticky: [Int]
+    /// How many of ``sticky`` name rows the list has: those past the end are ignored.
+    let stickyCount: Int
 
     /// Lays out `configuration`'s rows from `configuration.top`, or from `defaultTop` (the
     /// header's max height, else 0) when that is nil.
@@ -42,6 +46,8 @@ public struct RowLayout: Hashable, Sendable {
         heights = configuration.heights
         count = heights.count
         uniformHeight = heights.uniformHeight
+        sticky = configuration.sticky
+        stickyCount = Self.stickyCount(configuration.sticky, rows: heights.count)
     }
 
     /// The rows' total length: the content's ideal length is `top + totalHeight`.

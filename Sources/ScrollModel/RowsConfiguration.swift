@@ -13,6 +13,9 @@ public struct RowsConfiguration: Hashable, Sendable {
     public var threshold: Double
     /// What "visible" is measured against (`rows.visible_in`).
     public var visibleIn: RowVisibilityArea
+    /// The section headers that stick at the pin line (`rows.sticky`, docs/design.md §21):
+    /// strictly ascending row indices; indices at or past the row count are ignored.
+    public var sticky: [Int]
 
     /// Creates rows; `height` nil takes the heights' own when they are uniform, `top` nil starts
     /// them below the header (or at 0), `threshold` is the visible fraction (0…1) a row needs.
@@ -21,20 +24,25 @@ public struct RowsConfiguration: Hashable, Sendable {
         height: Double? = nil,
         top: Double? = nil,
         threshold: Double = 0.5,
-        visibleIn: RowVisibilityArea = .container
+        visibleIn: RowVisibilityArea = .container,
+        sticky: [Int] = []
     ) {
         self.heights = heights
         self.height = height ?? heights.uniformHeight
         self.top = top
         self.threshold = threshold
         self.visibleIn = visibleIn
+        self.sticky = sticky
     }
 
     /// Creates `count` rows of `height` px each; negative values become 0.
-    public init(count: Int, height: Double, top: Double? = nil, threshold: Double = 0.5, visibleIn: RowVisibilityArea = .container) {
+    public init(
+        count: Int, height: Double, top: Double? = nil, threshold: Double = 0.5, visibleIn: RowVisibilityArea = .container,
+        sticky: [Int] = []
+    ) {
         self.init(
             heights: .uniform(count: max(0, count), height: max(0, height)),
-            height: max(0, height), top: top, threshold: threshold, visibleIn: visibleIn
+            height: max(0, height), top: top, threshold: threshold, visibleIn: visibleIn, sticky: sticky
         )
     }
 }

@@ -43,6 +43,8 @@ extension ScrollContainer {
         let running = geometryAnimation
         self.configuration = configuration
         rowLayout = Self.rowLayout(configuration)
+        appBarState = configuration.refresh != nil || rowLayout.map { $0.stickyCount > 0 } == true
+        carryRefreshOn()
         let targetContent = Self.idealContentSize(configuration)
         switch animation {
         case .none:
@@ -62,6 +64,7 @@ extension ScrollContainer {
         if axis == oldAxis, let anchor { follow(anchor, along: axis, edit: edit, at: time) }
         for axis in Axis.allCases { carryOn(axis, at: time) }
         if geometryAnimation != nil { clampRestingAxes() }
+        resetRevealedHeader(listAxisChanged: axis != oldAxis)
         settleIfIdle(at: time)
         layout()
         return true
@@ -100,7 +103,9 @@ extension ScrollContainer {
     /// The resting range the container is heading for: the configured geometry's, also while an
     /// animation presents another.
     func targetRange(_ axis: Axis) -> ClosedRange<Double> {
-        geometryAnimation?.restingRange(axis) ?? range(axis)
+        guard let target = geometryAnimation?.restingRange(axis) else { return range(axis) }
+        // A refresh lifts the top of the range the geometry heads for too (docs/design.md §21).
+        return (target.lowerBound - refreshLift[axis])...target.upperBound
     }
 
     /// Moves the offset and everything that moves it so that `anchor` keeps its place.
@@ -139,6 +144,9 @@ extension ScrollContainer {
     mutating func move(_ axis: Axis, by delta: Double) {
         guard delta != 0, delta.isFinite else { return }
         position[axis] += delta
+        // The content keeps its place on screen: not a scroll, so an `enterAlways` header
+        // neither hides nor comes back for it (docs/decisions.md, "App bars").
+        if axis == configuration.listAxis { revealedHeader?.offset += delta }
         if drag != nil {
             drag!.raw[axis] += delta
             drag!.origin[axis] += delta

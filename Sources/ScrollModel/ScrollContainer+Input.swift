@@ -186,6 +186,7 @@ extension ScrollContainer {
     @usableFromInline
     mutating func release(at time: Timestamp, momentum: Bool = true) {
         guard let gesture = drag else { return }
+        startRefreshIfPulled()
         let v = scaledVelocity()
         drag = nil
         velocity = .zero

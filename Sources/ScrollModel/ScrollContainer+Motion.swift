@@ -170,8 +170,8 @@ extension ScrollContainer {
         guard let header = configuration.header, scrolls(axis) else { return }
         let range = self.range(axis)
         let y = position[axis]
-        guard let snap = header.snapTarget(atDistanceFromTop: y - range.lowerBound) else { return }
-        let target = Math.clamp(range.lowerBound + snap, range)
+        guard let snap = headerSnapTarget(header, at: y) else { return }
+        let target = Math.clamp(snap, range)
         guard target != y else { return }
         let curve = EaseOutCurve(from: y, to: target, duration: header.snapDuration(distance: target - y))
         self[motion: axis] = Trajectory(start: time, curve: .ease(curve), purpose: .animation)

@@ -56,6 +56,16 @@ public struct ScrollContainer: Sendable {
     var snapArmed = false
     /// A bottom-anchored container at rest at `hi` follows `hi` while its geometry animates.
     var pinnedToEnd = false
+    /// An `enterAlways` header's height and the offset it follows from (docs/design.md §21);
+    /// nil for a pinned header or none.
+    var revealedHeader: RevealedHeader?
+    /// A refresh is running (docs/design.md §21).
+    var refreshing = false
+    /// How far the top of the resting range lies beyond `lo` per axis: `r` along the list axis
+    /// while refreshing, else 0.
+    var refreshLift = Point.zero
+    /// The configuration has sticky rows or a `refresh`: its states carry §21's fields.
+    var appBarState = false
     /// The device and kind of the last scroll event that reached the container (the `source`
     /// observation); nil before any.
     public internal(set) var source: InputOrigin?
@@ -118,6 +128,8 @@ public struct ScrollContainer: Sendable {
             let axis = configuration.listAxis
             position[axis] = range(axis).upperBound
         }
+        resetRevealedHeader(listAxisChanged: true)
+        appBarState = configuration.refresh != nil || rowLayout.map { $0.stickyCount > 0 } == true
         layout()
     }
 
@@ -154,12 +166,15 @@ public struct ScrollContainer: Sendable {
         )
     }
 
-    /// The resting range `[lo, hi]` along `axis`.
+    /// The resting range `[lo, hi]` along `axis`; while a refresh runs, `[lo − r, hi]` along the
+    /// list axis (docs/design.md §21).
     @inline(__always)
     public func range(_ axis: Axis) -> ClosedRange<Double> {
         let lo = -contentInsets.leadingEdge(axis)
         let hi = max(contentSize[axis] - containerSize[axis] + contentInsets.trailingEdge(axis), lo)
-        return lo...hi
+        // `hi ≥ lo ≥ lo − r` (r > 0): the bounds need no check, which `...` would make on every
+        // call (callgrind: ~35 instructions per finger event).
+        return ClosedRange(uncheckedBounds: (lower: lo - refreshLift[axis], upper: hi))
     }
 
     @inline(__always)
@@ -198,6 +213,7 @@ public struct ScrollContainer: Sendable {
         offsetObserver.update(origin) { origin in
             contentOffset = -(origin ?? .zero)
         }
+        if revealedHeader.isSome { followHeader() }
     }
 
     // MARK: Reading
@@ -234,7 +250,9 @@ public struct ScrollContainer: Sendable {
         // bound and the range's check of its bounds cost every state ~15 instructions.
         let lo = -contentInsets.leadingEdge(axis)
         let header = configuration.header.map { header in
-            header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
+            // An `enterAlways` header's height is what it has followed to (docs/design.md §21).
+            if let revealed = revealedHeader { return header.state(height: revealed.height) }
+            return header.state(atDistanceFromTop: geometry.contentOffset[axis] - lo)
         }
         let rows = rowLayout.map { rows in
             let y = geometry.contentOffset[axis]
@@ -242,7 +260,17 @@ public struct ScrollContainer: Sendable {
             let area = usableArea(at: y, axis)
             return rows.visibleRows(from: area.lowerBound, to: max(area.lowerBound, area.upperBound))
         }
-        return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows)
+        // App bars (docs/design.md §21), apart: a container without them pays one test.
+        let bars: (sticky: StickyRow?, refreshing: Bool?) = appBarState
+            ? Self.appBarFields(
+                rows: rowLayout, refresh: configuration.refresh.isSome ? refreshing : nil,
+                pinLine: geometry.contentOffset[axis] + contentInsets.leadingEdge(axis) + (header?.height ?? 0)
+            )
+            : (nil, nil)
+        return ScrollState(
+            time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows,
+            stickyRow: bars.sticky, refreshing: bars.refreshing
+        )
     }
 
     /// The state at `time`, evaluated from the running curves' closed forms. Nothing is decided

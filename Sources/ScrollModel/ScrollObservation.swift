@@ -33,11 +33,16 @@ public enum ScrollObservation: Hashable, Sendable {
     /// `source`: the device, name and kind of the last scroll event that reached the container
     /// (docs/design.md §18); null before any.
     case source
+    /// `stickyRow`: the index of the sticky row pinned at the pin line (docs/design.md §21); null
+    /// when none is.
+    case stickyRow
+    /// `refreshing`: whether a refresh is running (docs/design.md §21); false without `refresh`.
+    case refreshing
 
     /// The keys `of` accepts, in docs/design.md §13's order.
     public static let keys = [
         "phase", "contentOffset.x", "contentOffset.y", "velocity.x", "velocity.y", "header.height",
-        "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source",
+        "header.progress", "visibleRows", "rowVisible", "nearEnd", "atEdge", "source", "stickyRow", "refreshing",
     ]
 
     /// The key as a request names it (`of`).
@@ -53,6 +58,8 @@ public enum ScrollObservation: Hashable, Sendable {
         case .nearEnd: "nearEnd"
         case .atEdge: "atEdge"
         case .source: "source"
+        case .stickyRow: "stickyRow"
+        case .refreshing: "refreshing"
         }
     }
 
@@ -87,6 +94,8 @@ public enum ScrollObservation: Hashable, Sendable {
         case "nearEnd": self = .nearEnd(distance: try reader.distance(), axis: try reader.axis())
         case "atEdge": self = .atEdge(try reader.edge())
         case "source": self = .source
+        case "stickyRow": self = .stickyRow
+        case "refreshing": self = .refreshing
         default:
             throw ObservationError(option: "of", message: "unknown key \"\(key)\" (one of \(Self.keys.joined(separator: ", ")))")
         }

@@ -15,6 +15,11 @@ public struct ScrollState: Hashable, Sendable {
     public var header: HeaderState?
     /// Present only when rows are configured.
     public var visibleRows: VisibleRows?
+    /// The section header pinned at the pin line and where it is drawn (docs/design.md §21);
+    /// nil when no sticky row is pinned (or none is configured).
+    public var stickyRow: StickyRow?
+    /// Whether a refresh is running (docs/design.md §21); nil when no `refresh` is configured.
+    public var refreshing: Bool?
 
     /// Creates a state from its parts; containers build their own (``ScrollContainer/state``).
     public init(
@@ -23,7 +28,9 @@ public struct ScrollState: Hashable, Sendable {
         geometry: ScrollGeometry,
         velocity: Point,
         header: HeaderState? = nil,
-        visibleRows: VisibleRows? = nil
+        visibleRows: VisibleRows? = nil,
+        stickyRow: StickyRow? = nil,
+        refreshing: Bool? = nil
     ) {
         self.time = time
         self.phase = phase
@@ -31,6 +38,8 @@ public struct ScrollState: Hashable, Sendable {
         self.velocity = velocity
         self.header = header
         self.visibleRows = visibleRows
+        self.stickyRow = stickyRow
+        self.refreshing = refreshing
     }
 
     /// The published offset, px: `geometry.contentOffset`.

@@ -5,6 +5,8 @@ enum ReplyKey: Int, ObjectSchema {
     case devices, ok, file
     case of, old, new, features, instance
     case input, paused, focus
+    // docs/design.md §21
+    case stickyRow, refreshing
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -15,6 +17,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
         ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input), ("paused", .paused),
         ("focus", .focus),
+        ("stickyRow", .stickyRow), ("refreshing", .refreshing),
     ]
 }
 
@@ -48,6 +51,12 @@ enum HeaderKey: Int, ObjectSchema {
 enum VisibleRowsKey: Int, ObjectSchema {
     case first, last
     static let spellings: [(StaticString, VisibleRowsKey)] = [("first", .first), ("last", .last)]
+}
+
+/// `{"row":…,"top":…}` (docs/design.md §21)
+enum StickyRowKey: Int, ObjectSchema {
+    case row, top
+    static let spellings: [(StaticString, StickyRowKey)] = [("row", .row), ("top", .top)]
 }
 
 /// One device of a `devices` reply.

@@ -1,8 +1,8 @@
 import ScrollModel
 
 extension ReplyReader {
-    /// The state line of docs/design.md §4, every key required except `header`, `visibleRows`
-    /// and `paused`.
+    /// The state line of docs/design.md §4, every key required except `header`, `visibleRows`,
+    /// `stickyRow`, `refreshing` (§21) and `paused`.
     mutating func stateLine(id: RequestID?) throws(ProtocolError) -> StateLine {
         let container = try string(.container)
         let seq = try reader.int(at: require(.seq), key: "seq")
@@ -25,7 +25,9 @@ extension ReplyReader {
             geometry: geometry,
             velocity: try point(.velocity),
             header: try header(),
-            visibleRows: try visibleRows()
+            visibleRows: try visibleRows(),
+            stickyRow: try stickyRow(),
+            refreshing: try reader.present(fields[.refreshing]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "refreshing") }
         )
         let paused = try reader.present(fields[.paused]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "paused") } ?? false
         return StateLine(container: container, seq: seq, id: id, state: state, paused: paused)
@@ -62,6 +64,14 @@ extension ReplyReader {
         guard let range = reader.present(fields[.header]) else { return nil }
         let values = try numbers(HeaderKey.self, at: range, key: "header")
         return HeaderState(height: values[0], progress: values[1])
+    }
+
+    private mutating func stickyRow() throws(ProtocolError) -> StickyRow? {
+        guard let range = reader.present(fields[.stickyRow]) else { return nil }
+        let fields = try reader.object(StickyRowKey.self, at: range, key: "stickyRow")
+        guard let row = fields[.row] else { throw .missing("stickyRow.row") }
+        guard let top = fields[.top] else { throw .missing("stickyRow.top") }
+        return StickyRow(row: try reader.int(at: row, key: "stickyRow.row", expected: "a row index"), top: try reader.number(at: top, key: "stickyRow.top"))
     }
 
     private mutating func visibleRows() throws(ProtocolError) -> VisibleRows? {

@@ -53,7 +53,7 @@ public enum RequestEncoder {
             if let dx = delta.x { number("dx", dx, &buffer) }
             if let dy = delta.y { number("dy", dy, &buffer) }
             encode(animation, &buffer)
-        case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping:
+        case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping, .beginRefresh, .endRefresh:
             break
         case .unobserve:
             break

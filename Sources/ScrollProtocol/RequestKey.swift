@@ -13,6 +13,8 @@ enum RequestKey: Int, ObjectSchema {
     case touchFrame
     // subscribe's and observe's waiting (docs/design.md §20)
     case wait
+    // configure's pull to refresh (docs/design.md §21)
+    case refresh
 
     static let spellings: [(StaticString, RequestKey)] = [
         ("op", .op), ("id", .id), ("container", .container), ("rate", .rate),
@@ -24,7 +26,7 @@ enum RequestKey: Int, ObjectSchema {
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
         ("parent", .parent), ("overscroll", .overscroll), ("touchFrame", .touchFrame),
-        ("touch_frame", .touchFrame), ("wait", .wait),
+        ("touch_frame", .touchFrame), ("wait", .wait), ("refresh", .refresh),
     ]
 
     /// configure's settings, with their configuration names.
@@ -33,11 +35,12 @@ enum RequestKey: Int, ObjectSchema {
         (.axes, "axes"), (.header, "header"), (.rows, "rows"), (.physics, "physics"),
         (.scrollTarget, "scroll_target"), (.devices, "devices"), (.anchor, "anchor"),
         (.parent, "parent"), (.overscroll, "overscroll"), (.touchFrame, "touch_frame"),
+        (.refresh, "refresh"),
     ]
 
     /// The settings whose members are configuration keys themselves, written snake_case there.
     var hasConfigurationMembers: Bool {
-        self == .header || self == .rows || self == .physics
+        self == .header || self == .rows || self == .physics || self == .refresh
     }
 
     /// The keys a configure request may have; others are mistakes worth reporting, since a
@@ -49,5 +52,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, refresh, owned, animation"
 }

@@ -31,6 +31,10 @@ struct RequestReader {
             return .resume(container: try container())
         case "remove":
             return .remove(container: try container())
+        case "beginRefresh":
+            return .beginRefresh(container: try container())
+        case "endRefresh":
+            return .endRefresh(container: try container())
         case "focus":
             // `container` is required, and null clears the focus.
             guard fields[.container] != nil else { throw .missing("container") }
@@ -51,7 +55,7 @@ struct RequestReader {
         }
     }
 
-    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, devices, reload, ping"
+    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping"
 
     mutating func container() throws(ProtocolError) -> String {
         guard let range = fields[.container] else { throw .missing("container") }

@@ -5,7 +5,7 @@ extension ScrollObservation {
     /// `ScrollObservation(of:options:)`).
     var options: [(String, ProtocolValue)] {
         switch self {
-        case .phase, .visibleRows, .source:
+        case .phase, .visibleRows, .source, .stickyRow, .refreshing:
             return []
         case .contentOffset(_, let step), .velocity(_, let step), .headerHeight(let step), .headerProgress(let step):
             return step.map { [("step", .double($0))] } ?? []

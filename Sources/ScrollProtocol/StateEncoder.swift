@@ -9,7 +9,8 @@ import ScrollModel
 ///      "contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0},
 ///      "header":{"height":92.5,"progress":0.5},"visibleRows":{"first":3,"last":16}}
 ///
-/// (one line, no spaces). `header` and `visibleRows` appear only when the state has them;
+/// (one line, no spaces). `header`, `visibleRows`, `stickyRow` (`{"row":K,"top":T}`, docs/design.md
+/// §21) and `refreshing` appear only when the state has them;
 /// `first`/`last` are `null` when no row is visible. Numbers are shortest round-trip doubles,
 /// integral ones without ".0", -0 as 0 (see `JSONByteWriter.number(_:)` for NaN and infinities).
 ///
@@ -70,8 +71,8 @@ public struct StateEncoder: Sendable {
             sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
             sizesKey = key
         }
-        // 200 bytes of fixed text at most, and ten numbers.
-        let maxCount = opening.count + sizes.count + 200 + 10 * JSONByteWriter.maxNumberLength
+        // 260 bytes of fixed text at most, and twelve numbers.
+        let maxCount = opening.count + sizes.count + 260 + 12 * JSONByteWriter.maxNumberLength
         opening.withUnsafeBufferPointer { opening in
             sizes.withUnsafeBufferPointer { sizes in
                 buffer.appendJSON(maxCount: maxCount) { w in
@@ -103,6 +104,14 @@ public struct StateEncoder: Sendable {
                         Self.row(rows.last, &w)
                         w.byte(UInt8(ascii: "}"))
                     }
+                    if let sticky = state.stickyRow {
+                        w.raw(",\"stickyRow\":{\"row\":")
+                        w.integer(Int64(sticky.row))
+                        w.raw(",\"top\":")
+                        w.number(sticky.top)
+                        w.byte(UInt8(ascii: "}"))
+                    }
+                    if let refreshing = state.refreshing { w.raw(refreshing ? ",\"refreshing\":true" : ",\"refreshing\":false") }
                     if paused { w.raw(",\"paused\":true") }
                     w.byte(UInt8(ascii: "}"))
                 }

@@ -4,7 +4,7 @@ import ScrollProtocol
 
 extension Session {
     /// Applies a request that changes state (`configure`, `scrollTo`, `scrollBy`, `pause`,
-    /// `resume`, `remove`, `focus`) from connection `client` at `time` (or at `now`, if that is later), publishing
+    /// `resume`, `remove`, `focus`, `beginRefresh`, `endRefresh`) from connection `client` at `time` (or at `now`, if that is later), publishing
     /// what it changes and recording it. A request that fails changes nothing and is not
     /// recorded. Other operations are the daemon's business (they read, or concern the
     /// connection) and are refused here.
@@ -46,6 +46,10 @@ extension Session {
             let index = try name.map { (name: String) throws(ProtocolError) in try container(name) }
             advance(to: time, into: &published)
             engine.setFocus(index)
+        case .beginRefresh(let name):
+            try refresh(true, container: container(name), at: time, into: &published)
+        case .endRefresh(let name):
+            try refresh(false, container: container(name), at: time, into: &published)
         case .subscribe, .unsubscribe, .get, .observe, .unobserve, .devices, .reload, .ping:
             throw ProtocolError(.badRequest, "\(operation.name) does not change a session")
         }
@@ -59,6 +63,21 @@ extension Session {
         guard engine.slots[index].isPaused != paused else { return }
         engine.setPaused(paused, container: index)
         update(container: index, at: time, into: &published) { _ = $0.state(at: $1) }
+    }
+
+    /// `beginRefresh` and `endRefresh` (docs/design.md §21): the state changes (and is published)
+    /// only when the refresh does; a container without `refresh` refuses both.
+    private mutating func refresh(_ on: Bool, container index: Int, at time: Timestamp, into published: inout Publications) throws(ProtocolError) {
+        let container = engine.slots[index].container
+        guard container.configuration.refresh != nil else {
+            let op = on ? "beginRefresh" : "endRefresh"
+            throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(container.name)) has no refresh configured, so \(op) does not apply (configure its refresh first)")
+        }
+        advance(to: time, into: &published)
+        guard container.isRefreshing != on else { return }
+        update(container: index, at: time, into: &published) { container, time in
+            if on { container.beginRefresh(at: time) } else { container.endRefresh(at: time) }
+        }
     }
 
     func container(_ name: String) throws(ProtocolError) -> Int {
@@ -97,6 +116,11 @@ extension Session {
                 // `"parent": null` takes the container out of its parent, as `""` does.
                 if setting.key == "parent", setting.value == .null {
                     try updated.set("containers.\(name).parent", .string(""))
+                    continue
+                }
+                // `"refresh": null` takes pull to refresh away, as `{}` does.
+                if setting.key == "refresh", setting.value == .null {
+                    try updated.set("containers.\(name).refresh", .table([]))
                     continue
                 }
                 let value = try ConfigValue(setting.value, key: setting.key)

@@ -226,6 +226,29 @@ struct Resume: ParsableCommand {
     func run() throws { try request.send(Operation.resume) }
 }
 
+struct BeginRefresh: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "begin-refresh",
+        abstract: "Start a container's pull to refresh without a pull.",
+        discussion: "The container needs a refresh key (docs/config.md); nothing moves, and the top of its resting range lies the refresh's height further up until end-refresh."
+    )
+
+    @OptionGroup var request: ContainerRequest
+
+    func run() throws { try request.send(Operation.beginRefresh) }
+}
+
+struct EndRefresh: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "end-refresh",
+        abstract: "End a container's refresh: it springs back to the top."
+    )
+
+    @OptionGroup var request: ContainerRequest
+
+    func run() throws { try request.send(Operation.endRefresh) }
+}
+
 struct Focus: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Give the focus to a container, or take it away.",

@@ -9,7 +9,8 @@ struct Observe: ParsableCommand {
         discussion: """
             KEY is one of phase, contentOffset.x, contentOffset.y, velocity.x, velocity.y, \
             header.height, header.progress (these take --step), visibleRows, rowVisible \
-            (--row, --threshold), nearEnd (--distance, --axis), atEdge (--edge). The first line \
+            (--row, --threshold), nearEnd (--distance, --axis), atEdge (--edge), stickyRow, \
+            refreshing. The first line \
             is the current value; after it one line per change, never otherwise. With --json, \
             the daemon's observation messages as they arrive (for widgets: waybar, eww).
             """

@@ -48,7 +48,7 @@ struct Scrollctl: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Watch.self, Observe.self, Get.self, ScrollTo.self, ScrollBy.self, Configure.self, Rows.self,
-            Remove.self, Pause.self, Resume.self, Focus.self, Devices.self, Reload.self, Ping.self,
+            Remove.self, Pause.self, Resume.self, BeginRefresh.self, EndRefresh.self, Focus.self, Devices.self, Reload.self, Ping.self,
         ]
     )
 }

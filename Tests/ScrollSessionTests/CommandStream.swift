@@ -26,6 +26,8 @@ struct CommandStream: CustomStringConvertible {
         case remove(container: Int, client: Int)
         case close(client: Int)
         case reload
+        /// `beginRefresh` or `endRefresh` (docs/design.md §21).
+        case refresh(begin: Bool, container: Int, client: Int)
     }
 
     let steps: [Step]
@@ -59,7 +61,7 @@ struct CommandStream: CustomStringConvertible {
         case 27: return .touchDown(slot: value % 5 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 28, 29: return .touchMotion(slot: value % 7 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 30: return .touchLift(slot: value % 7 == 0 ? 1 : 0, cancelled: value % 4 == 0)
-        default: return .wait(microseconds: Int64(value % 30_000))
+        default: return .refresh(begin: value % 2 == 0, container: (value / 2) % 7, client: value % 3)
         }
     }
 
@@ -139,7 +141,11 @@ struct CommandStream: CustomStringConvertible {
                 let parent = nested ? #","parent":"main""# : ""
                 // Some lie on the touchscreen, over the others (docs/design.md §25).
                 let frame = rows % 3 == 0 ? #","touch_frame":{"x":0.5,"y":0.25,"width":0.5,"height":0.5}"# : ""
-                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)\#(frame)"#)
+                // Some have app bars (docs/design.md §21): a quick-return header, sticky
+                // sections, pull to refresh.
+                let header = rows % 2 == 0 ? #","header":{"minHeight":10,"maxHeight":60,"mode":"enterAlways"}"# : ""
+                let refresh = rows % 5 < 2 ? #","refresh":{"threshold":50,"height":30}"# : ""
+                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30,"sticky":[0,2,4]},"owned":\#(owner != 0)\#(parent)\#(frame)\#(header)\#(refresh)"#)
                 names.append(name)
                 try subscribeNew()
             case let .insertRows(container, at, count):
@@ -164,6 +170,8 @@ struct CommandStream: CustomStringConvertible {
                 clients[client] = try daemon.connect()
             case .reload:
                 try request(0, #""op":"reload""#)
+            case let .refresh(begin, container, client):
+                try request(client, #""op":"\#(begin ? "beginRefresh" : "endRefresh")","container":"\#(name(container))""#)
             }
             try collect()
             // A little time between steps, so frames interleave with everything.

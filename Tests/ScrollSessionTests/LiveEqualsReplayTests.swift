@@ -19,11 +19,14 @@ struct LiveEqualsReplayTests {
         contentSize = { width = 400, height = 3000 }
         header = { min_height = 40, max_height = 120 }
         touch_frame = { x = 0, y = 0, width = 1, height = 1 }
+        refresh = { threshold = 60, height = 45 }
 
         [containers.list]
         parent = "main"
         containerSize = { width = 400, height = 300 }
-        rows = { count = 50, height = 44 }
+        rows = { count = 50, height = 44, sticky = [0, 10, 20, 30] }
+        header = { min_height = 20, max_height = 80, mode = "enterAlways" }
+        refresh = { threshold = 70, height = 70 }
         touch_frame = { x = 0, y = 0.5, width = 1, height = 0.5 }
         """
 
@@ -53,7 +56,10 @@ struct LiveEqualsReplayTests {
         // requests of every kind.
         #expect(tally.states > 100_000)
         #expect(tally.containers > 2_000)
-        #expect(tally.requestKinds.isSuperset(of: ["configure", "scrollTo", "scrollBy", "pause", "resume", "focus", "remove"]))
+        #expect(tally.requestKinds.isSuperset(of: ["configure", "scrollTo", "scrollBy", "pause", "resume", "focus", "remove", "beginRefresh", "endRefresh"]))
+        // App bars (docs/design.md §21) were on show: refreshes ran and sticky rows were pinned.
+        #expect(tally.refreshingStates > 1_000)
+        #expect(tally.stickyStates > 1_000)
         #expect(tally.reloads > 50)
         #expect(tally.touches > 2_000)
         #expect(tally.touchFrames > 50)
@@ -105,10 +111,17 @@ final class Tally {
     /// Touch lines recorded (docs/design.md §25), and configure requests giving a touch frame.
     var touches = 0
     var touchFrames = 0
+    /// States saying a refresh runs, and states with a pinned sticky row (docs/design.md §21).
+    var refreshingStates = 0
+    var stickyStates = 0
 
     func count(_ live: CommandStream.Live) {
         states += live.states.values.map(\.count).reduce(0, +)
         containers += live.states.count
+        for line in live.states.values.joined() {
+            if line.contains(#""refreshing":true"#) { refreshingStates += 1 }
+            if line.contains(#""stickyRow":{"#) { stickyStates += 1 }
+        }
         let text = String(decoding: live.recording, as: UTF8.self)
         for (number, line) in text.split(separator: "\n").enumerated() {
             // Line 2 is the configuration the recording opens with.

@@ -11,6 +11,9 @@ public struct EngineDriver {
         /// A 3-level chain (docs/design.md §14): a horizontal carousel, focused, in a vertical list
         /// in a vertical page. Vertical input is given to the carousel and routed up to the list.
         case nested
+        /// `list` with docs/design.md §21's app bars: the header `enterAlways`, a sticky section
+        /// header every 10 rows (1 000 of them), pull to refresh.
+        case appbars
     }
 
     /// The devices' input shaping (docs/design.md §18).
@@ -45,10 +48,15 @@ public struct EngineDriver {
         sent = Array(repeating: nil, count: observations.count)
         published.reserveCapacity(16)
         var configuration = ContainerConfiguration()
-        if layout == .list {
+        if layout == .list || layout == .appbars {
             configuration.contentSize = nil
             configuration.header = HeaderConfiguration(minHeight: 64, maxHeight: 220)
             configuration.rows = RowsConfiguration(count: 10_000, height: 44)
+        }
+        if layout == .appbars {
+            configuration.header?.mode = .enterAlways
+            configuration.rows?.sticky = Array(stride(from: 0, to: 10_000, by: 10))
+            configuration.refresh = RefreshConfiguration(threshold: 80, height: 60)
         }
         if layout == .nested {
             engine.add(ScrollContainer(name: "page", configuration: configuration, at: time))

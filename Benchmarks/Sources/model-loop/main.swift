@@ -30,15 +30,15 @@ if workload == "row-edits" {
 }
 let shaping: EngineDriver.Shaping = workload.hasPrefix("shaped") ? .shaped : workload.hasPrefix("detent") ? .detent : .none
 let observed = workload.hasPrefix("observed")
-let layout: EngineDriver.Layout = workload.hasPrefix("list") || workload.hasPrefix("detent") || observed ? .list : workload.hasPrefix("nested") ? .nested : .plain
+let layout: EngineDriver.Layout = workload.hasPrefix("appbars") ? .appbars : workload.hasPrefix("list") || workload.hasPrefix("detent") || observed ? .list : workload.hasPrefix("nested") ? .nested : .plain
 // observed-wheel: list-wheel with docs/design.md §13's eight kinds of observation on every state.
 var driver = EngineDriver(layout, shaping: shaping, observing: observed ? ObservationSet.eight : [])
 switch workload {
-case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel", "observed-wheel": driver.wheel(count: count)
-case "finger", "list-finger", "nested-finger", "shaped-finger": driver.finger(count: count)
+case "wheel", "list-wheel", "nested-wheel", "shaped-wheel", "detent-wheel", "observed-wheel", "appbars-wheel": driver.wheel(count: count)
+case "finger", "list-finger", "nested-finger", "shaped-finger", "appbars-finger": driver.finger(count: count)
 case "frames": driver.frames(count: count)
 default:
-    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|shaped-wheel|shaped-finger|detent-wheel|observed-wheel|row-edits|sizes [count]")
+    print("usage: model-loop wheel|finger|frames|list-wheel|list-finger|nested-wheel|nested-finger|shaped-wheel|shaped-finger|detent-wheel|observed-wheel|appbars-wheel|appbars-finger|row-edits|sizes [count]")
     exit(64)
 }
 print(driver.checksum, driver.changes)

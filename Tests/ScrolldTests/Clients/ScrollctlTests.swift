@@ -254,6 +254,18 @@ struct ScrollctlTests {
         #expect(unknown.stderr.contains("unknown_container"))
     }
 
+    @Test func beginAndEndRefresh() throws {
+        let daemon = try DaemonProcess(config: "[containers.feed]\nrefresh = { threshold = 80, height = 60 }\n")
+        let begun = try Scrollctl.run(["begin-refresh", "feed"], on: daemon)
+        #expect(begun.status == 0, "\(begun.stderr)")
+        #expect(try Scrollctl.run(["get", "feed"], on: daemon).output.contains(#""refreshing":true"#))
+        #expect(try Scrollctl.run(["end-refresh", "feed"], on: daemon).status == 0)
+        #expect(try Scrollctl.run(["get", "feed"], on: daemon).output.contains(#""refreshing":false"#))
+        let refused = try Scrollctl.run(["begin-refresh", "main"], on: daemon)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("no refresh configured"))
+    }
+
     @Test func pingPrintsTheRoundTrip() throws {
         let daemon = try DaemonProcess()
         let result = try Scrollctl.run(["ping"], on: daemon)

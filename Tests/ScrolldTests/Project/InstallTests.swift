@@ -76,6 +76,9 @@ struct InstallTests {
         for doc in try sourceNames("docs", suffix: ".md") { expected["\(prefix)/share/doc/scrolld/docs/\(doc)"] = 0o644 }
         expected["\(prefix)/share/doc/scrolld/docs/images/demo-plot.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/drawing-a-state.svg"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/sticky-push-off.svg"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/appbars-demo-refreshing.png"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/appbars-demo-pushed-off.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo-scrolled.png"] = 0o644
         let examples = try sourceNames("examples", suffix: ".toml") + ["client.py", "client.sh", "demo.scrolllog", "feed.py"]

@@ -110,6 +110,9 @@ class Description:
                 self.rows, self.runs = None, []
             elif "insert" in value or "remove" in value:
                 self._edit(value)
+            elif self.rows is not None and not {"count", "height", "heights"} & set(value):
+                # `top`, `threshold`, `visible_in`, `sticky`: keys that do not touch the rows.
+                self.rows.update(value)
             else:
                 self.rows = {k: v for k, v in value.items() if k not in ("count", "heights")}
                 if "heights" in value:
@@ -167,6 +170,8 @@ class Description:
         runs = list(self.runs)
         first = runs.pop(0) if runs and runs[0][0] is None else [None, 0]
         request["rows"] = {**self.rows, "count": first[1]}
+        # Sticky indices (docs/design.md §21) may name rows of later runs: they follow the inserts.
+        sticky = request["rows"].pop("sticky", None)
         lines = [request]
         at = first[1]
         for height, count in runs:
@@ -175,6 +180,8 @@ class Description:
                 insert["height"] = height
             lines.append({"op": "configure", "container": self.container, "rows": {"insert": insert}})
             at += count
+        if sticky is not None:
+            lines.append({"op": "configure", "container": self.container, "rows": {"sticky": sticky}})
         return lines
 
 

@@ -32,6 +32,14 @@ class VisibleRows(NamedTuple):
     last: Optional[int]
 
 
+class StickyRow(NamedTuple):
+    """The sticky row pinned at the pin line (docs/design.md §21): its index, and where its top is
+    drawn in content coordinates (on screen at `top - content_offset.y`)."""
+
+    row: int
+    top: float
+
+
 class ScrolldError(Exception):
     """An error reply of the daemon (`code` as on the wire: `unknown_container`,
     `invalid_value`, …) or of the client itself: `not_running` (no daemon at the socket),
@@ -48,7 +56,11 @@ class State:
     """One published state of a container, the schema of docs/design.md §4 in Python's spelling.
 
     `resumed` is True on the first state a reconnecting client yields from a new connection:
-    whatever happened in between was not seen, and `seq` may have started over."""
+    whatever happened in between was not seen, and `seq` may have started over.
+
+    `sticky_row` is the pinned section header (None when none is pinned); `refreshing` is True
+    while a refresh runs, False when none does, None for a container without `refresh`
+    (docs/design.md §21)."""
 
     container: str
     seq: int
@@ -63,6 +75,8 @@ class State:
     visible_rows: Optional[VisibleRows] = None
     paused: bool = False
     resumed: bool = False
+    sticky_row: Optional[StickyRow] = None
+    refreshing: Optional[bool] = None
 
     @classmethod
     def from_message(cls, message: dict, resumed: bool = False) -> "State":
@@ -70,6 +84,7 @@ class State:
         content, container = message["contentSize"], message["containerSize"]
         insets = message["contentInsets"]
         header, rows = message.get("header"), message.get("visibleRows")
+        sticky, refreshing = message.get("stickyRow"), message.get("refreshing")
         return cls(
             container=message["container"],
             seq=message["seq"],
@@ -84,6 +99,8 @@ class State:
             visible_rows=VisibleRows(rows["first"], rows["last"]) if rows is not None else None,
             paused=bool(message.get("paused", False)),
             resumed=resumed,
+            sticky_row=StickyRow(sticky["row"], sticky["top"]) if sticky is not None else None,
+            refreshing=bool(refreshing) if refreshing is not None else None,
         )
 
 

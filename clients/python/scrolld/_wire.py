@@ -83,6 +83,14 @@ def _touch_frame(value: Any) -> Any:
     return value
 
 
+def _refresh(value: Any) -> Any:
+    """`refresh=(threshold, height)` (docs/design.md §21), or a dict, or None for no pull to
+    refresh."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return {"threshold": value[0], "height": value[1]}
+    return value
+
+
 def _camel_keys(value: Any) -> Any:
     if isinstance(value, dict):
         return {camel(k) if isinstance(k, str) else k: _camel_keys(v) for k, v in value.items()}
@@ -101,6 +109,7 @@ _SHORTHANDS = {
     "insets": _insets,
     "header": _header,
     "touchFrame": _touch_frame,
+    "refresh": _refresh,
 }
 
 

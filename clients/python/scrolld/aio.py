@@ -168,6 +168,14 @@ class AsyncClient:
     async def remove(self, container: str) -> None:
         await self._call({"op": "remove", "container": container})
 
+    async def begin_refresh(self, container: str) -> None:
+        """`Client.begin_refresh`: starts a refresh without a pull (docs/design.md §21)."""
+        await self._call({"op": "beginRefresh", "container": container})
+
+    async def end_refresh(self, container: str) -> None:
+        """`Client.end_refresh`: ends the refresh, springing back to the top."""
+        await self._call({"op": "endRefresh", "container": container})
+
     async def get(self, container: str) -> State:
         return State.from_message(await self._call({"op": "get", "container": container}))
 

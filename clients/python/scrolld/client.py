@@ -173,8 +173,10 @@ class Client:
         `container_size=(400, 300)`, `content_insets=(top, leading, bottom, trailing)`,
         `header=(min, max)` or a dict, `rows={"count": 40, "height": 44}` or an edit
         (`rows={"insert": {"at": 40, "count": 20}}`), `touch_frame=(x, y, width, height)` (where
-        the container lies on a touchscreen, normalized; None removes it), `owned=True`,
-        `animation=...`."""
+        the container lies on a touchscreen, normalized; None removes it),
+        `refresh=(threshold, height)` (pull to refresh; None removes it), `owned=True`,
+        `animation=...`. App bars (docs/design.md §21): `header={"max_height": 100, "mode":
+        "enterAlways"}`, `rows={"count": 40, "height": 44, "sticky": [0, 5, 12]}`."""
         self._call(configure_request(container, settings))
 
     def scroll_to(self, container: str, *, x=None, y=None, row=None, anchor=None, edge=None, animation=None) -> None:
@@ -195,6 +197,15 @@ class Client:
 
     def remove(self, container: str) -> None:
         self._call({"op": "remove", "container": container})
+
+    def begin_refresh(self, container: str) -> None:
+        """Starts a refresh without a pull (docs/design.md §21): `refreshing` turns True and the
+        top of the resting range becomes `lo - height`; nothing moves."""
+        self._call({"op": "beginRefresh", "container": container})
+
+    def end_refresh(self, container: str) -> None:
+        """Ends the refresh: the container springs back to the top if it rests beyond it."""
+        self._call({"op": "endRefresh", "container": container})
 
     def get(self, container: str) -> State:
         return State.from_message(self._call({"op": "get", "container": container}))
