@@ -582,7 +582,7 @@ static void restore(scrolld *c, bool new_instance, bool focus_free) {
             desc_write_insert(d, i, &b);
             send_restoring(c, &b, c->next_id, OP_RESTORE, d->name);
         }
-        if (d->has_rest && !(c->flags & SCROLLD_NO_RESTORE_OFFSETS)) {
+        if (d->has_rest && !d->following && !(c->flags & SCROLLD_NO_RESTORE_OFFSETS)) {
             begin(&b, ++c->next_id, "scrollTo");
             jb_key(&b, "container"); jb_cstring(&b, d->name);
             jb_key(&b, "x"); jb_number(&b, d->rest_x);
@@ -788,10 +788,32 @@ static void keep_value(owned_value *o, const scrolld_value *v) {
     if (v->source_kind) o->v.source_kind = o->kind = sdup(v->source_kind);
 }
 
+static bool anchored_at_bottom(const desc *d) {
+    for (const desc_entry *e = d->entries; e != NULL; e = e->next)
+        if (strcmp(e->key, "anchor") == 0 && e->text != NULL && strcmp(e->text, "\"bottom\"") == 0) return true;
+    return false;
+}
+
+/* Where a reconnection puts a container back (docs/decisions.md, "Where a client puts a
+ * container back"): its last resting offset or, for a bottom-anchored one last seen following
+ * its end (within 0.5 px of it, beyond it, or moving towards it: a log whose rows arrive faster
+ * than it settles may never rest), its new end, where the daemon's anchor puts it. */
 static void note_rest(scrolld *c, const scrolld_state *s) {
-    if (s->phase != SCROLLD_PHASE_IDLE) return;
     desc *d = find_desc(c, s->container);
     if (d == NULL) return;
+    bool moving = s->phase != SCROLLD_PHASE_IDLE;
+    if (anchored_at_bottom(d)) {
+        double lo = -s->content_insets.top;
+        double hi = s->content_size.height - s->container_size.height + s->content_insets.bottom;
+        if (hi < lo) hi = lo;
+        if (s->content_offset.y >= hi - 0.5 || (moving && s->velocity.y > 0)) {
+            d->following = true;
+            return;
+        }
+        if (moving && d->following) return;
+        d->following = false;
+    }
+    if (moving) return;
     d->has_rest = true;
     d->rest_x = s->content_offset.x;
     d->rest_y = s->content_offset.y;

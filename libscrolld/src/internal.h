@@ -49,6 +49,8 @@ typedef struct desc {
     size_t nruns, capruns;
     bool has_rest;
     double rest_x, rest_y;
+    /* bottom-anchored and last seen following its end: put back there, not at rest_x/rest_y */
+    bool following;
 } desc;
 
 /* The settings as request members (after `"container":...`). Returns 0 or a SCROLLD_E_ code

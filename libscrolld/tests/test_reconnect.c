@@ -48,6 +48,22 @@ static void on_connect(scrolld *c, bool new_instance, void *data) {
     else x->reconnects_same++;
 }
 
+typedef struct log_seen {
+    int states;
+    struct { scrolld_phase phase; scrolld_point content_offset; scrolld_size content_size; bool resumed_seen; } last;
+} log_seen;
+
+static void on_log_state(scrolld *c, const scrolld_state *s, void *data) {
+    (void)c;
+    log_seen *x = data;
+    if (strcmp(s->container, "log") != 0) return;
+    x->states++;
+    x->last.phase = s->phase;
+    x->last.content_offset = s->content_offset;
+    x->last.content_size = s->content_size;
+    if (s->resumed) x->last.resumed_seen = true;
+}
+
 /* 50 px header, rows: 40 of 44 px, 10 of 50 px inserted at the end, the first 2 removed. */
 static const double CONTENT = 120 + 38 * 44 + 10 * 50;
 
@@ -169,6 +185,37 @@ int main(void) {
     CHECK_EQ_NUM(st.content_offset.y, 0);
     printf("ok SCROLLD_NO_RESTORE_OFFSETS\n");
 
+    /* A bottom-anchored log chasing its end when the daemon dies: rows arrive while it springs
+     * to the end, so it has not rested there; it comes back at its new end, following. */
+    scrolld *c3 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
+    CHECK(c3 != NULL);
+    log_seen lg = {0};
+    scrolld_on_state(c3, on_log_state, &lg);
+    s = scrolld_settings_new();
+    scrolld_settings_container_size(s, 420, 720);
+    scrolld_settings_rows(s, 60, 24);
+    scrolld_settings_anchor(s, "bottom");
+    scrolld_settings_owned(s, true);
+    OK(scrolld_configure(c3, "log", s, ERR));
+    scrolld_settings_free(s);
+    const scrolld_position top = {.has_y = true, .y = 0};
+    OK(scrolld_scroll_to(c3, "log", &top, &none, ERR));
+    OK(scrolld_subscribe(c3, "log", 0, 0, ERR));
+    DISPATCH_UNTIL(c3, lg.states > 0 && lg.last.phase == SCROLLD_PHASE_IDLE && lg.last.content_offset.y == 0);
+    const scrolld_position bottom = {.edge = "bottom"};
+    OK(scrolld_scroll_to(c3, "log", &bottom, NULL, ERR));
+    s = scrolld_settings_new();
+    scrolld_settings_rows_insert(s, 60, 1, 24);
+    OK(scrolld_configure(c3, "log", s, ERR));
+    scrolld_settings_free(s);
+    DISPATCH_UNTIL(c3, lg.last.phase != SCROLLD_PHASE_IDLE && lg.last.content_offset.y > 0);
+    daemon_kill(&d);
+    daemon_start(&d);
+    DISPATCH_UNTIL(c3, lg.last.resumed_seen && lg.last.phase == SCROLLD_PHASE_IDLE && lg.last.content_size.height == 61 * 24);
+    CHECK_EQ_NUM(lg.last.content_offset.y, 61 * 24 - 720);
+    printf("ok a log following its end comes back at its end\n");
+
+    scrolld_close(c3);
     scrolld_close(c2);
     scrolld_close(c);
     daemon_cleanup(&d);
