@@ -234,7 +234,7 @@ struct ConfigurationFileTests {
             socket = "/tmp/s"
             """
         )
-        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, physics, input, containers.NAME)", line: 4, file: "scrolld.toml"))
+        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, web, physics, input, containers.NAME)", line: 4, file: "scrolld.toml"))
 
         let scalar = failure("physics = 3\n")
         #expect(scalar?.key == "physics")
