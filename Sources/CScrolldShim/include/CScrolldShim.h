@@ -27,7 +27,6 @@ int CScrolldMemfdCreate(const char *name);
 /// port `peerPort` and whose peer is `localAddress` port `localPort`. `family` is 4 or 6; the
 /// addresses are 4 or 16 bytes in network order, the ports in host order. Returns 0 and sets
 /// `*uid`, or a negative errno (-ENOENT: no such socket, the peer is gone or not on this host).
-int CScrolldLoopbackPeerUID(int family, const uint8_t *peerAddress, uint16_t peerPort,
-                            const uint8_t *localAddress, uint16_t localPort, uint32_t *uid);
+int CScrolldLoopbackPeerUID(int family, const uint8_t *peerAddress, uint16_t peerPort, const uint8_t *localAddress, uint16_t localPort, uint32_t *uid);
 
 #endif
