@@ -66,17 +66,19 @@ test-python-deps:
 	done
 
 # The JavaScript client (clients/js, docs/clients.md "JavaScript") with Node's test runner against
-# the daemon built above ($(BIN), or SCROLLD_BIN), over the Unix socket and the WebSocket listener.
-# nodejs comes from apt when missing; Node's WebSocket is behind a flag before Node 22 (and absent
+# the daemon built above ($(BIN), or SCROLLD_BIN), over the Unix socket and the WebSocket listener,
+# and the web demo (examples/web) in headless Chromium, checked on screenshots (SCROLLD_SCREENSHOTS=DIR
+# keeps them). nodejs and chromium come from apt when missing; Node's WebSocket is behind a flag before Node 22 (and absent
 # in 18, where the WebSocket tests say they are skipped and why).
 JS_SCROLLD_BIN = $(abspath $(or $(SCROLLD_BIN),$(BIN)))
 .PHONY: test-js
 test-js:
 	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=nodejs
+	@command -v chromium >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=chromium
 	@test -x "$(JS_SCROLLD_BIN)" || $(SWIFT) build --product scrolld $(BUILD_FLAGS)
 	@flag=""; node --experimental-websocket -e 0 >/dev/null 2>&1 && flag=--experimental-websocket; \
-	  echo "node $$(node --version) $$flag --test clients/js/test/"; \
-	  SCROLLD_BIN=$(JS_SCROLLD_BIN) node $$flag --test clients/js/test/
+	  echo "node $$(node --version) $$flag --test clients/js/test/ examples/web/test/"; \
+	  SCROLLD_BIN=$(JS_SCROLLD_BIN) node $$flag --test clients/js/test/ examples/web/test/
 
 # libscrolld, the C client (libscrolld/, docs/clients.md "C"): its tests against the daemon built
 # above ($(BIN), or SCROLLD_BIN), built with ASan and UBSan; its exports checked against its
