@@ -107,6 +107,7 @@ check-warnings: deps
 # daemon alone on a CPU.
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
+	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=nodejs
 	Benchmarks/scripts/bench.sh
 	@# The C client's cost per state, beside the Python and Swift clients' (docs/clients.md, "C").
 	$(MAKE) -C libscrolld bench
