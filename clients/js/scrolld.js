@@ -7,7 +7,7 @@
 //   const client = await connect({ url: "ws://127.0.0.1:8765/scrolld" });
 //   for await (const state of client.subscribe("main")) render(state.contentOffset.y);
 
-import { Description } from "./description.js";
+import { Memory } from "./memory.js";
 import { DisconnectedError, ScrolldError, errorOf } from "./errors.js";
 import { MAX_LINE, defaultSocket, openTransport } from "./transport.js";
 import { Stream } from "./stream.js";
@@ -53,11 +53,7 @@ export class Client {
   #pending = new Map();       // id -> { op, request, stream, resolve, reject }
   #subscriptions = new Map(); // container -> [Stream]
   #observations = new Map();  // id -> Stream
-  #descriptions = new Map();  // container -> Description
-  #offsets = new Map();       // container -> last resting contentOffset
-  #owned = new Set();
-  #paused = new Set();
-  #focus = null;
+  #memory = new Memory();     // what a reconnection restores
   #instance = null;
   #closing = false;
 
@@ -247,16 +243,7 @@ export class Client {
     const lines = [];
     const ignore = () => {};
     const send = (request, op, stream) => lines.push(this.#register(request, { op, stream, resolve: ignore, reject: ignore }));
-    for (const [container, description] of this.#descriptions) {
-      if (!newDaemon && !this.#owned.has(container)) continue;
-      for (const request of description.lines()) send(request, "restore");
-      const offset = this.#offsets.get(container);
-      if (this.restoreOffsets && offset) {
-        send({ op: "scrollTo", container, x: offset.x ?? 0, y: offset.y ?? 0, animation: "none" }, "restore");
-      }
-    }
-    for (const container of [...this.#paused].sort()) send({ op: "pause", container }, "pause");
-    if (this.#focus !== null && welcome.focus == null) send({ op: "focus", container: this.#focus }, "restore");
+    for (const { request, op } of this.#memory.requests(welcome, newDaemon, this.restoreOffsets)) send(request, op);
     const wait = (welcome.features ?? []).includes("follow");
     const subscriptions = [...this.#subscriptions.values()].flat();
     this.#subscriptions.clear();
@@ -333,9 +320,7 @@ export class Client {
       this.#observations.get(id)?.deliver(message);
       return;
     }
-    if (type === "state" && message.phase === "idle" && this.#descriptions.has(message.container)) {
-      this.#offsets.set(message.container, message.contentOffset);
-    }
+    if (type === "state") this.#memory.noteState(message);
     if (type === "state" && id === undefined) {
       for (const stream of this.#subscriptions.get(message.container) ?? []) stream.deliver(message);
       return;
@@ -359,7 +344,7 @@ export class Client {
       return;
     }
     if (type === "state" && pending.op === "subscribe") pending.stream?.deliver(message);
-    this.#record(pending);
+    this.#memory.record(pending);
     pending.resolve(message);
   }
 
@@ -371,24 +356,6 @@ export class Client {
       pending.stream.end(error);
     }
     pending.reject(error);
-  }
-
-  /** What a reconnection must restore, from a request the daemon accepted. */
-  #record({ op, request }) {
-    const container = request.container;
-    if (op === "configure") {
-      if (request.owned) this.#owned.add(container);
-      if (!this.#descriptions.has(container)) this.#descriptions.set(container, new Description(container));
-      this.#descriptions.get(container).fold(request);
-    } else if (op === "pause") {
-      this.#paused.add(container);
-    } else if (op === "resume") {
-      this.#paused.delete(container);
-    } else if (op === "focus") {
-      this.#focus = container;
-    } else if (op === "remove") {
-      this.#forget(container);
-    }
   }
 
   #removed(container) {
@@ -403,15 +370,7 @@ export class Client {
         stream.end();
       }
     }
-    this.#forget(container);
-  }
-
-  #forget(container) {
-    this.#descriptions.delete(container);
-    this.#offsets.delete(container);
-    this.#owned.delete(container);
-    this.#paused.delete(container);
-    if (this.#focus === container) this.#focus = null;
+    this.#memory.forget(container);
   }
 
   #drop(stream) {

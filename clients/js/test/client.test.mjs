@@ -108,7 +108,7 @@ describe("connecting", () => {
 });
 
 describe("reconnection", () => {
-  test("after a restart, containers come back at their offset and the subscription resumes", async (t) => {
+  test("after a restart, containers come back at their offset and the subscription resumes", { timeout: 120_000 }, async (t) => {
     for (const [name, target, options = {}] of transports) {
       if (options.skip) continue;
       await t.test(name, async () => {

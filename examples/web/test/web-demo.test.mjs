@@ -82,7 +82,7 @@ async function shown(condition, what) {
   }, what);
 }
 
-test("the page draws the published states: header, rows, scroll to a row", { skip }, async () => {
+test("the page draws the published states: header, rows, scroll to a row", { skip, timeout: 120_000 }, async () => {
   await browser.send("Page.navigate", { url: `${page}/examples/web/index.html?ws=${encodeURIComponent(daemon.url)}` });
   await shown((s) => s.y === 0 && s.phase === "idle", "the page's first state");
   let image = await browser.screenshot();
@@ -106,7 +106,7 @@ test("the page draws the published states: header, rows, scroll to a row", { ski
   other.close();
 });
 
-test("a page from an origin not in web.origins cannot connect", { skip }, async () => {
+test("a page from an origin not in web.origins cannot connect", { skip, timeout: 120_000 }, async () => {
   // The same files from another origin (localhost instead of 127.0.0.1: another origin).
   const elsewhere = page.replace("127.0.0.1", "localhost");
   await browser.send("Page.navigate", { url: `${elsewhere}/examples/web/index.html?ws=none` });
