@@ -188,7 +188,7 @@ BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
 # README.md at the top of DOCDIR and docs/ beside it, as in the tree, so their relative links
 # (README -> docs/config.md, docs -> ../examples/…, the plot image) work where installed.
 DOCS := $(wildcard docs/*.md)
-DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg docs/images/kiosk-demo.png docs/images/kiosk-demo-scrolled.png
+DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg docs/images/kiosk-demo.png docs/images/kiosk-demo-scrolled.png docs/images/web-demo.png
 EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/feed.py examples/client.sh examples/demo.scrolllog
 UNITS := scrolld.service scrolld.socket
 
