@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import {
   connect, encode, ForbiddenError, InvalidValueError, NotRunningError, ScrolldError, TooLargeError, UnknownContainerError,
 } from "../scrolld.js";
-import { Daemon, waitFor } from "./daemon.mjs";
+import { Daemon, waitFor } from "../testing/daemon.mjs";
 
 const hasWebSocket = typeof globalThis.WebSocket === "function";
 const transports = [

@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url";
 import { after, before, test } from "node:test";
 
 import { connect } from "../../../clients/js/scrolld.js";
-import { Daemon, freePort, waitFor } from "../../../clients/js/test/daemon.mjs";
-import { Chromium, chromiumBinary } from "./chromium.mjs";
+import { Daemon, freePort, waitFor } from "../../../clients/js/testing/daemon.mjs";
+import { Chromium, chromiumBinary } from "../testing/chromium.mjs";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const [WIDTH, HEIGHT] = [480, 640];
