@@ -42,6 +42,7 @@ test: deps
 	$(SWIFT) test --skip-build $(BUILD_FLAGS) --filter OverloadTests
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory test-c
+	$(MAKE) --no-print-directory test-js
 
 # The Python client (clients/python), its windowed demo under Xvfb and the widget recipes,
 # against the daemon built above ($(BIN), or SCROLLD_BIN). What they need is installed when
@@ -63,6 +64,21 @@ test-python-deps:
 	  $(PYTHON) -m pip install --quiet $$module 2>/dev/null || \
 	    $(PYTHON) -m pip install --quiet --break-system-packages $$module || exit 1; \
 	done
+
+# The JavaScript client (clients/js, docs/clients.md "JavaScript") with Node's test runner against
+# the daemon built above ($(BIN), or SCROLLD_BIN), over the Unix socket and the WebSocket listener,
+# and the web demo (examples/web) in headless Chromium, checked on screenshots (SCROLLD_SCREENSHOTS=DIR
+# keeps them). nodejs and chromium come from apt when missing; Node's WebSocket is behind a flag before Node 22 (and absent
+# in 18, where the WebSocket tests say they are skipped and why).
+JS_SCROLLD_BIN = $(abspath $(or $(SCROLLD_BIN),$(BIN)))
+.PHONY: test-js
+test-js:
+	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=nodejs
+	@command -v chromium >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=chromium
+	@test -x "$(JS_SCROLLD_BIN)" || $(SWIFT) build --product scrolld $(BUILD_FLAGS)
+	@flag=""; node --experimental-websocket -e 0 >/dev/null 2>&1 && flag=--experimental-websocket; \
+	  echo "node $$(node --version) $$flag --test clients/js/test/ examples/web/test/"; \
+	  SCROLLD_BIN=$(JS_SCROLLD_BIN) node $$flag --test clients/js/test/ examples/web/test/
 
 # libscrolld, the C client (libscrolld/, docs/clients.md "C"): its tests against the daemon built
 # above ($(BIN), or SCROLLD_BIN), built with ASan and UBSan; its exports checked against its
@@ -91,6 +107,7 @@ check-warnings: deps
 # daemon alone on a CPU.
 bench: deps
 	@command -v valgrind >/dev/null || { if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; $$SUDO apt-get install -y -qq valgrind; }
+	@command -v node >/dev/null 2>&1 || $(MAKE) --no-print-directory deps APT_PACKAGES=nodejs
 	Benchmarks/scripts/bench.sh
 	@# The C client's cost per state, beside the Python and Swift clients' (docs/clients.md, "C").
 	$(MAKE) -C libscrolld bench
@@ -171,7 +188,7 @@ BUILT := $(if $(SKIP_BUILD),built,$(if $(ROOT_IN_USER_TREE),up-to-date,release))
 # README.md at the top of DOCDIR and docs/ beside it, as in the tree, so their relative links
 # (README -> docs/config.md, docs -> ../examples/…, the plot image) work where installed.
 DOCS := $(wildcard docs/*.md)
-DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg docs/images/sticky-push-off.svg docs/images/appbars-demo-refreshing.png docs/images/appbars-demo-pushed-off.png docs/images/kiosk-demo.png docs/images/kiosk-demo-scrolled.png
+DOC_IMAGES := docs/images/demo-plot.png docs/images/drawing-a-state.svg docs/images/sticky-push-off.svg docs/images/appbars-demo-refreshing.png docs/images/appbars-demo-pushed-off.png docs/images/kiosk-demo.png docs/images/kiosk-demo-scrolled.png docs/images/web-demo.png
 EXAMPLES := $(wildcard examples/*.toml) examples/client.py examples/feed.py examples/client.sh examples/demo.scrolllog
 UNITS := scrolld.service scrolld.socket
 

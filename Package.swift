@@ -95,6 +95,9 @@ let package = Package(
             dependencies: [
                 "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput",
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The WebSocket listener's handshake and framing (docs/design.md §24).
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -66,6 +66,15 @@ swift build -c release "${release_flags[@]}" --product scrollctl >&2
     echo "| what | time | rate |"
     echo "|---|---|---|"
     Benchmarks/scripts/replay.sh
+    echo
+    echo "## Input to message: WebSocket beside the Unix socket"
+    echo
+    echo "Benchmarks/scripts/web-latency.mjs: ${WEB_LATENCY_DRAGS:-10} drags of 500 events at 1 kHz through \`scrolld run --replay\`,"
+    echo "one Unix socket and one WebSocket subscriber (Node) in the same run; each input state's arrival minus its"
+    echo "\`t\` (the event's instant), CLOCK_MONOTONIC."
+    echo
+    websocket_flag=""; node --experimental-websocket -e 0 >/dev/null 2>&1 && websocket_flag=--experimental-websocket
+    node $websocket_flag Benchmarks/scripts/web-latency.mjs .build/release/scrolld "${WEB_LATENCY_DRAGS:-10}"
     if [ -x Benchmarks/run-live.sh ]; then
         echo
         echo "## Live daemon"

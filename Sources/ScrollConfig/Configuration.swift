@@ -6,6 +6,8 @@ import ScrollModel
 /// defaults first and every explicitly set constant then wins over it, whatever their order.
 public struct Configuration: Sendable {
     public var daemon = DaemonSettings()
+    /// `[web]`: the WebSocket listener for browsers (off by default).
+    public var web = WebSettings()
     /// `[input]`: libinput settings for the devices.
     public internal(set) var input = InputSettings()
     /// `[physics]` assignments, in order.
@@ -40,12 +42,14 @@ public struct Configuration: Sendable {
     public mutating func set(_ key: String, _ value: ConfigValue) throws(ConfigurationError) {
         let written = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard written.count >= 2, !written.contains(where: \.isEmpty) else {
-            throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, physics.*, input.*, containers.NAME.*)")
+            throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, web.*, physics.*, input.*, containers.NAME.*)")
         }
         let (parts, deprecated) = KeySpelling.canonical(written)
         switch parts[0] {
         case "daemon" where parts.count == 2:
             try daemon.set(parts[1], value, key: key)
+        case "web" where parts.count == 2:
+            try web.set(parts[1], value, key: key)
         case "physics" where parts.count == 2:
             try ScrollPhysics.validate(parts[1], value, key: key)
             physics.removeAll { $0.key == parts[1] }
@@ -66,7 +70,7 @@ public struct Configuration: Sendable {
                 deprecations.append(ConfigurationWarning(deprecated: key, canonical: parts.joined(separator: ".")))
             }
         default:
-            throw ConfigurationError(key: key, message: "unknown key (sections: daemon, physics, input, containers.NAME)")
+            throw ConfigurationError(key: key, message: "unknown key (sections: daemon, web, physics, input, containers.NAME)")
         }
     }
 

@@ -92,7 +92,7 @@ extension Configuration {
     /// key (`containerSize = { width = 800, height = 600 }`) and reaches `set` as `.table`.
     private static func isSection(_ path: [String]) -> Bool {
         switch (path.count, path.first) {
-        case (1, "daemon"), (1, "physics"), (1, "containers"), (2, "containers"), (1, "input"): return true
+        case (1, "daemon"), (1, "web"), (1, "physics"), (1, "containers"), (2, "containers"), (1, "input"): return true
         case (2, "input"): return path[1] == "devices"
         case (3, "input"): return path[1] == "devices"
         case (3, "containers"): return ["header", "rows", "physics", "refresh"].contains(path[2])
@@ -128,10 +128,10 @@ extension Configuration {
             return
         }
         switch (path.count, path[0]) {
-        case (1, "daemon"), (1, "physics"), (1, "containers"), (1, "input"):
+        case (1, "daemon"), (1, "web"), (1, "physics"), (1, "containers"), (1, "input"):
             throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
         case (1, _):
-            throw ConfigurationError(key: item.key, message: "unknown section (daemon, physics, input, containers.NAME)")
+            throw ConfigurationError(key: item.key, message: "unknown section (daemon, web, physics, input, containers.NAME)")
         case (2, "containers"):
             throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
         default:

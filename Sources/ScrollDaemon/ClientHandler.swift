@@ -17,6 +17,8 @@ package final class ClientHandler: ChannelInboundHandler {
     let restoring: Int?
     /// Counted among the daemon's open connections (until it closes).
     private var counted = false
+    /// Started: counted, and its credentials asked for (``start(_:)`` runs once).
+    private var started = false
     /// Set while the connection lingers before its close (`linger(_:saying:)`): the close that
     /// is due once the client has been silent for ``lingerTime``, and the one due at the
     /// latest, ``lingerLimit`` after the linger began, however the client keeps sending.
@@ -36,6 +38,20 @@ package final class ClientHandler: ChannelInboundHandler {
     }
 
     package func channelActive(context: ChannelHandlerContext) {
+        start(context)
+        context.fireChannelActive()
+    }
+
+    /// Added to a connection that is already open (a WebSocket's, once its handshake is done):
+    /// it starts here, as a new connection does when it becomes active.
+    package func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { start(context) }
+    }
+
+    /// Counts the connection, checks who is connecting, then greets (once per connection).
+    private func start(_ context: ChannelHandlerContext) {
+        guard !started else { return }
+        started = true
         let channel = context.channel
         let core = self.core
         core.connections.open += 1
@@ -43,8 +59,7 @@ package final class ClientHandler: ChannelInboundHandler {
         // Past the limit a new connection is told so and closed; one taken back after a
         // restart was already counted by the process before.
         if restoring == nil, core.connections.open > core.connections.limit {
-            refuse(context, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connections.limit) at once"))
-            context.fireChannelActive()
+            refuse(context, ProtocolError(.tooLarge, "too many connections: the daemon serves at most \(core.connections.limit) at once"), closing: .tooManyConnections)
             return
         }
         // SO_PEERCRED: the kernel's word for the connecting process' uid.
@@ -57,12 +72,12 @@ package final class ClientHandler: ChannelInboundHandler {
             switch result {
             case .success(let value): credentials = value
             case .failure:
-                handler.value.refuse(bound.value, ProtocolError(.forbidden, "cannot read the peer's credentials"))
+                handler.value.refuse(bound.value, ProtocolError(.forbidden, "cannot read the peer's credentials"), closing: .forbidden)
                 return
             }
             let uid = credentials.uid
             guard core.requests.isAllowed(uid: uid, daemonUID: edge.daemonUID) else {
-                handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(edge.daemonUID); see daemon.allow_uids)"))
+                handler.value.refuse(bound.value, ProtocolError(.forbidden, "uid \(uid) may not connect (the daemon runs as uid \(edge.daemonUID); see daemon.allow_uids)"), closing: .forbidden)
                 return
             }
             let number = self.restoring ?? core.connections.nextNumber
@@ -79,7 +94,6 @@ package final class ClientHandler: ChannelInboundHandler {
                 client.reply(core.requests.welcome())
             }
         }
-        context.fireChannelActive()
     }
 
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -100,9 +114,9 @@ package final class ClientHandler: ChannelInboundHandler {
     }
 
     /// Refuses the connection with `error`.
-    private func refuse(_ context: ChannelHandlerContext, _ error: ProtocolError) {
+    private func refuse(_ context: ChannelHandlerContext, _ error: ProtocolError, closing reason: ConnectionClosing) {
         core.connections.noteRefusal(error, logger: core.logger)
-        linger(context, saying: error)
+        linger(context, saying: error, closing: reason)
     }
 
     /// A lingering close: say why, half-close (the peer reads the line, then end of file), and
@@ -114,7 +128,10 @@ package final class ClientHandler: ChannelInboundHandler {
     /// pause and focus, as at a close), a linger lasts ``lingerLimit`` at most, and at most
     /// ``maximumLingering`` connections linger at once: a refused connection can hold neither a
     /// descriptor nor the daemon's attention for long.
-    private func linger(_ context: ChannelHandlerContext, saying error: ProtocolError) {
+    ///
+    /// `reason` goes down the pipeline first (``ConnectionClosing``): a transport with a close
+    /// handshake of its own (WebSocket) says it with the close; a byte stream ignores it.
+    private func linger(_ context: ChannelHandlerContext, saying error: ProtocolError, closing reason: ConnectionClosing) {
         guard lingerEnd == nil else { return }
         let channel = context.channel
         if let client {
@@ -122,6 +139,7 @@ package final class ClientHandler: ChannelInboundHandler {
             self.client = nil
         }
         let reply = core.requests.line { ReplyEncoder.error(error, into: &$0) }
+        context.triggerUserOutboundEvent(reason, promise: nil)
         guard core.connections.lingering < Self.maximumLingering else {
             channel.writeAndFlush(reply).whenComplete { _ in channel.close(promise: nil) }
             return
@@ -161,7 +179,7 @@ package final class ClientHandler: ChannelInboundHandler {
 
     package func errorCaught(context: ChannelHandlerContext, error: Error) {
         if error is LineFrameDecoder.LineTooLong {
-            linger(context, saying: ProtocolError.tooLarge())
+            linger(context, saying: ProtocolError.tooLarge(), closing: .lineTooLong)
             return
         }
         context.close(promise: nil)

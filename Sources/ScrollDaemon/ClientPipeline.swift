@@ -1,4 +1,6 @@
 import NIOCore
+import NIOHTTP1
+import NIOWebSocket
 
 /// The pipeline of one client connection, built here alone: for the daemon's own socket,
 /// systemd's, a connection taken back after a restart, and the tests' embedded and socket
@@ -19,12 +21,54 @@ package enum ClientPipeline {
         edge: ConnectionEdge,
         restoring: Int? = nil
     ) throws {
-        if let options = channel.syncOptions {
-            try options.setOption(.maxMessagesPerRead, value: 1)
-            try options.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytesPerTurn))
-            try options.setOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
-        }
+        try setOptions(of: channel)
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
         try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, edge: edge, restoring: restoring))
+    }
+
+    /// A connection to the WebSocket listener (docs/design.md §24): an HTTP handshake
+    /// (``WebHandshake``), then NIO's WebSocket framing and ``WebSocketLines`` in place of the
+    /// line decoder, in front of the same ``ClientHandler`` as any other connection, added when
+    /// the handshake is done (it then checks the peer's uid, and greets).
+    package static func configureWeb(_ channel: Channel, core: DaemonCore, edge: ConnectionEdge) throws {
+        try setOptions(of: channel)
+        let handshake = WebHandshake(core: core)
+        let bound = NIOLoopBound(core, eventLoop: channel.eventLoop)
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: LineFrameDecoder.defaultMaximumLength,
+            automaticErrorHandling: false,
+            shouldUpgrade: { channel, head in
+                let refused = WebHandshake.refusal(of: head, origins: bound.value.session.configuration.web.origins)
+                return channel.eventLoop.makeSucceededFuture(refused == nil ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    pipeline.removeHandler(name: WebHandshake.name, promise: nil)
+                    // Fragments are put together up to the line limit (a longer message is a
+                    // line too long); the smallest fragment but the last is 1 byte, and a
+                    // message has at most 1024 of them.
+                    try pipeline.addHandler(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1024,
+                            maxAccumulatedFrameSize: LineFrameDecoder.defaultMaximumLength
+                        )
+                    )
+                    try pipeline.addHandler(WebSocketLines())
+                    try pipeline.addHandler(ClientHandler(core: bound.value, edge: edge))
+                }
+            }
+        )
+        try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+            withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
+        )
+        try channel.pipeline.syncOperations.addHandler(handshake, name: WebHandshake.name)
+    }
+
+    private static func setOptions(of channel: Channel) throws {
+        guard let options = channel.syncOptions else { return }
+        try options.setOption(.maxMessagesPerRead, value: 1)
+        try options.setOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: bytesPerTurn))
+        try options.setOption(.writeBufferWaterMark, value: Client.writeBufferWaterMark)
     }
 }

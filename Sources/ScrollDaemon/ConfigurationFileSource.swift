@@ -60,6 +60,7 @@ extension ConfigurationFileSource {
             core.fileInForce = file
             ConfigurationFileSource.logWarnings(of: configuration, to: core.logger)
             let waiting = configuration.daemon.startOnlyChanges(from: core.daemonSettingsAtStart)
+                + configuration.web.startOnlyChanges(from: core.webSettingsAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
             let warnings = configuration.warnings.map { "; warning: \($0)" }.joined()
             return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")

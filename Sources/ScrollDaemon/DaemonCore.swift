@@ -28,6 +28,10 @@ package final class DaemonCore {
     private(set) var requests: RequestHandler!
     /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
     let daemonSettingsAtStart: DaemonSettings
+    /// `[web]` as the daemon started with it: the listener's address stays so.
+    let webSettingsAtStart: WebSettings
+    /// Whether the WebSocket listener is on (docs/design.md §24): `welcome` lists "web".
+    package var servesWeb = false
     let configurationSource: ConfigurationFileSource
     /// The file the configuration in force came from (nil: the built-in defaults).
     package var fileInForce: String?
@@ -51,6 +55,7 @@ package final class DaemonCore {
         instance = DaemonInstance.random()
         recording = RecordingWriter(logger: logger)
         daemonSettingsAtStart = configuration.daemon
+        webSettingsAtStart = configuration.web
         configurationSource = source
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
         publisher = Publisher(eventLoop: eventLoop)

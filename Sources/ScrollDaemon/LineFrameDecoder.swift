@@ -18,7 +18,10 @@ package struct LineFrameDecoder: ByteToMessageDecoder {
     /// A line went over the limit: nothing more is decoded.
     private var discarding = false
 
-    package init(maximumLength: Int = 64 * 1024) {
+    /// The line limit of docs/design.md §7, also a WebSocket message's (§24).
+    package static let defaultMaximumLength = 64 * 1024
+
+    package init(maximumLength: Int = LineFrameDecoder.defaultMaximumLength) {
         self.maximumLength = maximumLength
     }
 

@@ -32,8 +32,11 @@ final class RequestHandler {
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
     static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars"]
 
+    /// `welcome`'s features: "web" too while the WebSocket listener is on (docs/design.md §24).
+    var features: [String] { core.servesWeb ? Self.features + ["web"] : Self.features }
+
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: Self.features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
+        line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
     }
 
     func handle(_ request: ByteBuffer, from client: Client) {

@@ -186,6 +186,9 @@ struct Run: ParsableCommand {
         } catch let error as SocketLocation.Unusable {
             logger.critical("\(error)")
             throw ExitCode(1)
+        } catch let error as WebListenerError {
+            logger.critical("\(error)")
+            throw ExitCode(1)
         }
     }
 }

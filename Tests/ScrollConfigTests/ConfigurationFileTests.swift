@@ -234,7 +234,7 @@ struct ConfigurationFileTests {
             socket = "/tmp/s"
             """
         )
-        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, physics, input, containers.NAME)", line: 4, file: "scrolld.toml"))
+        #expect(error == ConfigurationError(key: "deamon", message: "unknown section (daemon, web, physics, input, containers.NAME)", line: 4, file: "scrolld.toml"))
 
         let scalar = failure("physics = 3\n")
         #expect(scalar?.key == "physics")
@@ -408,6 +408,7 @@ struct ConfigurationFileTests {
         #expect(try shipped.resolvePhysics() == ScrollPhysics())
         #expect(try shipped.resolve(container: "main") == Configuration.defaults.resolve(container: "main"))
         #expect(shipped.daemon == Configuration.defaults.daemon)
+        #expect(shipped.web == Configuration.defaults.web)
         #expect(shipped.containers.map(\.name) == ["main"])
     }
 
@@ -425,7 +426,8 @@ struct ConfigurationFileTests {
         let container = ["containerSize", "contentSize", "insets", "axes", "scroll_target", "anchor", "devices"]
         let header = ["min_height", "max_height", "stretch", "snap"]
         let rows = ["count", "height", "heights", "top", "threshold", "visible_in"]
-        for key in daemon + ScrollPhysics.keys + container + header + rows + InputSettings.keys {
+        let web = ["listen", "origins"]
+        for key in daemon + web + ScrollPhysics.keys + container + header + rows + InputSettings.keys {
             #expect(written.contains(key), "config/scrolld.toml does not document \(key)")
         }
     }

@@ -108,7 +108,7 @@ struct ConfigurationFuzzFindingsTests {
 
     /// The empty key is a legal TOML key; an error about it shows it quoted.
     @Test func anErrorAboutTheEmptyKeyShowsItQuoted() {
-        #expect(failure("\"\" = 1\n")?.description == #"scrolld.toml:1: "": unknown section (daemon, physics, input, containers.NAME)"#)
+        #expect(failure("\"\" = 1\n")?.description == #"scrolld.toml:1: "": unknown section (daemon, web, physics, input, containers.NAME)"#)
     }
 
     /// A byte order mark (which TOML readers skip) made the old key locator take line 1 for text, so

@@ -202,8 +202,10 @@ int main(void) {
     OK(scrolld_scroll_to(c3, "log", &top, &none, ERR));
     OK(scrolld_subscribe(c3, "log", 0, 0, ERR));
     DISPATCH_UNTIL(c3, lg.states > 0 && lg.last.phase == SCROLLD_PHASE_IDLE && lg.last.content_offset.y == 0);
+    /* a ten-second spring: still on its way when the daemon dies, however late this reads */
     const scrolld_position bottom = {.edge = "bottom"};
-    OK(scrolld_scroll_to(c3, "log", &bottom, NULL, ERR));
+    const scrolld_animation slow = {.kind = SCROLLD_ANIMATION_SPRING, .duration = 10};
+    OK(scrolld_scroll_to(c3, "log", &bottom, &slow, ERR));
     s = scrolld_settings_new();
     scrolld_settings_rows_insert(s, 60, 1, 24);
     OK(scrolld_configure(c3, "log", s, ERR));

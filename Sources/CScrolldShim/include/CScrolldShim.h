@@ -22,5 +22,11 @@ int CScrolldRLimitRealtimePriority(void);
 int32_t CScrolldThreadID(void);
 /// memfd_create(2) with MFD_CLOEXEC: the anonymous file the session is kept in (docs/design.md §16).
 int CScrolldMemfdCreate(const char *name);
+/// The uid owning the TCP socket at the other end of a loopback connection, asked of the
+/// kernel with NETLINK_SOCK_DIAG (inet_diag): the socket whose own address is `peerAddress`
+/// port `peerPort` and whose peer is `localAddress` port `localPort`. `family` is 4 or 6; the
+/// addresses are 4 or 16 bytes in network order, the ports in host order. Returns 0 and sets
+/// `*uid`, or a negative errno (-ENOENT: no such socket, the peer is gone or not on this host).
+int CScrolldLoopbackPeerUID(int family, const uint8_t *peerAddress, uint16_t peerPort, const uint8_t *localAddress, uint16_t localPort, uint32_t *uid);
 
 #endif

@@ -102,6 +102,7 @@ final class Daemon: Sendable {
         // and taken back after a restart (docs/design.md §16), before the socket accepts anew.
         try keepSession(core: core, loop: loop)
         let inherited = try listen(running)
+        let web = try listenForBrowsers(running)
 
         let status = SystemdStatus(notifier: notifier)
         try loop.submit { core.value.status.observer = status }.wait()
@@ -128,6 +129,7 @@ final class Daemon: Sendable {
         try? watcher?.close().wait()
         try? signals.close().wait()
         try? inherited?.close().wait()
+        try? web?.close().wait()
         if let own = running.listener.withLockedValue({ $0 }) {
             try? loop.flatSubmit { own.value.stop() }.wait()
         }
@@ -259,6 +261,16 @@ final class Daemon: Sendable {
         running.listener.withLockedValue { $0 = own }
         logger.info("listening on \(options.socketPath)")
         return nil
+    }
+
+    /// The WebSocket listener of `[web] listen`, when it is set (docs/design.md §24).
+    private func listenForBrowsers(_ running: Running) throws -> Channel? {
+        guard let address = options.configuration.web.listen else { return nil }
+        let core = running.core
+        let channel = try WebListener.start(at: address, group: running.group, core: core)
+        try running.loop.submit { core.value.servesWeb = true }.wait()
+        logger.info("listening for WebSocket clients on ws://\(address)\(WebHandshake.path)")
+        return channel
     }
 
     /// Starts the input source and says READY=1: at once for a replay, and for libinput once

@@ -18,7 +18,7 @@ import Testing
         // A Unix socket's address, the default socket's path (the uid in it).
         "ScrollProtocol": ["ScrollModel", "ScrollJSON", "Glibc"],
         "ScrollSession": ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"],
-        "ScrollDaemon": ["NIOCore", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
+        "ScrollDaemon": ["NIOCore", "NIOHTTP1", "NIOWebSocket", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
         "ScrollDaemonPOSIX": ["ScrollDaemon", "CScrolldShim", "NIOCore", "SystemPackage", "Glibc"],
         "ScrollInput": ["CLibinput", "ScrollModel", "Glibc"],
         "ScrollPlot": ["ScrollModel", "RealModule"],

@@ -81,6 +81,7 @@ struct InstallTests {
         expected["\(prefix)/share/doc/scrolld/docs/images/appbars-demo-pushed-off.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo.png"] = 0o644
         expected["\(prefix)/share/doc/scrolld/docs/images/kiosk-demo-scrolled.png"] = 0o644
+        expected["\(prefix)/share/doc/scrolld/docs/images/web-demo.png"] = 0o644
         let examples = try sourceNames("examples", suffix: ".toml") + ["client.py", "client.sh", "demo.scrolllog", "feed.py"]
         for example in examples { expected["\(prefix)/share/doc/scrolld/examples/\(example)"] = 0o644 }
         return expected

@@ -162,13 +162,14 @@ def test_a_log_following_its_end_comes_back_at_its_end(daemon):
     client.scroll_to("log", y=0, animation="none")
     states = client.subscribe("log")
     assert next(states).content_offset.y == 0
-    client.scroll_to("log", edge="bottom")  # the smooth spring
+    # A ten-second spring: still on its way when the daemon dies, however late this reads.
+    client.scroll_to("log", edge="bottom", animation=scrolld.spring(10))
     client.configure("log", rows={"insert": {"at": 60, "count": 1}})
     moving = next(state for state in states if state.phase != "idle")
     assert moving.content_offset.y < 744  # killed before it rests
     daemon.kill()
     daemon.start()
-    resumed = next(states)
+    resumed = next(state for state in states if state.resumed)
     while not (resumed.phase == "idle" and resumed.content_size.height == 61 * 24):
         resumed = next(states)
     assert resumed.content_offset.y == 61 * 24 - 720

@@ -1,0 +1,76 @@
+import NIOCore
+import NIOHTTP1
+import ScrollProtocol
+
+/// The HTTP side of the WebSocket listener (docs/design.md §24): which handshakes are
+/// upgraded, and the answer to every other request.
+///
+/// A handshake is upgraded only at ``path``, and only when its `Origin` is one of
+/// `web.origins` (exact match) or absent: a browser always sends the page's origin, so no page
+/// the user happens to visit reaches the daemon (cross-site WebSocket hijacking); a client that
+/// sends none is no browser and is then held to the uid check like any other connection.
+/// Anything else gets an HTTP error naming the reason and is closed; a connection that has not
+/// finished its handshake within ``deadline`` is closed too.
+package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias OutboundOut = HTTPServerResponsePart
+
+    /// Where the protocol is served.
+    package static let path = "/scrolld"
+    /// Its name in the pipeline, where the upgrade removes it.
+    static let name = "web-handshake"
+    /// How long a connection may take to complete its handshake.
+    static let deadline = TimeAmount.seconds(10)
+
+    let core: DaemonCore
+    private var timeout: Scheduled<Void>?
+    private var answered = false
+
+    init(core: DaemonCore) {
+        self.core = core
+    }
+
+    /// Why the handshake `head` is refused, as an HTTP status and a sentence, or nil: it may
+    /// be upgraded. `origins`: the configuration's `web.origins`.
+    static func refusal(of head: HTTPRequestHead, origins: [String]) -> (HTTPResponseStatus, String)? {
+        let target = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard target == path else { return (.notFound, "scrolld serves its protocol at \(path) only") }
+        let found = head.headers["Origin"]
+        guard found.count <= 1 else { return (.forbidden, "more than one Origin header") }
+        if let origin = found.first, !origins.contains(origin) {
+            return (.forbidden, "origin \(origin) is not in web.origins")
+        }
+        let upgrade = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
+        guard upgrade else { return (.upgradeRequired, "scrolld speaks WebSocket only at \(path)") }
+        return nil
+    }
+
+    package func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        timeout = channel.eventLoop.scheduleTask(in: Self.deadline) { channel.close(promise: nil) }
+    }
+
+    package func handlerRemoved(context: ChannelHandlerContext) {
+        timeout?.cancel()
+        timeout = nil
+    }
+
+    /// A request the upgrader did not take: answered with why, then closed.
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(let head) = unwrapInboundIn(data), !answered else { return }
+        answered = true
+        let (status, reason) = Self.refusal(of: head, origins: core.session.configuration.web.origins)
+            ?? (.badRequest, "not a WebSocket handshake (RFC 6455)")
+        if status == .forbidden {
+            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), logger: core.logger)
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: "\(reason.utf8.count + 1)")
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: reason + "\n")))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,58 @@
+import Logging
+import NIOCore
+import NIOPosix
+import ScrollConfig
+import ScrollDaemon
+import ScrollDaemonPOSIX
+
+/// The WebSocket listener of `[web] listen` (docs/design.md §24): a TCP socket on a loopback
+/// address whose connections go through the daemon's one pipeline (`ClientPipeline`), the
+/// WebSocket way, each checked for its peer's uid (`ConnectionEdge.loopback`).
+enum WebListener {
+    /// Binds `address` and serves it until the returned channel is closed. Refuses an address
+    /// that is not a loopback one, whatever the configuration let through.
+    static func start(
+        at address: WebSettings.ListenAddress, group: EventLoopGroup, core: NIOLoopBound<DaemonCore>
+    ) throws -> Channel {
+        let socketAddress: SocketAddress
+        do {
+            socketAddress = try SocketAddress(ipAddress: address.host, port: address.port)
+        } catch {
+            throw WebListenerError(message: "web.listen: \(address) is not an IP address")
+        }
+        guard isLoopback(socketAddress) else {
+            throw WebListenerError(message: "web.listen: \(address) is not a loopback address; the listener serves this machine only")
+        }
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: SocketListener.backlog)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                }
+            }
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ClientPipeline.configureWeb(channel, core: core.value, edge: .loopback)
+                }
+            }
+        do {
+            return try bootstrap.bind(to: socketAddress).wait()
+        } catch {
+            throw WebListenerError(message: "web.listen: cannot listen on \(address): \(error)")
+        }
+    }
+
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
+        case .v6: return address.ipAddress == "::1"
+        default: return false
+        }
+    }
+}
+
+struct WebListenerError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The WebSocket listener's access rules (docs/design.md §24), each against a real daemon on a
+/// real loopback port: only the daemon's own uid gets in (looked up in the kernel's socket
+/// table), and a browser only from a page whose origin is listed.
+@Suite("scrolld's WebSocket listener: who gets in", .serialized)
+struct WebListenerTests {
+    static func config(port: Int, origins: [String] = ["http://127.0.0.1:8080"]) -> String {
+        "[web]\nlisten = \"127.0.0.1:\(port)\"\norigins = [\(origins.map { "\"\($0)\"" }.joined(separator: ", "))]\n"
+    }
+
+    static func features(_ welcome: [String: Any]?) -> [String] { welcome?["features"] as? [String] ?? [] }
+
+    @Test func theListenerIsOffByDefaultAndWelcomeSaysWebWhenOn() throws {
+        let off = try DaemonProcess()
+        let unix = try LineClient(path: off.socketPath)
+        #expect(!Self.features(unix.readJSON()).contains("web"))
+        #expect(!off.stderr.contains("WebSocket"))
+        #expect(off.stop() == 0)
+
+        let port = try WebSocketClient.freePort()
+        let on = try DaemonProcess(config: Self.config(port: port))
+        let (web, upgraded) = try WebSocketClient.open(port: port)
+        #expect(upgraded, "\(web.response)")
+        #expect(Self.features(web.readJSON()).contains("web"))
+        let other = try LineClient(path: on.socketPath)
+        #expect(Self.features(other.readJSON()).contains("web"))
+        #expect(on.stderr.contains("listening for WebSocket clients on ws://127.0.0.1:\(port)/scrolld"))
+        #expect(on.stop() == 0)
+    }
+
+    /// A non-loopback address never reaches a socket: the daemon does not start, and says why.
+    @Test func aNonLoopbackAddressIsRefusedAtStartWithTheReason() throws {
+        for (address, reason) in [
+            ("0.0.0.0:8765", "0.0.0.0 is not a loopback address"),
+            ("192.168.1.10:8765", "192.168.1.10 is not a loopback address"),
+            ("[::]:8765", ":: is not a loopback address"),
+            ("localhost:8765", "localhost is not an IP address"),
+        ] {
+            let file = try Scrolld.temporaryFile("[web]\nlisten = \"\(address)\"\n", name: "scrolld.toml")
+            let run = try Scrolld.run(["run", "--config", file, "--socket", "/tmp/sd-never-\(getpid()).sock"])
+            #expect(run.status != 0, "\(address)")
+            #expect(run.stderr.contains("web.listen: \(reason)"), "\(address): \(run.stderr)")
+            let check = try Scrolld.run(["check-config", file])
+            #expect(check.status != 0 && (check.stderr + String(decoding: check.stdout, as: UTF8.self)).contains(reason), "\(address)")
+        }
+    }
+
+    /// A client without `Origin` (not a browser) of the daemon's own uid is served as on the
+    /// Unix socket, by the same handler: what it configures, a Unix client sees, and its
+    /// subscription follows what a Unix client does.
+    @Test func theSameUidWithoutAnOriginIsServedLikeTheUnixSocket() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        let (web, upgraded) = try WebSocketClient.open(port: port)
+        try #require(upgraded, "\(web.response)")
+        #expect(web.readJSON()?["type"] as? String == "welcome")
+        #expect(web.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
+        let configured = web.request(["op": "configure", "container": "w", "containerSize": [400, 300], "contentSize": [400, 3000]], id: 2)
+        #expect(configured?["type"] as? String == "ok")
+        let state = web.request(["op": "subscribe", "container": "w"], id: 3)
+        #expect(state?["type"] as? String == "state" && state?.y == 0)
+
+        let unix = try LineClient(path: daemon.socketPath)
+        _ = unix.readJSON()
+        #expect(unix.request(["op": "scrollTo", "container": "w", "y": 250], id: 1)?["type"] as? String == "ok")
+        var seen: [String: Any]?
+        while seen == nil, let message = web.readJSON() {
+            if message["type"] as? String == "state", message.y == 250 { seen = message }
+        }
+        #expect(seen?["container"] as? String == "w")
+        // A bad request answers with the Unix socket's error and keeps the connection.
+        let bad = web.request(["op": "scrollTo", "container": "nope", "y": 1], id: 4)
+        #expect(bad?["code"] as? String == "unknown_container")
+        #expect(web.request(["op": "ping"], id: 5)?["type"] as? String == "pong")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A process of another uid (started as `nobody`) gets the forbidden error, then close code
+    /// 1008, and the daemon logs it; it keeps serving its own uid meanwhile.
+    @Test func anotherUidIsClosedWith1008AndLogged() throws {
+        guard getuid() == 0 else {
+            print("skipped: starting a client as another uid needs root (setpriv)")
+            return
+        }
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        let script = """
+            import socket, sys
+            s = socket.create_connection(("127.0.0.1", \(port)))
+            s.sendall(b"GET /scrolld HTTP/1.1\\r\\nHost: x\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\\r\\nSec-WebSocket-Version: 13\\r\\n\\r\\n")
+            data = b""
+            s.settimeout(30)
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                data += chunk
+                if b"\\r\\n\\r\\n" in data:
+                    head, rest = data.split(b"\\r\\n\\r\\n", 1)
+                    frames = []
+                    while len(rest) >= 2 and len(rest) >= 2 + (rest[1] & 0x7f):
+                        n = rest[1] & 0x7f
+                        frames.append((rest[0] & 0x0f, rest[2:2 + n]))
+                        rest = rest[2 + n:]
+                    if any(op == 8 for op, _ in frames): break
+            print(head.split(b"\\r\\n")[0].decode())
+            for op, payload in frames:
+                print(op, int.from_bytes(payload[:2], "big") if op == 8 else payload.decode())
+            """
+        let run = try Scrolld.runTool("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "/usr/bin/python3", "-c", script])
+        let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(lines.first == "HTTP/1.1 101 Switching Protocols", "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix(#"1 {"type":"error","code":"forbidden","message":"uid 65534 may not connect"#) == true, "\(lines)")
+        #expect(lines.last == "8 1008", "\(lines)")
+        #expect(daemon.waitForLog("refused a connection: uid 65534 may not connect"))
+        let (web, upgraded) = try WebSocketClient.open(port: port)
+        #expect(upgraded && web.readJSON()?["type"] as? String == "welcome")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A browser's page from an origin not in `web.origins` is refused at the handshake (403,
+    /// logged, never a WebSocket); a listed origin is served, matched exactly.
+    @Test func anOriginNotInTheListIsRefused() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port, origins: ["http://127.0.0.1:8080", "https://kiosk.example"]))
+        for origin in ["http://evil.example", "http://127.0.0.1:8081", "https://kiosk.example.evil.example", "null", "HTTP://127.0.0.1:8080"] {
+            let (client, upgraded) = try WebSocketClient.open(port: port, origin: origin)
+            #expect(!upgraded, "\(origin)")
+            #expect(client.response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(origin): \(client.response)")
+            #expect(client.response.contains("origin \(origin) is not in web.origins"), "\(origin)")
+        }
+        #expect(daemon.waitForLog("refused a connection: WebSocket handshake refused: origin http://evil.example is not in web.origins"))
+        for origin in ["http://127.0.0.1:8080", "https://kiosk.example"] {
+            let (client, upgraded) = try WebSocketClient.open(port: port, origin: origin)
+            #expect(upgraded, "\(origin): \(client.response)")
+            #expect(client.readJSON()?["type"] as? String == "welcome", "\(origin)")
+        }
+        // Elsewhere than /scrolld, or without an upgrade: an HTTP error that says where.
+        let (elsewhere, upgradedElsewhere) = try WebSocketClient.open(port: port, path: "/")
+        #expect(!upgradedElsewhere && elsewhere.response.hasPrefix("HTTP/1.1 404 Not Found"))
+        #expect(elsewhere.response.contains("scrolld serves its protocol at /scrolld only"))
+        #expect(daemon.stop() == 0)
+    }
+
+    /// `web.origins` is read at each handshake: a reload adds an origin without a restart;
+    /// `web.listen` waits for the next start, and the reload says so.
+    @Test func aReloadChangesTheOriginsAndSaysTheAddressWaits() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        #expect(try !WebSocketClient.open(port: port, origin: "http://new.example").1)
+        let other = try WebSocketClient.freePort()
+        try Self.config(port: other, origins: ["http://new.example"]).write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        let unix = try LineClient(path: daemon.socketPath)
+        _ = unix.readJSON()
+        let reload = unix.request(["op": "reload"], id: 1)
+        #expect((reload?["message"] as? String)?.contains("web.listen takes effect at the next start") == true, "\(String(describing: reload))")
+        let (client, upgraded) = try WebSocketClient.open(port: port, origin: "http://new.example")
+        #expect(upgraded && client.readJSON()?["type"] as? String == "welcome")
+        #expect(daemon.stop() == 0)
+    }
+}
