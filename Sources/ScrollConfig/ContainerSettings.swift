@@ -19,6 +19,9 @@ public struct ContainerSettings: Sendable {
     /// `touch_frame`: where the container lies on a touchscreen, normalized (docs/design.md
     /// §25); nil: it gets no touches.
     public var touchFrame: Rect?
+    /// `directional_lock`, `bounce`, `snap_type`, `snap_proximity`, `snap_stop`,
+    /// `indicator_min_length`, `indicator_linger_ms` (docs/design.md §22).
+    public var gestures = GestureSettings()
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
@@ -56,6 +59,7 @@ public struct ContainerSettings: Sendable {
             self.parent = parent.isEmpty ? nil : parent
         case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
         case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
+        case (1, _) where GestureSettings.keys.contains(path[0]): try gestures.set(path[0], value, key: key)
         case (1, "header"), (1, "rows"), (1, "physics"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
@@ -82,7 +86,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, header.*, rows.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, physics.*)"
             )
         }
     }
@@ -142,7 +146,7 @@ public struct ContainerSettings: Sendable {
             parent: parent,
             overscroll: overscroll,
             touchFrame: touchFrame
-        )
+        ).with(gestures: gestures)
     }
 
     /// The rows as configured and edited; nil without rows.

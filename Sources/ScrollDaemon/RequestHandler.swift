@@ -30,7 +30,7 @@ final class RequestHandler {
     }
 
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "gestures"]
 
     func welcome() -> ByteBuffer {
         line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: Self.features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
@@ -94,7 +94,7 @@ final class RequestHandler {
             }
             core.publisher.unobserve(observer)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus:
+        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .flashIndicators, .focus:
             do {
                 try core.perform(request.operation, from: client)
             } catch {

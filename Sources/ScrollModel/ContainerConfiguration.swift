@@ -36,6 +36,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// Where the container lies on a touchscreen (`touch_frame`, docs/design.md §25), in the
     /// screen's normalized coordinates; nil (the default): it never gets touches.
     public var touchFrame: Rect?
+    /// The directional lock, bounce, snapping and scroll indicators (docs/design.md §22).
+    public var gestures = GestureSettings()
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (docs/design.md §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.

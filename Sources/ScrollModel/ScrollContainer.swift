@@ -61,6 +61,8 @@ public struct ScrollContainer: Sendable {
     public internal(set) var source: InputOrigin?
     /// The time of the last thing that happened to the container, µs; it never goes backwards.
     public internal(set) var time: Timestamp
+    /// Whether the scroll indicators show, and when they hide (docs/design.md §22).
+    var indicatorVisibility = IndicatorVisibility()
 
     @usableFromInline
     struct Drag: Sendable {
@@ -72,6 +74,8 @@ public struct ScrollContainer: Sendable {
         /// A touch's drag (docs/design.md §25): the raw position is this plus the touch's
         /// displacement; nil for a finger or continuous drag.
         var touchAnchor: Point? = nil
+        /// The drag's directional lock (docs/design.md §22), consulted only when it is on.
+        var lock = DirectionalLock()
     }
 
     @usableFromInline
@@ -198,6 +202,7 @@ public struct ScrollContainer: Sendable {
         offsetObserver.update(origin) { origin in
             contentOffset = -(origin ?? .zero)
         }
+        noteIndicators()
     }
 
     // MARK: Reading
@@ -221,8 +226,9 @@ public struct ScrollContainer: Sendable {
     /// When the one-shot wheel timer must fire, if it is armed.
     @inline(__always)
     public var timerDeadline: Timestamp? {
-        guard let wheel, wheel.timerPending else { return nil }
-        return wheel.deadline
+        let hide = indicatorVisibility.hideAt
+        guard let wheel, wheel.timerPending else { return hide }
+        return hide.map { min($0, wheel.deadline) } ?? wheel.deadline
     }
 
     /// The published state at the container's current time.
@@ -242,7 +248,8 @@ public struct ScrollContainer: Sendable {
             let area = usableArea(at: y, axis)
             return rows.visibleRows(from: area.lowerBound, to: max(area.lowerBound, area.upperBound))
         }
-        return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows)
+        let indicators = indicators(geometry, headerHeight: header?.height ?? 0)
+        return ScrollState(time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows, indicators: indicators)
     }
 
     /// The state at `time`, evaluated from the running curves' closed forms. Nothing is decided

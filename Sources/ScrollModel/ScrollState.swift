@@ -15,6 +15,9 @@ public struct ScrollState: Hashable, Sendable {
     public var header: HeaderState?
     /// Present only when rows are configured.
     public var visibleRows: VisibleRows?
+    /// The scroll indicators of the axes the container scrolls (docs/design.md §22); nil in a
+    /// state built without them.
+    public var indicators: ScrollIndicators?
 
     /// Creates a state from its parts; containers build their own (``ScrollContainer/state``).
     public init(
@@ -23,7 +26,8 @@ public struct ScrollState: Hashable, Sendable {
         geometry: ScrollGeometry,
         velocity: Point,
         header: HeaderState? = nil,
-        visibleRows: VisibleRows? = nil
+        visibleRows: VisibleRows? = nil,
+        indicators: ScrollIndicators? = nil
     ) {
         self.time = time
         self.phase = phase
@@ -31,6 +35,7 @@ public struct ScrollState: Hashable, Sendable {
         self.velocity = velocity
         self.header = header
         self.visibleRows = visibleRows
+        self.indicators = indicators
     }
 
     /// The published offset, px: `geometry.contentOffset`.

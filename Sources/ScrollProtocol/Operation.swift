@@ -26,6 +26,8 @@ public enum Operation: Hashable, Sendable {
     case resume(container: String)
     /// Removes a container a request created (docs/design.md §19).
     case remove(container: String)
+    /// docs/design.md §22: the container's scroll indicators show for their linger time.
+    case flashIndicators(container: String)
     /// docs/design.md §14: input not bound to a container by device goes to `container` (and along
     /// its chain) only; nil: to every container, as by default.
     case focus(container: String?)
@@ -50,6 +52,7 @@ public enum Operation: Hashable, Sendable {
         case .pause: "pause"
         case .resume: "resume"
         case .remove: "remove"
+        case .flashIndicators: "flashIndicators"
         case .focus: "focus"
         case .observe: "observe"
         case .unobserve: "unobserve"
@@ -64,7 +67,7 @@ public enum Operation: Hashable, Sendable {
         switch self {
         case .subscribe(let container, _, _), .get(let container), .configure(let container, _, _, _),
              .scrollTo(let container, _, _), .scrollBy(let container, _, _), .pause(let container),
-             .resume(let container), .remove(let container), .observe(let container, _, _, _):
+             .resume(let container), .remove(let container), .flashIndicators(let container), .observe(let container, _, _, _):
             container
         case .unsubscribe(let container), .focus(let container):
             container

@@ -31,6 +31,8 @@ struct RequestReader {
             return .resume(container: try container())
         case "remove":
             return .remove(container: try container())
+        case "flashIndicators":
+            return .flashIndicators(container: try container())
         case "focus":
             // `container` is required, and null clears the focus.
             guard fields[.container] != nil else { throw .missing("container") }
@@ -51,7 +53,7 @@ struct RequestReader {
         }
     }
 
-    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, devices, reload, ping"
+    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, flashIndicators, focus, observe, unobserve, devices, reload, ping"
 
     mutating func container() throws(ProtocolError) -> String {
         guard let range = fields[.container] else { throw .missing("container") }

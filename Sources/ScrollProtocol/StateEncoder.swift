@@ -70,8 +70,8 @@ public struct StateEncoder: Sendable {
             sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
             sizesKey = key
         }
-        // 200 bytes of fixed text at most, and ten numbers.
-        let maxCount = opening.count + sizes.count + 200 + 10 * JSONByteWriter.maxNumberLength
+        // 300 bytes of fixed text at most, and fourteen numbers.
+        let maxCount = opening.count + sizes.count + 300 + 14 * JSONByteWriter.maxNumberLength
         opening.withUnsafeBufferPointer { opening in
             sizes.withUnsafeBufferPointer { sizes in
                 buffer.appendJSON(maxCount: maxCount) { w in
@@ -102,6 +102,9 @@ public struct StateEncoder: Sendable {
                         w.raw(",\"last\":")
                         Self.row(rows.last, &w)
                         w.byte(UInt8(ascii: "}"))
+                    }
+                    if let indicators = state.indicators, indicators.x != nil || indicators.y != nil {
+                        Self.write(indicators, &w)
                     }
                     if paused { w.raw(",\"paused\":true") }
                     w.byte(UInt8(ascii: "}"))
@@ -146,6 +149,29 @@ public struct StateEncoder: Sendable {
         case .decelerating: return ",\"phase\":\"decelerating\",\"contentOffset\":{\"x\":"
         case .animating: return ",\"phase\":\"animating\",\"contentOffset\":{\"x\":"
         }
+    }
+
+    /// `,"indicators":{"x":{…},"y":{…}}`, the axes the container scrolls (docs/design.md §22).
+    private static func write(_ indicators: ScrollIndicators, _ w: inout JSONByteWriter) {
+        w.raw(",\"indicators\":{")
+        if let x = indicators.x {
+            w.raw("\"x\":")
+            write(x, &w)
+        }
+        if let y = indicators.y {
+            if indicators.x != nil { w.byte(UInt8(ascii: ",")) }
+            w.raw("\"y\":")
+            write(y, &w)
+        }
+        w.byte(UInt8(ascii: "}"))
+    }
+
+    private static func write(_ indicator: ScrollIndicator, _ w: inout JSONByteWriter) {
+        w.raw("{\"offset\":")
+        w.number(indicator.offset)
+        w.raw(",\"length\":")
+        w.number(indicator.length)
+        w.raw(indicator.visible ? ",\"visible\":true}" : ",\"visible\":false}")
     }
 
     private static func row(_ index: Int?, _ w: inout JSONByteWriter) {
