@@ -10,13 +10,13 @@ struct ScrollIndicatorTests {
     static func thumb(_ h: Harness) -> ScrollIndicator { h.state.indicators!.y! }
 
     @Test func atRestAtTheTop() {
-        let h = Harness(Self.plain)
+        let h = Harness(Self.plain, lingering: true)
         #expect(h.state.indicators == ScrollIndicators(x: nil, y: ScrollIndicator(offset: 0, length: 120, visible: false)))
     }
 
     /// `o = (T − l) × (y − lo)/(hi − lo)`: half way, (600 − 120) / 2; at the end, 480.
     @Test func midContentAndAtTheEnd() throws {
-        var h = Harness(Self.plain)
+        var h = Harness(Self.plain, lingering: true)
         try h.scroll(to: ScrollPosition(y: 1200), at: 0)
         #expect(Self.thumb(h).offset == 240)
         #expect(Self.thumb(h).length == 120)
@@ -27,7 +27,7 @@ struct ScrollIndicatorTests {
     /// In the rubber band the thumb shrinks by how far the offset lies beyond the edge, down to ℓ,
     /// and stays against that end of the track.
     @Test func inRubberBandAtBothEnds() {
-        var top = Harness(Self.plain)
+        var top = Harness(Self.plain, lingering: true)
         top.send(.finger(0, y: -90))
         let pulled = top.state.contentOffset.y
         #expect(pulled < 0)
@@ -38,7 +38,7 @@ struct ScrollIndicatorTests {
         #expect(top.state.contentOffset.y < -84)
         #expect(Self.thumb(top).length == 36)
 
-        var bottom = Harness(Self.plain)
+        var bottom = Harness(Self.plain, lingering: true)
         bottom.send(.finger(0, y: 2490))
         let beyond = bottom.state.contentOffset.y - 2400
         #expect(beyond > 0)
@@ -53,7 +53,7 @@ struct ScrollIndicatorTests {
             contentSize: Size(width: 800, height: 3000), contentInsets: EdgeInsets(top: 10, bottom: 20),
             header: HeaderConfiguration(minHeight: 60, maxHeight: 100)
         )
-        var h = Harness(configuration)
+        var h = Harness(configuration, lingering: true)
         // At lo = −10 the header is whole: T = 600 − 30 − 100.
         #expect(Self.thumb(h) == ScrollIndicator(offset: 0, length: 470.0 * 600 / 3030, visible: false))
         try h.scroll(to: ScrollPosition(y: 500), at: 0)
@@ -65,7 +65,7 @@ struct ScrollIndicatorTests {
 
     /// A container that scrolls both axes carries both; content that fits has offset 0.
     @Test func bothAxesAndContentThatFits() {
-        let h = Harness(ContainerConfiguration(contentSize: Size(width: 1600, height: 300), axes: .both))
+        let h = Harness(ContainerConfiguration(contentSize: Size(width: 1600, height: 300), axes: .both), lingering: true)
         #expect(h.state.indicators == ScrollIndicators(
             x: ScrollIndicator(offset: 0, length: 400, visible: false),
             y: ScrollIndicator(offset: 0, length: 1200, visible: false)
@@ -75,7 +75,7 @@ struct ScrollIndicatorTests {
     /// Visible from the first change of offset through the gesture and its fling, until 500 ms
     /// after the phase went idle: then one state (the timer's) hides them, and nothing is due.
     @Test func visibleOverAGestureAndItsLinger() {
-        var h = Harness(Self.plain)
+        var h = Harness(Self.plain, lingering: true)
         h.send(.finger(0, y: 20), .finger(10_000, y: 20), .stop(20_000))
         h.settle()
         let states = h.published.map(\.state)
@@ -93,7 +93,7 @@ struct ScrollIndicatorTests {
 
     /// A new gesture during the linger keeps them shown; the hide comes after its own rest.
     @Test func aGestureDuringTheLingerPostponesTheHide() {
-        var h = Harness(Self.plain)
+        var h = Harness(Self.plain, lingering: true)
         h.send(.finger(0, y: 20), .stop(1_000_000))
         h.run(until: 1_200_000)
         #expect(h.state.indicators!.y!.visible)
@@ -106,7 +106,7 @@ struct ScrollIndicatorTests {
 
     /// `flashIndicators` at rest: shown at once, hidden by one timer state after the linger.
     @Test func flashShowsThemForTheLinger() {
-        var h = Harness(Self.plain)
+        var h = Harness(Self.plain, lingering: true)
         _ = h.engine.update(container: 0, at: 1_000_000) { $0.flashIndicators(at: 1_000_000) }
         #expect(h.state.indicators!.y!.visible)
         #expect(h.engine.nextDeadline == 1_500_000)
@@ -123,7 +123,7 @@ struct ScrollIndicatorTests {
         var configuration = Self.plain
         configuration.gestures.indicatorLingerMilliseconds = 0
         configuration.gestures.indicatorMinLength = 150
-        var h = Harness(configuration)
+        var h = Harness(configuration, lingering: true)
         #expect(Self.thumb(h).length == 150)
         h.send(.finger(0, y: 20), .stop(1_000_000))
         #expect(h.state.phase == .idle)
