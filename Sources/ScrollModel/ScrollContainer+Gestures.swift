@@ -98,6 +98,12 @@ extension ScrollContainer {
         layout()
     }
 
+    /// Hides the indicators at once, with no timer: a container a restart takes back rests at its
+    /// offset as if it had never moved (docs/design.md §16), and shows nothing.
+    public mutating func hideIndicators() {
+        indicatorVisibility = IndicatorVisibility(visible: false, hideAt: nil, lastOffset: contentOffset)
+    }
+
     /// Whether the indicators show now.
     public var indicatorsVisible: Bool { indicatorVisibility.visible }
 }
