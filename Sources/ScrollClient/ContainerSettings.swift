@@ -42,6 +42,9 @@ public struct ContainerSettings: Hashable, Sendable {
     public var parent: Parent?
     /// What a gesture pushing against an edge does (`overscroll`).
     public var overscroll: OverscrollBehavior?
+    /// The directional lock, bounce, snapping and indicators (docs/design.md §22); its keys
+    /// given change, the others stay.
+    public var gestures: Gestures?
     /// Any other key, as the protocol names it, with its JSON value (keys of a newer daemon).
     public var additional: [String: ProtocolValue]
 
@@ -50,7 +53,7 @@ public struct ContainerSettings: Hashable, Sendable {
         containerSize: Size? = nil, contentSize: Size? = nil, contentInsets: EdgeInsets? = nil, axes: ScrollAxes? = nil,
         header: Header? = nil, rows: Rows? = nil, physics: Physics? = nil, scrollTarget: ScrollTargetBehavior? = nil,
         anchor: DefaultScrollAnchor? = nil, devices: [String]? = nil, parent: Parent? = nil,
-        overscroll: OverscrollBehavior? = nil, additional: [String: ProtocolValue] = [:]
+        overscroll: OverscrollBehavior? = nil, gestures: Gestures? = nil, additional: [String: ProtocolValue] = [:]
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -64,6 +67,7 @@ public struct ContainerSettings: Hashable, Sendable {
         self.devices = devices
         self.parent = parent
         self.overscroll = overscroll
+        self.gestures = gestures
         self.additional = additional
     }
 
@@ -364,6 +368,7 @@ public struct ContainerSettings: Hashable, Sendable {
         case nil: break
         }
         if let overscroll { members.append(("overscroll", .string(overscroll.rawValue))) }
+        if let gestures { members += gestures.members }
         for key in additional.keys.sorted() { members.append((key, additional[key]!)) }
         return members
     }

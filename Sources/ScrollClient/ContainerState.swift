@@ -28,6 +28,10 @@ public struct ContainerState: Hashable, Sendable {
     public var header: HeaderState?
     /// The first and last visible row; nil without rows.
     public var visibleRows: VisibleRows?
+    /// The scroll indicators of the axes the container scrolls (docs/design.md §22): each
+    /// thumb's offset along its track, its length, and whether it shows; nil from a daemon
+    /// without them.
+    public var indicators: ScrollIndicators?
     /// Whether the container is paused: input does not reach it (docs/design.md §19).
     public var paused: Bool
     /// Whether this is the first state after the client reconnected (``ScrollClient/connect(socket:timeout:reconnect:restoreOffsets:)``
@@ -39,7 +43,7 @@ public struct ContainerState: Hashable, Sendable {
     public init(
         container: String, seq: Int, time: Timestamp, phase: ScrollPhase, contentOffset: Point, velocity: Point,
         contentSize: Size, containerSize: Size, contentInsets: EdgeInsets, header: HeaderState? = nil,
-        visibleRows: VisibleRows? = nil, paused: Bool = false, resumed: Bool = false
+        visibleRows: VisibleRows? = nil, indicators: ScrollIndicators? = nil, paused: Bool = false, resumed: Bool = false
     ) {
         self.container = container
         self.seq = seq
@@ -52,6 +56,7 @@ public struct ContainerState: Hashable, Sendable {
         self.contentInsets = contentInsets
         self.header = header
         self.visibleRows = visibleRows
+        self.indicators = indicators
         self.paused = paused
         self.resumed = resumed
     }
@@ -64,7 +69,7 @@ public struct ContainerState: Hashable, Sendable {
             contentOffset: state.geometry.contentOffset, velocity: state.velocity,
             contentSize: state.geometry.contentSize, containerSize: state.geometry.containerSize,
             contentInsets: state.geometry.contentInsets, header: state.header, visibleRows: state.visibleRows,
-            paused: line.paused, resumed: resumed
+            indicators: state.indicators, paused: line.paused, resumed: resumed
         )
     }
 }

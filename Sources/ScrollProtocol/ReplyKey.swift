@@ -5,6 +5,7 @@ enum ReplyKey: Int, ObjectSchema {
     case devices, ok, file
     case of, old, new, features, instance
     case input, paused
+    case indicators
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -14,6 +15,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
         ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input), ("paused", .paused),
+        ("indicators", .indicators),
     ]
 }
 
@@ -44,6 +46,17 @@ enum HeaderKey: Int, ObjectSchema {
 }
 
 /// `{"first":…,"last":…}`
+/// A state's `indicators` (docs/design.md §22): one thumb per axis the container scrolls.
+enum IndicatorsKey: Int, ObjectSchema {
+    case x, y
+    static let spellings: [(StaticString, IndicatorsKey)] = [("x", .x), ("y", .y)]
+}
+
+enum IndicatorKey: Int, ObjectSchema {
+    case offset, length, visible
+    static let spellings: [(StaticString, IndicatorKey)] = [("offset", .offset), ("length", .length), ("visible", .visible)]
+}
+
 enum VisibleRowsKey: Int, ObjectSchema {
     case first, last
     static let spellings: [(StaticString, VisibleRowsKey)] = [("first", .first), ("last", .last)]

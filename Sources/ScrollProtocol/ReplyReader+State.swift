@@ -25,7 +25,8 @@ extension ReplyReader {
             geometry: geometry,
             velocity: try point(.velocity),
             header: try header(),
-            visibleRows: try visibleRows()
+            visibleRows: try visibleRows(),
+            indicators: try indicators()
         )
         let paused = try reader.present(fields[.paused]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "paused") } ?? false
         return StateLine(container: container, seq: seq, id: id, state: state, paused: paused)
@@ -62,6 +63,29 @@ extension ReplyReader {
         guard let range = reader.present(fields[.header]) else { return nil }
         let values = try numbers(HeaderKey.self, at: range, key: "header")
         return HeaderState(height: values[0], progress: values[1])
+    }
+
+    /// `indicators`, optional (a daemon before docs/design.md §22 sends none); inside it each
+    /// axis is optional and each thumb's three fields required.
+    private mutating func indicators() throws(ProtocolError) -> ScrollIndicators? {
+        guard let range = reader.present(fields[.indicators]) else { return nil }
+        let axes = try reader.object(IndicatorsKey.self, at: range, key: "indicators")
+        var indicators = ScrollIndicators()
+        for axis in IndicatorsKey.allCases {
+            guard let thumb = reader.present(axes[axis]) else { continue }
+            let name = "indicators.\(axis.name)"
+            let fields = try reader.object(IndicatorKey.self, at: thumb, key: name)
+            guard let offset = fields[.offset] else { throw .missing("\(name).offset") }
+            guard let length = fields[.length] else { throw .missing("\(name).length") }
+            guard let visible = fields[.visible] else { throw .missing("\(name).visible") }
+            let indicator = ScrollIndicator(
+                offset: try reader.number(at: offset, key: "\(name).offset"),
+                length: try reader.number(at: length, key: "\(name).length"),
+                visible: try reader.bool(at: visible, key: "\(name).visible")
+            )
+            if axis == .x { indicators.x = indicator } else { indicators.y = indicator }
+        }
+        return indicators
     }
 
     private mutating func visibleRows() throws(ProtocolError) -> VisibleRows? {

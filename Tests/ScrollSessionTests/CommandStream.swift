@@ -26,6 +26,7 @@ struct CommandStream: CustomStringConvertible {
         case remove(container: Int, client: Int)
         case close(client: Int)
         case reload
+        case flashIndicators(container: Int, client: Int)
     }
 
     let steps: [Step]
@@ -59,7 +60,9 @@ struct CommandStream: CustomStringConvertible {
         case 27: return .touchDown(slot: value % 5 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 28, 29: return .touchMotion(slot: value % 7 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 30: return .touchLift(slot: value % 7 == 0 ? 1 : 0, cancelled: value % 4 == 0)
-        default: return .wait(microseconds: Int64(value % 30_000))
+        default:
+            // Half of what was all short waits: flashIndicators (docs/design.md §22).
+            return value % 2 == 0 ? .flashIndicators(container: small, client: value % 3) : .wait(microseconds: Int64(value % 30_000))
         }
     }
 
@@ -139,7 +142,14 @@ struct CommandStream: CustomStringConvertible {
                 let parent = nested ? #","parent":"main""# : ""
                 // Some lie on the touchscreen, over the others (docs/design.md §25).
                 let frame = rows % 3 == 0 ? #","touch_frame":{"x":0.5,"y":0.25,"width":0.5,"height":0.5}"# : ""
-                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)\#(frame)"#)
+                // Some with docs/design.md §22's gesture keys, in both spellings (a short list
+                // fits: bounce based on size takes nothing there).
+                let gestures = switch rows % 4 {
+                case 1: #","bounce":"basedOnSize","scrollTarget":"rows","snapStop":true,"indicatorLingerMs":120"#
+                case 2: #","scroll_target":"rows","snap_type":"proximity","snap_proximity":25,"directional_lock":true"#
+                default: ""
+                }
+                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30},"owned":\#(owner != 0)\#(parent)\#(frame)\#(gestures)"#)
                 names.append(name)
                 try subscribeNew()
             case let .insertRows(container, at, count):
@@ -158,6 +168,8 @@ struct CommandStream: CustomStringConvertible {
                 try request(client, #""op":"focus","container":\#(target)"#)
             case let .remove(container, client):
                 try request(client, #""op":"remove","container":"\#(name(container))""#)
+            case let .flashIndicators(container, client):
+                try request(client, #""op":"flashIndicators","container":"\#(name(container))""#)
             case .close(let client):
                 try clients[client].channel.close().wait()
                 daemon.loop.run()
