@@ -32,6 +32,8 @@ struct ScrollClientGestureTests {
         #expect(hidden.indicators?.y == ScrollIndicator(offset: 112.5, length: 75, visible: false))
 
         try await client.flashIndicators("canvas")
+        // Read with `get` first: a flash that published nothing fails here instead of waiting.
+        try #require(try await client.get("canvas").indicators?.y?.visible == true)
         let flashed = try #require(try await states.next())
         #expect(flashed.indicators?.y?.visible == true)
         let again = try #require(try await states.next())
