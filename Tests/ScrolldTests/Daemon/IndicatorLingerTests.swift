@@ -44,13 +44,20 @@ struct IndicatorLingerTests {
         let after = probe.threadLooks
         #expect(waiting.map(\.tid) == after.map(\.tid))
         // One wake-up: the one deadline of the hide, which costs what every deadline of the
-        // daemon costs — the event loop wakes for its timer, asks the input thread for the events
-        // stamped before it (the input barrier, docs/decisions.md) and sleeps while it answers,
-        // then publishes and sleeps for good: two voluntary switches there, one for the input
-        // thread, none for any other.
-        let woke = Dictionary(zip(waiting, after).map { ($0.name, $1.voluntarySwitches - $0.voluntarySwitches) }) { $0 + $1 }
-        let expected = Dictionary(waiting.map { ($0.name, $0.name.hasPrefix("NIO-ELT") ? 2 : $0.name == "scrolld-input" ? 1 : 0) }) { $0 + $1 }
-        #expect(woke == expected, "\(waiting) then \(after)")
+        // daemon costs. The event loop wakes for its timer and asks the input thread for the
+        // events stamped before it (the input barrier, docs/decisions.md), which wakes and
+        // answers once; the loop may sleep while it answers (a second voluntary switch) or find
+        // the answer there; then it publishes and sleeps for good. No other thread runs.
+        for (before, now) in zip(waiting, after) {
+            let switches = now.voluntarySwitches - before.voluntarySwitches
+            if before.name.hasPrefix("NIO-ELT") {
+                #expect((1...2).contains(switches), "\(before) then \(now)")
+            } else if before.name == "scrolld-input" {
+                #expect(switches == 1, "\(before) then \(now)")
+            } else {
+                #expect(switches == 0, "\(before) then \(now)")
+            }
+        }
         // And no further state: a ping is answered with nothing before it.
         let ping = client.linesBeforeReply(to: ["op": "ping"], id: 4)
         #expect(ping.reply?["type"] as? String == "pong")
