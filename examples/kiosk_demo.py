@@ -5,8 +5,10 @@ drawn by pygame from the states scrolld publishes — the app computes no scroll
     pip install ./clients/python pygame
     python3 examples/kiosk_demo.py [--socket PATH] [--container kiosk]
 
-Scroll with any wheel or touchpad the daemon reads (or `scrolld run --replay LOG`); the keys
-scroll by rows through the daemon (Up/Down one row, Page Up/Page Down a screen, Home/End).
+Scroll with any wheel or touchpad the daemon reads (or `scrolld run --replay LOG`), or with a
+finger on a touchscreen: a kiosk's window fills the screen, so the list's `touch_frame` is the
+whole glass (--touch-frame X,Y,W,H, normalized, for a window that does not); the keys scroll by
+rows through the daemon (Up/Down one row, Page Up/Page Down a screen, Home/End).
 Near the end of the list the app hears `observe nearEnd` and appends rows with a `configure`
 row insert, as a feed loads more; scroll anchoring keeps the view still while it grows.
 
@@ -128,6 +130,14 @@ def on_key(client, container, key, state, count):
         client.scroll_to(container, row=min(max(target, 0), count - 1), anchor="top", animation="snappy")
 
 
+def touch_frame(text):
+    """`X,Y,W,H` (normalized) as the tuple `configure(touch_frame=...)` takes."""
+    values = tuple(float(v) for v in text.split(","))
+    if len(values) != 4:
+        raise argparse.ArgumentTypeError("--touch-frame takes X,Y,W,H")
+    return values
+
+
 def connect(path, deadline):
     """The daemon may start after the app (a kiosk's boot): wait for it up to `deadline` s."""
     end = time.monotonic() + deadline
@@ -147,12 +157,15 @@ def main():
     parser.add_argument("--fps", type=int, default=60, help="the display rate (default 60)")
     parser.add_argument("--wait", type=float, default=30, help="seconds to wait for the daemon")
     parser.add_argument("--report", action="store_true", help="print each idle state drawn as a JSON line")
+    parser.add_argument("--touch-frame", default="0,0,1,1", type=touch_frame,
+                        help="the window on the touchscreen, normalized: X,Y,W,H (default: the whole glass)")
     args = parser.parse_args()
 
     client = connect(args.socket or scrolld.default_socket(), args.wait)
     container = args.container
+    # A finger on the glass drags and flings the list 1:1 (docs/design.md §25).
     client.configure(container, container_size=(WIDTH, HEIGHT), header=(HEADER_MIN, HEADER_MAX),
-                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT})
+                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT}, touch_frame=args.touch_frame)
     states = client.subscribe(container, rate=args.fps)
     near_end = client.observe(container, "nearEnd", distance=3 * ROW_HEIGHT)
 

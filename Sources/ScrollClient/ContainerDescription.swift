@@ -15,6 +15,26 @@ struct ContainerDescription: Sendable {
     var owned = false
     /// The offset of the last `idle` state seen; nil before any.
     var resting: Point?
+    /// A bottom-anchored container last seen following its end: put back there, not at
+    /// `resting` (docs/decisions.md, "Where a client puts a container back").
+    var following = false
+
+    /// Notes a state of the container: where a reconnection puts it back. A bottom-anchored
+    /// one within 0.5 px of its end, beyond it, or moving towards it is following (a log whose
+    /// rows arrive faster than it settles may never rest); one moving away from the end is
+    /// still following until it rests elsewhere.
+    mutating func note(_ state: ScrollState) {
+        if settings.anchor == .bottom {
+            let hi = state.geometry.restingRange(.vertical).upperBound
+            if state.contentOffset.y >= hi - 0.5 || (state.phase != .idle && state.velocity.y > 0) {
+                following = true
+                return
+            }
+            if state.phase != .idle && following { return }
+            following = false
+        }
+        if state.phase == .idle { resting = state.contentOffset }
+    }
 
     /// Folds in a `configure` the daemon accepted.
     mutating func apply(_ change: ContainerSettings) {
@@ -36,6 +56,7 @@ struct ContainerDescription: Sendable {
             devices: change.devices ?? previous.devices,
             parent: change.parent ?? previous.parent,
             overscroll: change.overscroll ?? previous.overscroll,
+            touchFrame: change.touchFrame ?? previous.touchFrame,
             gestures: change.gestures ?? previous.gestures,
             additional: previous.additional.merging(change.additional) { $1 }
         )

@@ -42,6 +42,9 @@ public struct ContainerSettings: Hashable, Sendable {
     public var parent: Parent?
     /// What a gesture pushing against an edge does (`overscroll`).
     public var overscroll: OverscrollBehavior?
+    /// Where it lies on a touchscreen (`touch_frame`, docs/design.md §25): a finger down inside
+    /// it drags and flings it.
+    public var touchFrame: TouchFrame?
     /// The directional lock, bounce, snapping and indicators (docs/design.md §22); its keys
     /// given change, the others stay.
     public var gestures: Gestures?
@@ -53,7 +56,7 @@ public struct ContainerSettings: Hashable, Sendable {
         containerSize: Size? = nil, contentSize: Size? = nil, contentInsets: EdgeInsets? = nil, axes: ScrollAxes? = nil,
         header: Header? = nil, rows: Rows? = nil, physics: Physics? = nil, scrollTarget: ScrollTargetBehavior? = nil,
         anchor: DefaultScrollAnchor? = nil, devices: [String]? = nil, parent: Parent? = nil,
-        overscroll: OverscrollBehavior? = nil, gestures: Gestures? = nil, additional: [String: ProtocolValue] = [:]
+        overscroll: OverscrollBehavior? = nil, touchFrame: TouchFrame? = nil, gestures: Gestures? = nil, additional: [String: ProtocolValue] = [:]
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -67,6 +70,7 @@ public struct ContainerSettings: Hashable, Sendable {
         self.devices = devices
         self.parent = parent
         self.overscroll = overscroll
+        self.touchFrame = touchFrame
         self.gestures = gestures
         self.additional = additional
     }
@@ -255,6 +259,9 @@ public struct ContainerSettings: Hashable, Sendable {
         public var dragOvershootLimit: Double?
         /// px; the overshoot limit of a fling's bounce.
         public var flingOvershootLimit: Double?
+        /// px; how far a finger on a touchscreen moves before the content follows it, and then
+        /// lags it (docs/design.md §25; 0…10 000).
+        public var touchSlop: Double?
 
         /// Physics from their keys.
         public init(
@@ -263,7 +270,7 @@ public struct ContainerSettings: Hashable, Sendable {
             overscroll: Bool? = nil, momentum: Bool? = nil, minFlingVelocity: Double? = nil, velocityWindow: Double? = nil,
             decelerationRate: Double? = nil, decelerationEndDistance: Double? = nil, bounceStiffness: Double? = nil,
             settleDistance: Double? = nil, settleVelocity: Double? = nil, friction: Double? = nil, stopVelocity: Double? = nil,
-            dragOvershootLimit: Double? = nil, flingOvershootLimit: Double? = nil
+            dragOvershootLimit: Double? = nil, flingOvershootLimit: Double? = nil, touchSlop: Double? = nil
         ) {
             self.profile = profile
             self.wheelStep = wheelStep
@@ -286,6 +293,7 @@ public struct ContainerSettings: Hashable, Sendable {
             self.stopVelocity = stopVelocity
             self.dragOvershootLimit = dragOvershootLimit
             self.flingOvershootLimit = flingOvershootLimit
+            self.touchSlop = touchSlop
         }
 
         /// The keys given, in docs/physics.md's order, as the protocol names them.
@@ -317,6 +325,7 @@ public struct ContainerSettings: Hashable, Sendable {
             add("stopVelocity", stopVelocity)
             add("dragOvershootLimit", dragOvershootLimit)
             add("flingOvershootLimit", flingOvershootLimit)
+            add("touchSlop", touchSlop)
             return members
         }
 
@@ -345,6 +354,7 @@ public struct ContainerSettings: Hashable, Sendable {
             result.stopVelocity = later.stopVelocity ?? stopVelocity
             result.dragOvershootLimit = later.dragOvershootLimit ?? dragOvershootLimit
             result.flingOvershootLimit = later.flingOvershootLimit ?? flingOvershootLimit
+            result.touchSlop = later.touchSlop ?? touchSlop
             return result
         }
     }
@@ -368,6 +378,8 @@ public struct ContainerSettings: Hashable, Sendable {
         case nil: break
         }
         if let overscroll { members.append(("overscroll", .string(overscroll.rawValue))) }
+        // The protocol spells this key so (docs/protocol.md, "Touchscreens").
+        if let touchFrame { members.append(("touchFrame", touchFrame.value)) }
         if let gestures { members += gestures.members }
         for key in additional.keys.sorted() { members.append((key, additional[key]!)) }
         return members

@@ -10,6 +10,12 @@ extension DaemonCore {
         connections.add(client)
         store?.connectionOpened(client)
         statusChanged()
+        // `run --replay-start first-client`: the log plays from the first connection, after
+        // its welcome, so a test or a demo sees everything move.
+        if let replay = startsWithFirstClient {
+            startsWithFirstClient = nil
+            replay.start()
+        }
     }
 
     func disconnected(_ client: Client) {

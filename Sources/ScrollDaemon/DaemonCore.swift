@@ -38,18 +38,18 @@ package final class DaemonCore {
     /// Where the session is kept for a restart (docs/design.md §16); nil: nowhere (not under
     /// systemd).
     package internal(set) var store: RestartStore?
+    /// A replayed log waiting for the first client to connect (`run --replay-start
+    /// first-client`), started then.
+    package var startsWithFirstClient: ReplaySource?
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
-    private var recording: (any RecordingSink)?
+    private var recording: RecordingWriter
 
     package init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
         self.eventLoop = eventLoop
         self.logger = logger
         self.serverName = serverName
-        var generator = SystemRandomNumberGenerator()
-        instance = (0..<2).map { _ in
-            let word = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - word.count) + word
-        }.joined()
+        instance = DaemonInstance.random()
+        recording = RecordingWriter(logger: logger)
         daemonSettingsAtStart = configuration.daemon
         configurationSource = source
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
@@ -85,7 +85,7 @@ package final class DaemonCore {
     func finish() {
         publisher.deliver()
         if publisher.hasObserved { publisher.deliverObservations(from: self) }
-        writeRecording()
+        recording.write(from: &session)
         scheduler.reschedule(at: session.nextDeadline)
     }
 
@@ -139,20 +139,8 @@ package final class DaemonCore {
     /// after `header`.
     package func startRecording(to file: any RecordingSink, header: EventLogHeader) {
         session.startRecording(SessionRecorder(header: header), at: eventLoop.timestamp)
-        recording = file
-        writeRecording()
-    }
-
-    /// Writes what the session recorded since the last call to the recording's file.
-    private func writeRecording() {
-        guard let recording else { return }
-        let lines = session.takeRecordedLines()
-        guard !lines.isEmpty else { return }
-        if let failure = recording.write(lines) {
-            logger.error("recording stopped: cannot write \(recording.path): \(failure)")
-            session.stopRecording()
-            self.recording = nil
-        }
+        recording.start(file)
+        recording.write(from: &session)
     }
 
     // MARK: What the edges read

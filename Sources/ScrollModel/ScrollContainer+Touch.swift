@@ -10,6 +10,13 @@ extension ScrollContainer {
         beginHold(device: device, at: time)
     }
 
+    /// A motion that moves nothing (within the slop, or no change): the container's time still
+    /// goes on to it, so the state it publishes carries the motion's time.
+    mutating func touchStill(at time: Timestamp) {
+        advance(to: time)
+        layout()
+    }
+
     /// The touch moved the content to `displacement` px from where it was at the down (per
     /// axis, `−s·(P − P₀) + touch_slop·u`), from `previous` at the touch's last event, along
     /// `axes` (the axes routed here). The offset becomes the raw position `y₀ + displacement`

@@ -60,7 +60,7 @@ extension ScrollEngine {
                 let distance = (moved.x * moved.x + moved.y * moved.y).squareRoot()
                 guard distance > active.slop, distance.isFinite else {
                     // Below the slop nothing moves; the container still hears of its input.
-                    slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { _ in }
+                    slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { $0.touchStill(at: event.time) }
                     return
                 }
                 active.direction = Point(x: moved.x / distance, y: moved.y / distance)
@@ -75,7 +75,7 @@ extension ScrollEngine {
             )
             guard step.x != nil || step.y != nil else {
                 touch = active
-                slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { _ in }
+                slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { $0.touchStill(at: event.time) }
                 return
             }
             // The drag goes along the chain as a touchpad's would (latching, `overscroll`).

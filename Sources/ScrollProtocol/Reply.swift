@@ -7,8 +7,9 @@ public enum Reply: Hashable, Sendable {
     case error(code: String, message: String, id: RequestID?)
     /// A `get` reply (with the request's id) or a broadcast to a subscriber (without).
     case state(StateLine)
-    /// `input` is nil when the daemon did not say (one older than docs/design.md §15).
-    case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?)
+    /// `input` is nil when the daemon did not say (one older than docs/design.md §15);
+    /// `focus` is nil when it did not say, `.some(nil)` when no container has the focus (§14).
+    case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?, focus: String?? = nil)
     case reloaded(id: RequestID?, result: ReloadResult)
     /// docs/design.md §13: an observed value changed (or its first value).
     case observation(ObservationMessage)
@@ -20,7 +21,7 @@ public enum Reply: Hashable, Sendable {
     /// The id of the request this answers, if any.
     public var id: RequestID? {
         switch self {
-        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _, _), .reloaded(let id, _): id
+        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _, _, _), .reloaded(let id, _): id
         case .state(let line): line.id
         case .observation(let message): message.id
         case .welcome, .removed, .unknown: nil

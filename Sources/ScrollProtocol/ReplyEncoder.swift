@@ -204,9 +204,9 @@ public enum ReplyEncoder {
         case let .error(code, message, id):
             error(code: code, message: message, id: id, into: &buffer)
         case .state(let line):
-            state(line.state, container: line.container, seq: line.seq, id: line.id, into: &buffer)
-        case let .devices(id, list, input):
-            devices(list, input: input ?? .active, id: id, into: &buffer)
+            state(line.state, container: line.container, seq: line.seq, paused: line.paused, id: line.id, into: &buffer)
+        case let .devices(id, list, input, focus):
+            devices(list, focus: focus, input: input ?? .active, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):

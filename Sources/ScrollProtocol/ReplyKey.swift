@@ -4,7 +4,7 @@ enum ReplyKey: Int, ObjectSchema {
     case container, seq, t, phase, contentOffset, velocity, contentSize, containerSize, contentInsets, header, visibleRows
     case devices, ok, file
     case of, old, new, features, instance
-    case input, paused
+    case input, paused, focus
     case indicators
 
     static let spellings: [(StaticString, ReplyKey)] = [
@@ -15,6 +15,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("containerSize", .containerSize), ("contentInsets", .contentInsets), ("header", .header),
         ("visibleRows", .visibleRows), ("devices", .devices), ("ok", .ok), ("file", .file),
         ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input), ("paused", .paused),
+        ("focus", .focus),
         ("indicators", .indicators),
     ]
 }

@@ -22,7 +22,7 @@ struct ReplyReader {
         case "state":
             return .state(try stateLine(id: id))
         case "devices":
-            return .devices(id: id, devices: try devices(), input: try inputState())
+            return .devices(id: id, devices: try devices(), input: try inputState(), focus: try focus())
         case "reloaded":
             let ok = try reader.bool(at: require(.ok), key: "ok")
             var file: String?
@@ -84,6 +84,13 @@ struct ReplyReader {
         devices.reserveCapacity(elements.count)
         for element in elements { devices.append(try device(at: element)) }
         return devices
+    }
+
+    /// `focus` of a `devices` reply: nil when absent, `.some(nil)` when null (docs/design.md §14).
+    private mutating func focus() throws(ProtocolError) -> String?? {
+        guard let range = fields[.focus] else { return nil }
+        guard let present = reader.present(range) else { return .some(nil) }
+        return .some(try reader.string(at: present, key: "focus"))
     }
 
     /// `input` of a `devices` reply; nil when absent (a daemon older than docs/design.md §15).

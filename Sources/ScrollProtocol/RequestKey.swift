@@ -25,8 +25,8 @@ enum RequestKey: Int, ObjectSchema {
         ("scroll_target", .scrollTarget), ("devices", .devices),
         ("row", .row), ("anchor", .anchor), ("edge", .edge), ("of", .of), ("step", .step),
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
-        ("parent", .parent), ("overscroll", .overscroll), ("touch_frame", .touchFrame),
-        ("wait", .wait),
+        ("parent", .parent), ("overscroll", .overscroll), ("touchFrame", .touchFrame),
+        ("touch_frame", .touchFrame), ("wait", .wait),
         ("directionalLock", .directionalLock), ("directional_lock", .directionalLock), ("bounce", .bounce),
         ("snapType", .snapType), ("snap_type", .snapType), ("snapProximity", .snapProximity),
         ("snap_proximity", .snapProximity), ("snapStop", .snapStop), ("snap_stop", .snapStop),
@@ -59,5 +59,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touch_frame, directionalLock, bounce, snapType, snapProximity, snapStop, indicatorMinLength, indicatorLingerMs, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, directionalLock, bounce, snapType, snapProximity, snapStop, indicatorMinLength, indicatorLingerMs, owned, animation"
 }

@@ -20,7 +20,7 @@ struct Get: ParsableCommand {
             guard case .state(let line) = message.reply else { throw .unexpected(message.reply, for: operation) }
             // The line a subscriber would see: the schema of §4, without the request's id.
             var bytes: [UInt8] = []
-            ReplyEncoder.state(line.state, container: line.container, seq: line.seq, into: &bytes)
+            ReplyEncoder.state(line.state, container: line.container, seq: line.seq, paused: line.paused, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
             Output.write(bytes)
         }
@@ -284,11 +284,11 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         try connection.request(.devices) { message, _ throws(ClientFailure) in
-            guard case .devices(_, let devices, let input) = message.reply else { throw .unexpected(message.reply, for: .devices) }
+            guard case .devices(_, let devices, let input, let focus) = message.reply else { throw .unexpected(message.reply, for: .devices) }
             if json {
                 Output.write(message.line + [UInt8(ascii: "\n")])
             } else {
-                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? ""))
+                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? "") + (focus.map(Self.focusLine) ?? ""))
             }
         }
     }
@@ -301,6 +301,12 @@ struct Devices: ParsableCommand {
         case .sessionInactive?: "Input: paused (session_inactive: this user's session is not the active one of the seat; devices are closed)\n"
         case .sleep?: "Input: paused (sleep: the system is suspending or asleep; devices are closed)\n"
         }
+    }
+
+    /// The line that names the container holding the focus (docs/design.md §14), when the
+    /// daemon says: input routed by focus goes there before the pointer's container.
+    static func focusLine(_ focus: String?) -> String {
+        focus.map { "Focus: \($0)\n" } ?? "Focus: none\n"
     }
 
     static func table(_ devices: [DeviceInfo]) -> String {

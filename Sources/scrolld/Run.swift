@@ -41,6 +41,12 @@ struct Run: ParsableCommand {
     @Option(help: ArgumentHelp("With --replay: play faster (2) or slower (0.5).", valueName: "X"))
     var speed: Double = 1
 
+    @Option(
+        name: .customLong("replay-start"),
+        help: ArgumentHelp("With --replay: start playing at once (now), or when the first client connects (first-client).", valueName: "WHEN")
+    )
+    var replayStart: ReplayStart = .now
+
     @Option(name: .customLong("fallback-replay"), help: ArgumentHelp("When no input device is usable, say why and serve this log in a loop instead.", valueName: "LOG"))
     var fallbackReplay: String?
 
@@ -73,9 +79,10 @@ struct Run: ParsableCommand {
         }
         if loop && replay == nil { throw ValidationError("--loop goes with --replay") }
         if speed != 1 && replay == nil { throw ValidationError("--speed goes with --replay") }
+        if replayStart != .now && replay == nil { throw ValidationError("--replay-start goes with --replay") }
     }
 
-    static func loadReplay(_ path: String, speed: Double, loop: Bool, logger: Logger) throws -> Daemon.ReplayOptions {
+    static func loadReplay(_ path: String, speed: Double, loop: Bool, start: ReplayStart = .now, logger: Logger) throws -> Daemon.ReplayOptions {
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptor.readFile(atPath: path)
@@ -85,7 +92,7 @@ struct Run: ParsableCommand {
         }
         do {
             let events = try EventLog(parsing: bytes) { logger.warning("\(path): \($0)") }.events
-            return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, label: path)
+            return Daemon.ReplayOptions(events: events, speed: speed, loop: loop, start: start, label: path)
         } catch {
             logger.critical("cannot replay \(path): \(error)")
             throw ExitCode(65)  // EX_DATAERR, as `scrolld replay` says for the same log
@@ -104,6 +111,28 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// Where the configuration comes from: the file (`--config` or the search path) with the
+    /// command line's overrides on top.
+    func configurationSource(environment: [String: String]) throws -> ConfigurationFileSource {
+        var overrides = try model.overrides()
+        if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
+        return ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
+    }
+
+    /// The configuration to start with and the file it came from; a bad one stops the daemon
+    /// with the reason (EX_CONFIG).
+    static func load(_ source: ConfigurationFileSource, logger: Logger) throws -> (Configuration, String?) {
+        do {
+            let (loaded, file) = try source.load()
+            logger.info("configuration: \(file ?? "built-in defaults")")
+            ConfigurationFileSource.logWarnings(of: loaded, to: logger)
+            return (loaded, file)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(78)  // EX_CONFIG
+        }
+    }
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let journal = environment["JOURNAL_STREAM"] != nil
@@ -117,25 +146,12 @@ struct Run: ParsableCommand {
         case .unchanged: break
         }
 
-        var overrides = try model.overrides()
-        if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
-        let source = ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
-        let configuration: Configuration
-        var fileInForce: String?
-        do {
-            let (loaded, file) = try source.load()
-            configuration = loaded
-            fileInForce = file
-            logger.info("configuration: \(file ?? "built-in defaults")")
-            ConfigurationFileSource.logWarnings(of: configuration, to: logger)
-        } catch {
-            logger.critical("\(error)")
-            throw ExitCode(78)  // EX_CONFIG
-        }
+        let source = try configurationSource(environment: environment)
+        let (configuration, fileInForce) = try Self.load(source, logger: logger)
 
         let input: Daemon.Input
         if let replay {
-            input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, logger: logger))
+            input = .replay(try Self.loadReplay(replay, speed: speed, loop: loop, start: replayStart, logger: logger))
         } else {
             let daemon = configuration.daemon
             let backend = LibinputContext.Backend.resolve(devices: daemon.devices, seat: daemon.seat, environment: environment)

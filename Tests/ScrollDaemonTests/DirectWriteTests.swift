@@ -168,9 +168,12 @@ import Glibc
         #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
     }
 
+    /// Close-on-exec: a process another test starts meanwhile must not inherit an end, or
+    /// closing it here would not close the socket (and the peer would see no EPIPE).
     private func socketPair() throws -> (Int32, Int32) {
         var fds: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &fds) == 0 else {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &fds) == 0 else {
             throw POSIXError(.init(rawValue: errno) ?? .EIO)
         }
         return (fds[0], fds[1])

@@ -88,6 +88,8 @@ struct TouchTests {
         glass.send(Self.motion(2_000, 0.25, 0.125 - 1.0 / 256))
         #expect(glass.offset(0).y == 1000)
         #expect(glass.state(0).phase == .tracking)
+        // Unchanged, but of the motion's time: the state it publishes says when.
+        #expect(glass.state(0).time == 2_000)
         // 3/256 up is 24 px: past the slop, u = (0, −1); the content follows 24 − 8 = 16 px.
         glass.send(Self.motion(3_000, 0.25, 0.125 - 3.0 / 256))
         #expect(glass.offset(0).y == 1016)

@@ -49,9 +49,10 @@ KILLED_PID=
 FULL_PID=
 FULL_DIR=/run/e2e-full           # a 4 KiB tmpfs: the full disk
 LIVE=$W/live.jsonl
+TOUCH_LIVE=$W/live-touch.jsonl   # the touch container's subscriber (docs/design.md §25)
 DAEMON_REC=$W/daemon.scrolllog     # the daemon's own recording (run --record)
 
-rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$DAEMON_REC" "$W/daemon.toml" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
+rm -f "$RESULTS" "$REC_LOG" "$LIVE" "$TOUCH_LIVE" "$W/subscriber-touch.log" "$DAEMON_REC" "$W/daemon.toml" "$W"/replay*.jsonl "$W/devices.txt" "$W/daemon.log" \
   "$W/record.log" "$W/subscriber.log" "$W/opens.log" "$W/injected.txt" "$W/uinput-devices.log" \
   "$W/check.log" "$W/watch-opens.err" "$W/pids.txt" "$W/killed.scrolllog" "$W/full.scrolllog" \
   "$W/record-killed.log" "$W/record-full.log" "$W/after-fling.json" "$W/faults-ref.scrolllog" "$W/record-ref.log"
@@ -106,13 +107,14 @@ fatal() {
 REC_PID=
 DAEMON_PID=
 SUB_PID=
+TOUCH_SUB_PID=
 WATCH_PID=
 REF_PID=
 stop_all() {
   local p
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
-  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' WATCH_PID=''
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
+  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' TOUCH_SUB_PID='' WATCH_PID=''
   e2e_devices_stop
 }
 
@@ -122,9 +124,13 @@ stop_all() {
 
 # The subscriber: connects, subscribes to `main` (no rate) and writes every state line it
 # receives, byte for byte, to its output file (flushed per line); other lines go to stderr.
+# With a third and fourth argument it first configures that container with that JSON (the
+# touch container, docs/design.md §25) and subscribes to it instead.
 cat >"$RUN/subscriber.py" <<'PY'
 import json, socket, sys, time
 path, out = sys.argv[1], sys.argv[2]
+container = sys.argv[3] if len(sys.argv) > 3 else "main"
+configure = json.loads(sys.argv[4]) if len(sys.argv) > 4 else None
 deadline = time.monotonic() + 60
 while True:
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -136,7 +142,10 @@ while True:
         if time.monotonic() > deadline:
             sys.exit("subscriber: cannot connect to %s: %s" % (path, e))
         time.sleep(0.1)
-s.sendall(b'{"op":"subscribe","container":"main","id":"subscribe"}\n')
+if configure is not None:
+    configure.update({"op": "configure", "container": container, "id": "configure"})
+    s.sendall(json.dumps(configure).encode() + b"\n")
+s.sendall(json.dumps({"op": "subscribe", "container": container, "id": "subscribe"}).encode() + b"\n")
 buf = b""
 with open(out, "wb") as f:
     while True:
@@ -248,7 +257,7 @@ for name, n in sorted(samples.items()):
 PY
 
 # --- devices, watcher, scrolld --------------------------------------------------------------
-e2e_devices_start mouse,touchpad,keyboard,full-keyboard
+e2e_devices_start mouse,touchpad,keyboard,full-keyboard,touchscreen
 KEYBOARD_NODES="$DEV_KEYBOARD_NODE $DEV_FULL_KEYBOARD_NODE"
 e2e_log "mouse $DEV_MOUSE_NODE, touchpad $DEV_TOUCHPAD_NODE, keyboards $KEYBOARD_NODES"
 
@@ -412,6 +421,32 @@ sleep 0.3
 "$BIN_DIR/scrollctl" get main --socket "$SOCK" --timeout 30 >"$W/after-fling.json" 2>&1
 AFTER_FLING_RC=$?
 
+# --- touchscreen (docs/design.md §25) -------------------------------------------------------
+# A second client configures container `touch` with a touch_frame (a non-square frame: 800 px per
+# unit across, 750 down; both axes scroll) and subscribes to it. Then one finger on the glass: a
+# slow diagonal drag that rests before it lifts, then a flick up (a fling). The checker holds the
+# states to the formulas of docs/design.md §25 with the positions libinput reported, and to the
+# replay of the daemon's recording.
+TOUCH_CONFIG='{"axes":"both","containerSize":{"width":400,"height":600},"contentSize":{"width":3000,"height":8000},"touch_frame":{"x":0.25,"y":0.1,"width":0.5,"height":0.8}}'
+"$PY" "$RUN/subscriber.py" "$SOCK" "$TOUCH_LIVE" touch "$TOUCH_CONFIG" 2>"$W/subscriber-touch.log" &
+TOUCH_SUB_PID=$!
+e2e_wait_for "$TOUCH_LIVE" '"type":"state"' 60 || fatal "the touch subscriber received its subscription's state"
+# slow: 80 px left, 225 px up; a second finger lands beside it, moves the other way and lifts (ignored)
+PAUSE=0.2 inject touch-drag 0.5 0.8 -0.1 -0.3 --frames 50 --interval-ms 16 --hold-ms 300 --second-finger
+PAUSE=0 inject touch-drag 0.5 0.8 0 -0.15 --frames 6 --interval-ms 12                     # a flick up: 112.5 px
+# Until the fling has come to rest: the touch container's last state is idle and later than the
+# last touch_up the recorder wrote.
+last_up=
+deadline=$((SECONDS + 60))
+while :; do
+  while IFS= read -r l; do case $l in *'"type":"touch_up"'*) last_up=$(json_t "$l") ;; esac; done <"$REC_LOG"
+  last=
+  while IFS= read -r l; do last=$l; done <"$TOUCH_LIVE"
+  case $last in *'"phase":"idle"'*) [ -n "$last_up" ] && [ "$(json_t "$last")" -gt "$last_up" ] && break ;; esac
+  [ "$SECONDS" -lt "$deadline" ] || { e2e_log "the touch container did not come to rest within 60 s"; break; }
+  sleep 0.3
+done
+
 # --- stop ---------------------------------------------------------------------------------
 kill -INT "$REC_PID"
 wait "$REC_PID"
@@ -425,10 +460,11 @@ wait "$DAEMON_PID"
 DAEMON_RC=$?
 DAEMON_PID=
 # the subscriber ends when the daemon closes the connection
-for _ in $(seq 50); do kill -0 "$SUB_PID" 2>/dev/null || break; sleep 0.1; done
-kill -TERM "$SUB_PID" 2>/dev/null
-wait "$SUB_PID" 2>/dev/null
+for _ in $(seq 50); do kill -0 "$SUB_PID" 2>/dev/null || kill -0 "$TOUCH_SUB_PID" 2>/dev/null || break; sleep 0.1; done
+kill -TERM "$SUB_PID" "$TOUCH_SUB_PID" 2>/dev/null
+wait "$SUB_PID" "$TOUCH_SUB_PID" 2>/dev/null
 SUB_PID=
+TOUCH_SUB_PID=
 kill -TERM "$WATCH_PID" 2>/dev/null
 wait "$WATCH_PID"
 WATCH_PID=
@@ -559,6 +595,10 @@ check "scrolld replay of the recording (valid event log v1) exits 0 with no warn
 REPLAY_LIVE_RC=$?
 replay_live_clean() { cat "$W/replay-live.err"; [ "$REPLAY_LIVE_RC" = 0 ] && ! [ -s "$W/replay-live.err" ]; }
 check "scrolld replay of the daemon's own recording (run --record) exits 0 with no warning (got $REPLAY_LIVE_RC)" replay_live_clean
+"$SCROLLD" replay "$DAEMON_REC" --container touch >"$W/replay-touch.jsonl" 2>"$W/replay-touch.err"
+REPLAY_TOUCH_RC=$?
+replay_touch_clean() { cat "$W/replay-touch.err"; [ "$REPLAY_TOUCH_RC" = 0 ] && ! [ -s "$W/replay-touch.err" ]; }
+check "scrolld replay of the daemon's own recording for the touch container exits 0 with no warning (got $REPLAY_TOUCH_RC)" replay_touch_clean
 # The same log without libinput's own stop before the touchpad's device_removed: scrolld itself
 # must then end the drag (docs/design.md §9: a device removed mid-gesture ends it as a scroll stop).
 "$PY" - "$REC_LOG" "$W/recorded-no-stop.scrolllog" "$DEV_TOUCHPAD_NAME" <<'PY'
@@ -642,17 +682,19 @@ check("recorded times never go back", lambda: (all(a <= b for a, b in zip(ts, ts
 added = {e["dev"]: e for e in events if e["type"] == "device_added"}
 byname = {e["name"]: d for d, e in added.items()}
 MOUSE, TOUCHPAD, MOUSE2 = var("DEV_MOUSE_NAME"), var("DEV_TOUCHPAD_NAME"), var("DEV_MOUSE2_NAME")
-TOUCHPAD2 = var("DEV_TOUCHPAD2_NAME")
+TOUCHPAD2, TOUCHSCREEN = var("DEV_TOUCHPAD2_NAME"), var("DEV_TOUCHSCREEN_NAME")
 
 def devices_ok():
     names = sorted(e["name"] for e in added.values())
-    want = sorted([MOUSE, TOUCHPAD, MOUSE2, TOUCHPAD2])
+    want = sorted([MOUSE, TOUCHPAD, MOUSE2, TOUCHPAD2, TOUCHSCREEN])
     caps = {e["name"]: e["caps"] for e in added.values()}
     ok = names == want and "wheel" in caps.get(MOUSE, []) and "wheel" in caps.get(MOUSE2, []) \
-        and "finger" in caps.get(TOUCHPAD, []) and "finger" in caps.get(TOUCHPAD2, [])
-    return ok, "device_added: %s (want exactly %s; wheel caps for the mice, finger for the touchpads)" % (
+        and "finger" in caps.get(TOUCHPAD, []) and "finger" in caps.get(TOUCHPAD2, []) \
+        and caps.get(TOUCHSCREEN) == ["touch"]
+    return ok, "device_added: %s (want exactly %s; wheel caps for the mice, finger for the touchpads, touch for the touchscreen)" % (
         json.dumps(caps), want)
-check("recording adds the mouse (wheel), the touchpad (finger), the hotplugged mouse and the second touchpad, and no keyboard", devices_ok)
+check("recording adds the mouse (wheel), the touchpad (finger), the hotplugged mouse, the second touchpad and the "
+      "touchscreen (touch), and no keyboard", devices_ok)
 
 m, tp, m2, tp2 = byname.get(MOUSE), byname.get(TOUCHPAD), byname.get(MOUSE2), byname.get(TOUCHPAD2)
 input_events = [e for e in events if e["type"] not in ("device_added", "device_removed")]
@@ -683,9 +725,11 @@ check("the hotplugged mouse's device_added comes after the first events and befo
 
 def other_types():
     bad = [e for e in input_events if e["type"] == "continuous" or (e["type"] == "wheel" and e["dev"] not in (m, m2))
-           or (e["type"] in ("finger", "hold_begin", "hold_end") and e["dev"] not in (tp, tp2))]
+           or (e["type"] in ("finger", "hold_begin", "hold_end") and e["dev"] not in (tp, tp2))
+           or (e["type"].startswith("touch_") and e["dev"] != byname.get(TOUCHSCREEN))]
     return not bad, bad[:5]
-check("no other scroll events (no continuous, wheels only from the mice, fingers only from the touchpads)", other_types)
+check("no other scroll events (no continuous, wheels only from the mice, fingers only from the touchpads, touches "
+      "only from the touchscreen)", other_types)
 
 def is_stop(e):
     return e["type"] == "finger" and e["delta"] and all(v == 0 for v in e["delta"].values())
@@ -969,6 +1013,116 @@ def full_ok():
 check("full disk: the recording is the reference's first lines, byte for byte (device_added times aside), and ends with a whole line", full_ok)
 
 # ---- scrolld never opened a keyboard
+# --- touchscreen (docs/design.md §25): the container `touch`, configured by its subscriber ---
+TOUCH_FRAME = {"x": 0.25, "y": 0.1, "width": 0.5, "height": 0.8}
+TOUCH_SIZE, TOUCH_SLOP = (400.0, 600.0), 8.0  # containerSize; touch_slop by default
+SX, SY = TOUCH_SIZE[0] / TOUCH_FRAME["width"], TOUCH_SIZE[1] / TOUCH_FRAME["height"]  # 800, 750 px per unit
+dts = dbyname.get(TOUCHSCREEN)
+touches = [e for e in devents if e["dev"] == dts and e["type"].startswith("touch_")]
+touch_live_all = states(os.path.join(W, "live-touch.jsonl"))
+touch_live = [s for s in touch_live_all if not s["reply"]]
+touch_replay = states(os.path.join(W, "replay-touch.jsonl"))
+
+def touch_drags(slot=0):
+    """The touchscreen's fingers in `slot` as the daemon received them: [(down, [motions], up)]."""
+    out = []
+    for e in touches:
+        if e["slot"] != slot:
+            continue
+        if e["type"] == "touch_down":
+            out.append([e, [], None])
+        elif out and e["type"] == "touch_motion":
+            out[-1][1].append(e)
+        elif out and e["type"] in ("touch_up", "touch_cancel"):
+            out[-1][2] = e
+    return out
+def touch_recorded():
+    kinds = [e["type"] for e in touches]
+    fingers, second = touch_drags(), touch_drags(1)
+    during = fingers[0] if fingers else None
+    ok = (len(fingers) == 2 and all(up is not None and up["type"] == "touch_up" for _, _, up in fingers)
+          and len(fingers[0][1]) >= 20 and len(fingers[1][1]) >= 4
+          and len(second) == 1 and second[0][2] is not None and len(second[0][1]) >= 5
+          and during[0]["t"] < second[0][0]["t"] and second[0][2]["t"] < during[2]["t"]
+          and {e["slot"] for e in touches} == {0, 1}
+          and all(0 <= e[k] <= 1 for e in touches if "x" in e for k in ("x", "y")))
+    return ok, "touch events of the touchscreen in the daemon's recording: %s; motions per finger in slot 0: %s, in slot 1: %s; first: %s" % (
+        {k: kinds.count(k) for k in sorted(set(kinds))}, [len(f[1]) for f in fingers], [len(f[1]) for f in second], touches[:2])
+check("the daemon's recording has the touchscreen's fingers as libinput reported them: touch_down, touch_motion "
+      "(normalized x, y in 0..1), touch_up; two in slot 0, and one in slot 1 down and up during the first", touch_recorded)
+
+def touch_state_at(t):
+    at = [s for s in touch_replay if s["t"] == t]
+    return at[-1] if at else None
+def touch_follows():
+    """Every motion's state against docs/design.md §25: the offset stays put until |s·(P − P₀)|
+    exceeds the slop, then is y₀ − s·(P − P₀) + slop·u (u fixed at that motion)."""
+    rows, ok, worst, below, past = [], True, 0.0, 0, 0
+    for down, motions, up in touch_drags():
+        before = [s for s in touch_replay if s["t"] <= down["t"]]
+        if not before:
+            return False, "no state of the touch container at or before the down at t=%d" % down["t"]
+        x0, y0 = before[-1]["x"], before[-1]["y"]
+        u = None
+        for e in motions:
+            s = touch_state_at(e["t"])
+            mx, my = SX * (e["x"] - down["x"]), SY * (e["y"] - down["y"])
+            d = (mx * mx + my * my) ** 0.5
+            if u is None and d <= TOUCH_SLOP:
+                # It publishes the unchanged state, at its own time.
+                want, phase = (x0, y0), None
+                below += 1
+            else:
+                if u is None:
+                    u = (mx / d, my / d)
+                want, phase = (x0 + (-mx + TOUCH_SLOP * u[0]), y0 + (-my + TOUCH_SLOP * u[1])), "interacting"
+                past += 1
+            err = float("inf") if s is None else max(abs(s["x"] - want[0]), abs(s["y"] - want[1]))
+            worst = max(worst, err)
+            good = s is not None and err <= 1e-9 and (phase is None or s["phase"] == phase)
+            ok = ok and good
+            if not good or len(rows) < 3:
+                rows.append("t=%d P=(%r, %r) |s(P-P0)|=%.6f: state %s, want (%.9f, %.9f) %s%s" % (
+                    e["t"], e["x"], e["y"], d, None if s is None else (s["x"], s["y"], s["phase"]),
+                    want[0], want[1], phase or "unchanged", "" if good else "  <-- differs"))
+    ok = ok and below >= 1 and past >= 20
+    return ok, "%d motions within the slop, %d past it; largest difference %.3g px\n%s" % (below, past, worst, "\n".join(rows[:20]))
+check("touch drag live: nothing moves until the finger is past the slop (8 px), then the content follows it 1:1 on "
+      "both axes of a non-square frame (800 and 750 px per unit), lagging by exactly the slop, while a second "
+      "finger landing, moving the other way and lifting is ignored", touch_follows)
+
+def touch_flings():
+    fingers = touch_drags()
+    if len(fingers) < 2:
+        return False, "want 2 fingers, got %d" % len(fingers)
+    up = fingers[1][2]
+    lift = touch_state_at(up["t"])
+    after = [s for s in touch_replay if s["t"] > up["t"]]
+    ys = [lift["y"]] + [s["y"] for s in after] if lift else []
+    ok = (lift is not None and lift["phase"] == "decelerating" and len(after) >= 5
+          and all(b >= a for a, b in zip(ys, ys[1:])) and after[-1]["phase"] == "idle" and after[-1]["y"] > lift["y"])
+    slow = touch_state_at(fingers[0][2]["t"])
+    print("info: the slow drag (rested 0.3 s) lifted with phase %s" % (slow["phase"] if slow else None))
+    return ok, "at the lift t=%d: %s; %d states after it, last %s" % (
+        up["t"], None if lift is None else (lift["phase"], lift["y"]), len(after),
+        (after[-1]["phase"], after[-1]["y"]) if after else None)
+check("touch flick: at the lift the container decelerates (a fling) and glides on in the finger's direction to rest",
+      touch_flings)
+
+def touch_live_is_replay():
+    by_seq = {r["seq"]: r for r in touch_replay}
+    seqs = [s["seq"] for s in touch_live]
+    bad = [s for s in touch_live if s["seq"] not in by_seq or by_seq[s["seq"]]["key"] != s["key"]]
+    details = ["%d live states of the touch container, the replay has %d" % (len(touch_live), len(touch_replay))]
+    for s in bad[:5]:
+        r = by_seq.get(s["seq"])
+        details.append("live:   %s\nreplay: %s" % (s["key"].decode(), r["key"].decode() if r else "no state with this seq"))
+    last_same = bool(touch_live) and bool(touch_replay) and touch_live[-1]["key"] == touch_replay[-1]["key"]
+    return (len(touch_live) >= 30 and all(b > a for a, b in zip(seqs, seqs[1:])) and not bad and last_same,
+            "\n".join(details))
+check("touch: every state the touch subscriber received is, byte for byte, the replay's state of that seq, in the "
+      "same order, to the last (replay of the daemon's recording, --container touch)", touch_live_is_replay)
+
 ops = open(os.path.join(W, "opens.log")).read().splitlines()
 fds = [l.split() for l in ops if l.startswith("fd ")]
 opens = [l.split() for l in ops if l.startswith("open ")]
@@ -983,6 +1137,11 @@ check("scrolld run: /proc/PID/fd never links a keyboard node (2 at start, 1 hotp
       lambda: fd_check("daemon"))
 check("scrolld record: /proc/PID/fd never links a keyboard node (2 at start, 1 hotplugged), and links the mouse, touchpad and hotplugged mouse",
       lambda: fd_check("record"))
+def touchscreen_opened():
+    node = var("DEV_TOUCHSCREEN_NODE")
+    held = {f[2] for f in fds if f[4] == node}
+    return {"daemon", "record"} <= held, "processes holding %s: %s" % (node, sorted(held))
+check("scrolld run and scrolld record opened the touchscreen (/proc/PID/fd)", touchscreen_opened)
 def fanotify_check():
     pid_of = {f[2]: f[3] for f in fds}  # name -> pid (from the fd lines)
     pid_of.update({l.split()[0]: l.split()[1] for l in open(os.path.join(W, "pids.txt")).read().splitlines() if l.strip()})
@@ -1024,6 +1183,11 @@ devices_listing() {
   return "$ok"
 }
 check "scrolld devices: mouse and touchpad under Used:, both keyboards under Skipped: as keyboards" devices_listing
+touchscreen_listed() {  # docs/design.md §25: listed as a touchscreen, with the capability touch
+  sed -n '/^Used:/,/^Skipped:/p' "$W/devices.txt" | grep -q "^  ${DEV_TOUCHSCREEN_NODE}[[:space:]].*(touchscreen).*\[[^]]*touch" \
+    || { cat "$W/devices.txt"; return 1; }
+}
+check "scrolld devices: the uinput multitouch screen under Used:, as a touchscreen with the capability touch" touchscreen_listed
 
 refusals() {  # refusals NODE...: both scrolld processes logged refusing each NODE as a keyboard
   local ok=0 f k

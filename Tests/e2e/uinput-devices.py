@@ -12,6 +12,9 @@ Devices (kinds):
             that), yet libinput 1.22 still treats it as a keyboard (capability k).
   full-keyboard  a standard keyboard's main block (key codes 1-83, F11, F12): ID_INPUT_KEYBOARD=1,
             like every real keyboard
+  touchscreen  a direct-touch multitouch screen (INPUT_PROP_DIRECT, 10 slots, 0..4095 on both
+            axes, ABS_X/Y and BTN_TOUCH for single-touch readers): udev tags it
+            ID_INPUT_TOUCHSCREEN=1 and libinput gives it the touch capability (t)
 
 Command line:
   uinput-devices.py create [--devices mouse,touchpad,keyboard,full-keyboard] [--ctl DIR]
@@ -50,6 +53,11 @@ Commands (also: `ctl DIR help`):
       destroys the uinput device while they are still down and moving; --remove-after-lift
       destroys it 0.3 s after the lift (mid-fling).
   touchpad-remove-mid-scroll [...]   = touchpad-scroll --remove (default 10 frames, 8 mm up)
+  touch-drag X Y DX DY [--frames N] [--interval-ms 12] [--hold-ms MS] [--second-finger] [--device ID]
+      One finger lands on the touchscreen at (X, Y) (normalized, 0..1 of the glass), moves by
+      (DX, DY) in N equal frames, stays still --hold-ms (default 0) and lifts. --second-finger:
+      another finger (slot 1) lands beside it a third of the way through, moves the other way
+      and lifts at two thirds.
   add KIND [--id ID] [--name NAME]   creates another device (hotplug); the result names it
   remove ID                          destroys a device (unplug)
   list                               the devices (same as devices.json)
@@ -62,8 +70,8 @@ REPLY_PATH, which the client created and opened first: `ok JSON` or `err MESSAGE
 one at a time, in order; a command's answer comes once its last event is written (and, for add
 and remove, once udev has processed the device).
 
-Library use: load this file (importlib) and use WheelMouse, Touchpad, Keyboard, FullKeyboard
-(or Server) directly.
+Library use: load this file (importlib) and use WheelMouse, Touchpad, Keyboard, FullKeyboard,
+Touchscreen (or Server) directly.
 """
 
 import argparse
@@ -411,7 +419,72 @@ class FullKeyboard(Keyboard):
         return [ev.evbit(1, c) for c in range(1, 84)] + [ev.EV_KEY.KEY_F11, ev.EV_KEY.KEY_F12]
 
 
-KINDS = {c.kind: c for c in (WheelMouse, Touchpad, Keyboard, FullKeyboard)}
+class Touchscreen(VirtualDevice):
+    """A direct-touch screen (docs/design.md §25): multitouch slots and tracking ids, plus the
+    single-touch ABS_X/ABS_Y and BTN_TOUCH that udev's input_id wants for ID_INPUT_TOUCHSCREEN."""
+    kind = "touchscreen"
+    default_name = "scrolld-e2e touchscreen"
+    product = 0x0005
+    MAX, RES, SLOTS = 4095, 16, 10  # 256 x 256 mm at 16 units per mm
+
+    def __init__(self, *args, **kwargs):
+        self._tracking_id = 0
+        super().__init__(*args, **kwargs)
+
+    def describe(self, dev):
+        ev = self.ev
+        absinfo = ev.InputAbsInfo
+        for code in (ev.EV_ABS.ABS_X, ev.EV_ABS.ABS_Y, ev.EV_ABS.ABS_MT_POSITION_X, ev.EV_ABS.ABS_MT_POSITION_Y):
+            dev.enable(code, absinfo(minimum=0, maximum=self.MAX, resolution=self.RES))
+        dev.enable(ev.EV_ABS.ABS_MT_SLOT, absinfo(minimum=0, maximum=self.SLOTS - 1))
+        dev.enable(ev.EV_ABS.ABS_MT_TRACKING_ID, absinfo(minimum=0, maximum=65535))
+        dev.enable(ev.EV_KEY.BTN_TOUCH)
+        dev.enable(ev.INPUT_PROP_DIRECT)
+
+    def _units(self, v):
+        if not 0 <= v <= 1:
+            raise CommandError("touch position %g is off the glass (0..1)" % v)
+        return int(round(v * self.MAX))
+
+    def drag(self, x, y, dx, dy, frames=20, interval=0.012, hold=0.0, second=False):
+        """One finger: down at (x, y), (dx, dy) in `frames` frames, still for `hold` s, up. With
+        `second`, another finger (slot 1) lands 0.1 to the right of the first a third of the way
+        through, moves the other way (−dx, −dy over a third of the frames) and lifts at two
+        thirds, while the first goes on."""
+        A, K = self.ev.EV_ABS, self.ev.EV_KEY
+        if frames < 1:
+            raise CommandError("frames must be at least 1")
+        points = [(self._units(x + dx * i / frames), self._units(y + dy * i / frames)) for i in range(frames + 1)]
+        land, lift = frames // 3, 2 * frames // 3
+        if second and not 0 < land < lift < frames:
+            raise CommandError("a second finger needs at least 3 frames")
+        tid = self._tracking_id
+        self._tracking_id = (self._tracking_id + 2) % 65535
+        pace = Frames(interval)
+        px, py = points[0]
+        pace.tick()
+        self.emit((A.ABS_MT_SLOT, 0), (A.ABS_MT_TRACKING_ID, tid), (A.ABS_MT_POSITION_X, px),
+                  (A.ABS_MT_POSITION_Y, py), (K.BTN_TOUCH, 1), (A.ABS_X, px), (A.ABS_Y, py))
+        for i, (px, py) in enumerate(points[1:], 1):
+            events = [(A.ABS_MT_SLOT, 0), (A.ABS_MT_POSITION_X, px), (A.ABS_MT_POSITION_Y, py)]
+            if second and land <= i <= lift:
+                f = (i - land) / (lift - land)
+                sx = self._units(x + 0.1 + dx * land / frames - dx * f / 3)
+                sy = self._units(y + dy * land / frames - dy * f / 3)
+                events += [(A.ABS_MT_SLOT, 1)]
+                if i == land:
+                    events += [(A.ABS_MT_TRACKING_ID, tid + 1)]
+                events += [(A.ABS_MT_TRACKING_ID, -1)] if i == lift else [(A.ABS_MT_POSITION_X, sx), (A.ABS_MT_POSITION_Y, sy)]
+            pace.tick()
+            self.emit(*events, (A.ABS_X, px), (A.ABS_Y, py))
+        if hold > 0:
+            time.sleep(hold)
+        pace.tick()
+        self.emit((A.ABS_MT_SLOT, 0), (A.ABS_MT_TRACKING_ID, -1), (K.BTN_TOUCH, 0))
+        return {"frames": frames + 2, "tracking_id": tid, "from": points[0], "to": points[-1], "second": second}
+
+
+KINDS = {c.kind: c for c in (WheelMouse, Touchpad, Keyboard, FullKeyboard, Touchscreen)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -474,6 +547,14 @@ def command_parser():
         c.add_argument("--remove", action="store_true", default=mid)
         c.add_argument("--remove-after-lift", action="store_true")
         c.add_argument("--device")
+    c = add("touch-drag")
+    for name in ("x", "y", "dx", "dy"):
+        c.add_argument(name, type=float)
+    c.add_argument("--frames", type=int, default=20)
+    c.add_argument("--interval-ms", type=float, default=12)
+    c.add_argument("--hold-ms", type=float, default=0)
+    c.add_argument("--second-finger", action="store_true")
+    c.add_argument("--device")
     c = add("add")
     c.add_argument("kind", choices=sorted(KINDS))
     c.add_argument("--id")
@@ -606,6 +687,9 @@ class Server:
                 self._forget(tp)
                 result["device"] = tp.info()
             return result
+        if c == "touch-drag":
+            return self.device(a.device, Touchscreen).drag(a.x, a.y, a.dx, a.dy, a.frames, a.interval_ms / 1000,
+                                                            a.hold_ms / 1000, a.second_finger)
         if c == "add":
             return self.add(a.kind, a.id, a.name)
         if c == "remove":

@@ -264,6 +264,12 @@ void scrolld_settings_devices(scrolld_settings *s, const char *const *names, siz
 void scrolld_settings_parent(scrolld_settings *s, const char *parent);        /* NULL: no parent */
 void scrolld_settings_overscroll(scrolld_settings *s, const char *mode);      /* "auto", "contain", "none" */
 void scrolld_settings_anchor(scrolld_settings *s, const char *anchor);        /* "top", "bottom" */
+/* Where the container lies on a touchscreen (touch_frame, docs/design.md §25), in the glass's
+ * normalized coordinates: a fullscreen app divides its pixel rectangle by the screen size.
+ * `_none` removes the frame (the container then gets no touches). The slop is the physics key
+ * "touch_slop" (scrolld_settings_physics_number). */
+void scrolld_settings_touch_frame(scrolld_settings *s, double x, double y, double width, double height);
+void scrolld_settings_touch_frame_none(scrolld_settings *s);
 void scrolld_settings_owned(scrolld_settings *s, bool owned);
 void scrolld_settings_animation(scrolld_settings *s, scrolld_animation animation);
 /* Any other key, for a daemon newer than this library: `json` is one JSON value, checked when

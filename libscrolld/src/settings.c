@@ -219,6 +219,19 @@ void scrolld_settings_overscroll(scrolld_settings *s, const char *m) { if (s) pu
 void scrolld_settings_anchor(scrolld_settings *s, const char *a) { if (s) put(s, "anchor", NULL, str(s, a), NULL); }
 void scrolld_settings_owned(scrolld_settings *s, bool owned) { if (s) put(s, "owned", NULL, boolean(s, owned), NULL); }
 
+void scrolld_settings_touch_frame(scrolld_settings *s, double x, double y, double width, double height) {
+    if (!s) return;
+    jv *o = node(s, J_OBJECT);
+    member(s, o, "x", num(s, x));
+    member(s, o, "y", num(s, y));
+    member(s, o, "width", num(s, width));
+    member(s, o, "height", num(s, height));
+    put(s, "touchFrame", NULL, o, NULL);
+}
+
+/* `{}`: no frame. */
+void scrolld_settings_touch_frame_none(scrolld_settings *s) { if (s) put(s, "touchFrame", NULL, node(s, J_OBJECT), NULL); }
+
 void scrolld_settings_devices(scrolld_settings *s, const char *const *names, size_t count) {
     if (!s) return;
     jv *a = node(s, J_ARRAY);

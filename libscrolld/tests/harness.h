@@ -48,6 +48,7 @@ typedef struct daemon_proc {
     char config[300];
     pid_t pid;
     int starts;
+    bool loop;  /* run --loop: the log starts over when it ends */
 } daemon_proc;
 
 static __attribute__((unused)) void write_file(const char *path, const char *text) {
@@ -98,7 +99,8 @@ static __attribute__((unused)) void daemon_start(daemon_proc *d) {
         if (fd >= 0) { dup2(fd, 2); close(fd); }
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) { dup2(null, 0); dup2(null, 1); close(null); }
-        execl(bin, bin, "run", "--replay", d->log, "--socket", d->socket, "--config", d->config, (char *)NULL);
+        execl(bin, bin, "run", "--replay", d->log, "--socket", d->socket, "--config", d->config,
+              d->loop ? "--loop" : (char *)NULL, (char *)NULL);
         _exit(127);
     }
     d->pid = pid;

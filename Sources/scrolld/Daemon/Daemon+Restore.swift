@@ -16,25 +16,10 @@ extension Daemon {
         let taken = FileDescriptorStore.takeBack()
         let keeper = FileDescriptorStore(logger: logger)
 
-        // The session: read what the memfd holds (refused, with the reason, when it does not
-        // add up), then keep using the same memfd, formatted anew if its session was refused.
-        var restored: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?
-        var file: SessionMemoryFile?
-        if let fd = taken.session {
-            if let adopted = SessionMemoryFile.adopt(fd) {
-                do throws(SnapshotError) {
-                    restored = try SnapshotMemory.read(UnsafeRawBufferPointer(adopted.mapping))
-                } catch {
-                    logger.error("restart: the stored session is refused (\(error.message)); starting with an empty session, taking back \(taken.clients.count) connections")
-                }
-                file = adopted
-            } else {
-                logger.error("restart: the stored session cannot be read (\(String(cString: strerror(errno)))); starting with an empty session")
-                close(fd)
-            }
-        }
+        let (restored, adopted) = adoptSession(taken)
+        var file = adopted
         let size = SnapshotMemory.size(documentCapacity: 64 * 1024, slotCapacity: 64)
-        if let adopted = file, adopted.mapping.count < size, adopted.grow(to: size) == nil { file = nil }
+        if let adopted, adopted.mapping.count < size, adopted.grow(to: size) == nil { file = nil }
         let isNew = file == nil
         if isNew { file = SessionMemoryFile.create(size: size) }
         guard let file else {
@@ -56,9 +41,32 @@ extension Daemon {
             keeper.store(file.fd, name: FileDescriptorStore.sessionName)
         }
 
-        // The connections: each becomes a channel with the pipeline of an accepted one, keeping
-        // its number; they carry on without a new `welcome`.
-        for (fd, number) in taken.clients {
+        takeBack(taken.clients, core: core, loop: loop, keeper: keeper)
+    }
+
+    /// The session's memfd a previous process left: what it holds (refused, with the reason,
+    /// when it does not add up) and the memfd itself, kept in use (formatted anew when its
+    /// session was refused).
+    private func adoptSession(_ taken: FileDescriptorStore.TakenBack) -> ((snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?, SessionMemoryFile?) {
+        guard let fd = taken.session else { return (nil, nil) }
+        guard let adopted = SessionMemoryFile.adopt(fd) else {
+            logger.error("restart: the stored session cannot be read (\(String(cString: strerror(errno)))); starting with an empty session")
+            close(fd)
+            return (nil, nil)
+        }
+        do throws(SnapshotError) {
+            return (try SnapshotMemory.read(UnsafeRawBufferPointer(adopted.mapping)), adopted)
+        } catch {
+            logger.error("restart: the stored session is refused (\(error.message)); starting with an empty session, taking back \(taken.clients.count) connections")
+            return (nil, adopted)
+        }
+    }
+
+    /// The connections a previous process left: each becomes a channel with the pipeline of an
+    /// accepted one, keeping its number; they carry on without a new `welcome`.
+    private func takeBack(_ clients: [(fd: Int32, number: Int)], core: NIOLoopBound<DaemonCore>, loop: EventLoop, keeper: FileDescriptorStore) {
+        let logger = self.logger
+        for (fd, number) in clients {
             let bootstrap = ClientBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {

@@ -46,6 +46,7 @@ final class Daemon: Sendable {
         var events: [ScrollEvent]
         var speed: Double
         var loop: Bool
+        var start: ReplayStart = .now
         var label: String
     }
 
@@ -267,8 +268,14 @@ final class Daemon: Sendable {
         let core = running.core, replay = running.replay, logger = self.logger, notifier = self.notifier
         switch options.input {
         case .replay(let log):
-            try running.loop.submit { replay.value?.start() }.wait()
-            logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
+            switch log.start {
+            case .now:
+                try running.loop.submit { replay.value?.start() }.wait()
+                logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source")
+            case .firstClient:
+                try running.loop.submit { core.value.startsWithFirstClient = replay.value }.wait()
+                logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source, from when the first client connects")
+            }
             notifier.notify("READY=1\nSTATUS=\(try running.loop.submit { core.value.clients.count }.wait()) clients")
         case .libinput(let backend, let fallback):
             running.libinput?.start(core: core) { usable, problem in

@@ -137,12 +137,28 @@ final class LibinputSource: InputSource, Sendable {
     /// The input thread's body; returns why it ended when that was a failure (nil: stopped on
     /// request, or no context to read from, which `ready` already reported).
     private func run(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (Int, String?) -> Void) -> String? {
-        let loop = core.eventLoop
-        let settings = self.settings
-        let context: LibinputContext
+        guard let context = openContext(ready: ready, on: core.eventLoop) else { return nil }
+        deliver(context, to: core)
+        let usable = context.devices.count
+        let permission = context.permissionProblem
+        problem.withLockedValue { $0 = permission }
+        if realtimePriority > 0 {
+            // Once the seat's devices are in (that work may take a while, and need not be real
+            // time), before READY=1. Input's timestamps are the kernel's, but libinput's own
+            // timers (scroll stops, button-scroll timeouts) and every hand-over to the loop run
+            // on this thread.
+            RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
+        }
+        core.eventLoop.execute { ready(usable, permission) }
+        return serve(context, core: core)
+    }
+
+    /// The libinput context of the configured backend; nil (and `ready` told why) when it
+    /// cannot be made.
+    private func openContext(ready: @escaping @Sendable (Int, String?) -> Void, on loop: EventLoop) -> LibinputContext? {
+        let settings = self.settings, logger = self.logger
         do {
-            let logger = self.logger
-            context = try LibinputContext(
+            return try LibinputContext(
                 backend,
                 ignoring: ignored,
                 touchscreens: settings.withLockedValue { $0 }.touchscreens,
@@ -155,21 +171,11 @@ final class LibinputSource: InputSource, Sendable {
             loop.execute { ready(0, message) }
             return nil
         }
-        let logger = self.logger
+    }
 
-        deliver(context, to: core)
-        let usable = context.devices.count
-        let permission = context.permissionProblem
-        problem.withLockedValue { $0 = permission }
-        if realtimePriority > 0 {
-            // Once the seat's devices are in (that work may take a while, and need not be real
-            // time), before READY=1. Input's timestamps are the kernel's, but libinput's own
-            // timers (scroll stops, button-scroll timeouts) and every hand-over to the loop run
-            // on this thread.
-            RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
-        }
-        loop.execute { ready(usable, permission) }
-
+    /// The thread's loop: asleep in poll(2) until libinput, a wake-up request or logind has
+    /// something. Returns why it ended (nil: asked to stop).
+    private func serve(_ context: LibinputContext, core: NIOLoopBound<DaemonCore>) -> String? {
         // logind, on this thread: suspending and resuming libinput must happen where its
         // context lives. Watched after the devices present at start are in, so that `ready`
         // reports them; a daemon started while its user is away closes them again at once.
@@ -198,25 +204,10 @@ final class LibinputSource: InputSource, Sendable {
             if fds[1].revents != 0 {
                 var request: UInt8 = 0
                 _ = read(wake.read, &request, 1)
-                switch request {
-                case Self.reapplyRequest:
-                    context.reapplySettings()
-                case Self.realtimeRequest:
-                    RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
-                case Self.barrierRequest:
-                    let readTime = MonotonicClock.now()
-                    context.dispatch()
-                    deliver(context, to: core)
-                    // Queued after the events: the loop runs it once they are all applied.
-                    let waiting = barrierWaiting.withLockedValue { list in defer { list.removeAll() }; return list }
-                    core.eventLoop.execute { for passed in waiting { passed(readTime) } }
-                    continue
-                case Self.stopRequest:
-                    return nil
-                case Self.failureRequest:
-                    return "a failure was injected (run --fail-input-after)"
-                default:
-                    return "unknown wake-up request \(request)"
+                switch answer(request, context: context, core: core) {
+                case .served: continue
+                case .goOn: break
+                case .ended(let reason): return reason
                 }
             }
             if fds[0].revents != 0 {
@@ -224,6 +215,39 @@ final class LibinputSource: InputSource, Sendable {
                 deliver(context, to: core)
             }
         }
+    }
+
+    private enum Answer {
+        /// Everything libinput had was read: nothing is left for this turn.
+        case served
+        case goOn
+        /// The thread ends, with the reason (nil: asked to stop).
+        case ended(String?)
+    }
+
+    /// What a wake-up request from the loop asks of the input thread.
+    private func answer(_ request: UInt8, context: LibinputContext, core: NIOLoopBound<DaemonCore>) -> Answer {
+        switch request {
+        case Self.reapplyRequest:
+            context.reapplySettings()
+        case Self.realtimeRequest:
+            RealtimeScheduling.enterCurrentThread(as: .input, priority: realtimePriority, logging: logger)
+        case Self.barrierRequest:
+            let readTime = MonotonicClock.now()
+            context.dispatch()
+            deliver(context, to: core)
+            // Queued after the events: the loop runs it once they are all applied.
+            let waiting = barrierWaiting.withLockedValue { list in defer { list.removeAll() }; return list }
+            core.eventLoop.execute { for passed in waiting { passed(readTime) } }
+            return .served
+        case Self.stopRequest:
+            return .ended(nil)
+        case Self.failureRequest:
+            return .ended("a failure was injected (run --fail-input-after)")
+        default:
+            return .ended("unknown wake-up request \(request)")
+        }
+        return .goOn
     }
 
     /// Connects to logind and puts its decisions in force on `context`; nil (after one info line)

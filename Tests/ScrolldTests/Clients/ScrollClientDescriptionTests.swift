@@ -79,6 +79,21 @@ struct ScrollClientDescriptionTests {
         let keys = requests[0].map(\.0)
         #expect(keys == ["containerSize", "rows", "owned"])
     }
+
+    /// A touch frame (docs/design.md §25) is a key like the others: kept across later configures,
+    /// sent again on a reconnection, and `.none` (`{}`) replaces it.
+    @Test func aTouchFrameIsKeptAndSentAgain() {
+        var description = ContainerDescription()
+        description.apply(ContainerSettings(touchFrame: .frame(Rect(x: 0, y: 0.1, width: 1, height: 0.9))))
+        description.apply(ContainerSettings(containerSize: Size(width: 400, height: 600), physics: .init(touchSlop: 12)))
+        var request = description.configures(owned: false)[0]
+        #expect(request.map(\.0) == ["containerSize", "physics", "touchFrame"])
+        #expect(request.last?.1 == .object([("x", .double(0)), ("y", .double(0.1)), ("width", .double(1)), ("height", .double(0.9))]))
+        #expect(request[1].1 == .object([("touchSlop", .double(12))]))
+        description.apply(ContainerSettings(touchFrame: ContainerSettings.TouchFrame.none))
+        request = description.configures(owned: false)[0]
+        #expect(request.last.map { $0.0 == "touchFrame" && $0.1 == .object([]) } == true)
+    }
 }
 
 /// A sequence that ends leaves nothing behind in its client: 600 subscriptions and 600

@@ -211,6 +211,33 @@ struct ScrollClientReconnectionTests {
         #expect(other.welcome.focus == "feed")
     }
 
+    /// The trial's log: its rows arrive while it springs to its end, so it has not rested
+    /// there when the daemon dies; it comes back at its new end, following, not at the offset
+    /// it last rested at (docs/decisions.md, "Where a client puts a container back").
+    @Test(.timeLimit(.minutes(5))) func aLogFollowingItsEndComesBackAtItsEnd() async throws {
+        let daemon = try RestartableDaemon()
+        try await daemon.start()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
+        defer { client.close() }
+        let log = ContainerSettings(containerSize: Size(width: 420, height: 720), rows: .uniform(count: 60, height: 24), anchor: .bottom)
+        try await client.configure("log", log, owned: true)
+        try await client.scroll("log", to: ScrollPosition(y: 0), animation: .none)
+        var states = client.states(of: "log").makeAsyncIterator()
+        var resumed = 0
+        _ = try await Self.next(&states, resumed: &resumed) { $0.phase == .idle && $0.contentOffset.y == 0 }
+        try await client.scroll("log", to: .edge(.bottom))
+        try await client.configure("log", ContainerSettings(rows: .insert(at: 60, count: 1)))
+        _ = try await Self.next(&states, resumed: &resumed) { $0.phase != .idle && $0.contentOffset.y > 0 }
+        daemon.kill()
+        try await daemon.start()
+        let back = try await Self.next(&states, resumed: &resumed) { $0.phase == .idle && $0.contentSize.height == 61 * 24 }
+        #expect(resumed >= 1)
+        #expect(back.contentOffset.y == 61 * 24 - 720)
+        try await client.configure("log", ContainerSettings(rows: .insert(at: 61, count: 1)))
+        let following = try await Self.next(&states, resumed: &resumed) { $0.phase == .idle && $0.contentSize.height == 62 * 24 }
+        #expect(following.contentOffset.y == 62 * 24 - 720)
+    }
+
     /// Without `reconnect`, the daemon's going away ends sequences and requests with
     /// `.disconnected`; with it, a client closed while it waits to reconnect ends its
     /// sequences with `.closed`.

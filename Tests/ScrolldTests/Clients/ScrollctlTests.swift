@@ -177,6 +177,25 @@ struct ScrollctlTests {
         #expect(!screen.contains(#"{"type""#))
     }
 
+    /// docs/design.md §20: `get` prints the state as the daemon sent it, `paused` included;
+    /// `devices` names the container holding the focus.
+    @Test func getKeepsPausedAndDevicesNamesTheFocus() throws {
+        let daemon = try DaemonProcess()
+        let holder = try LineClient(path: daemon.socketPath)
+        defer { holder.close() }
+        #expect(holder.request(["op": "pause", "container": "main"], id: 1)?["type"] as? String == "ok")
+        #expect(holder.request(["op": "focus", "container": "main"], id: 2)?["type"] as? String == "ok")
+
+        let state = try Scrollctl.state("main", on: daemon)
+        #expect(state["paused"] as? Bool == true)
+        let table = try Scrollctl.run(["devices"], on: daemon)
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(table.lines.last == "Focus: main")
+
+        #expect(holder.request(["op": "resume", "container": "main"], id: 3)?["type"] as? String == "ok")
+        #expect(try Scrollctl.state("main", on: daemon)["paused"] == nil)
+    }
+
     @Test func devicesAsATableAndAsJSON() throws {
         let daemon = try DaemonProcess(replay: Scrolld.example("demo.scrolllog"))
         let table = try Scrollctl.run(["devices"], on: daemon)
@@ -184,9 +203,10 @@ struct ScrollctlTests {
         #expect(table.lines.first?.hasPrefix("ID") == true)
         #expect(table.lines.first?.contains("NAME") == true)
         #expect(table.lines.count >= 3)
-        // docs/design.md §15: the table ends with whether the daemon reads its devices.
-        #expect(table.lines.last == "Input: active")
-        let rows = table.lines.dropFirst().dropLast()
+        // docs/design.md §15 and §14: the table ends with whether the daemon reads its
+        // devices, then which container holds the focus.
+        #expect(table.lines.suffix(2) == ["Input: active", "Focus: none"])
+        let rows = table.lines.dropFirst().dropLast(2)
         #expect(rows.allSatisfy { $0.contains("main") || $0.contains("all") })
 
         let json = try Scrollctl.run(["devices", "--json"], on: daemon)
@@ -281,7 +301,7 @@ struct ScrollctlTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/silent.sock"
         // Listens, never accepts: connect succeeds and nothing ever arrives.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

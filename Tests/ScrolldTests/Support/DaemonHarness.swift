@@ -72,8 +72,9 @@ final class DaemonProcess {
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        try waitForSocket()
-        if let notify { try waitForReady(notify) }
+        // READY=1 comes once the socket listens; without it, a trial connection says so. Only
+        // one of the two: a trial connection is a client (`--replay-start first-client`).
+        if let notify { try waitForReady(notify) } else { try waitForSocket() }
     }
 
     /// The deadlines here (and in LineClient, waitUntil, ...) only catch a hang: a daemon on a

@@ -20,7 +20,7 @@ final class LineClient {
     /// that did may have been.
     static let neverFullBelow: Int = {
         var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0, &pair) == 0 else { return 41_000 }
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else { return 41_000 }
         defer { Glibc.close(pair[0]); Glibc.close(pair[1]) }
         let line = [UInt8](repeating: UInt8(ascii: "x"), count: 250)
         while line.withUnsafeBytes({ Glibc.send(pair[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}

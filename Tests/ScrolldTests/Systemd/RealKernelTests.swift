@@ -32,7 +32,7 @@ struct RealKernelTests {
     // Skipped unless SCROLLD_E2E=1: it boots a VM (root, apt packages, a kernel download on the
     // first run, minutes of emulation), far too heavy for every `swift test`.
     @Test(
-        "scrolld on real uinput devices: record, live daemon vs replay, hotplug, removal, keyboards never opened",
+        "scrolld on real uinput devices: record, live daemon vs replay, hotplug, removal, a touchscreen, keyboards never opened",
         .enabled(if: ProcessInfo.processInfo.environment["SCROLLD_E2E"] == "1", "set SCROLLD_E2E=1 to boot the qemu guest"),
         .timeLimit(.minutes(25))  // above E2E_TIMEOUT (20 min) plus setup and the checks
     )

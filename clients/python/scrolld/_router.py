@@ -178,6 +178,28 @@ class Description:
         return lines
 
 
+def newest_of(items) -> Any:
+    """The newest of `items` (emptied), marked `resumed` when one of those it replaces was: a
+    UI that draws only the latest state must still learn that a reconnection happened."""
+    newest = items[-1]
+    resumed = any(item.resumed for item in items)
+    items.clear()
+    return dataclasses.replace(newest, resumed=True) if resumed and not newest.resumed else newest
+
+
+def _follows_its_end(state: dict) -> bool:
+    """Whether a bottom-anchored container's state shows it following its end: within 0.5 px
+    of `hi` or beyond it (a bounce back comes to rest there), or moving towards it."""
+    offset = (state.get("contentOffset") or {}).get("y", 0)
+    content = (state.get("contentSize") or {}).get("height", 0)
+    container = (state.get("containerSize") or {}).get("height", 0)
+    insets = state.get("contentInsets") or {}
+    lo = -insets.get("top", 0)
+    hi = max(lo, content + insets.get("bottom", 0) - container)
+    velocity = (state.get("velocity") or {}).get("y", 0)
+    return offset >= hi - 0.5 or (state.get("phase") != "idle" and velocity > 0)
+
+
 class Router:
     def __init__(self) -> None:
         self._ids = itertools.count(1)
@@ -188,6 +210,8 @@ class Router:
         # were first configured), its last resting offset, and what else a reconnection restores.
         self.descriptions: Dict[str, Description] = {}
         self.offsets: Dict[str, Dict[str, Any]] = {}
+        # Bottom-anchored containers last seen following their end: put back there.
+        self.following: set = set()
         # Whether a new daemon gets each container back at its last resting offset.
         self.restore_offsets = True
         self.owned: set = set()
@@ -267,8 +291,8 @@ class Router:
             if stream is not None:
                 stream.deliver(message)
             return
-        if kind == "state" and message.get("phase") == "idle" and message.get("container") in self.descriptions:
-            self.offsets[message["container"]] = message.get("contentOffset")
+        if kind == "state" and message.get("container") in self.descriptions:
+            self._track(message)
         if kind == "state" and message_id is None:
             for stream in list(self.subscriptions.get(message.get("container"), ())):
                 stream.deliver(message)
@@ -296,6 +320,8 @@ class Router:
             pending.stream.deliver(message)
         elif pending.op == "configure":
             self._record_configure(pending.request)
+        elif pending.op == "scrollTo":
+            self._scrolled(pending.request)
         elif pending.op in ("pause", "resume"):
             container = pending.request["container"]
             (self.paused.add if pending.op == "pause" else self.paused.discard)(container)
@@ -310,6 +336,47 @@ class Router:
             self._drop(pending.stream)
             pending.stream.end(error if pending.done is _ignore else None)
         pending.done(None, error)
+
+    def _track(self, state: dict) -> None:
+        """Where a reconnection puts the container back: its last resting offset, or, for a
+        bottom-anchored one that is following its end (at it, beyond it, or moving towards it:
+        a log chasing rows that keep arriving may never rest), the end again: the daemon's
+        anchor puts it there and it keeps following (docs/decisions.md, "Where a client puts a
+        container back")."""
+        container = state["container"]
+        if self._anchored_at_bottom(container):
+            following = _follows_its_end(state)
+            if following:
+                self.following.add(container)
+                return
+            if state.get("phase") != "idle" and container in self.following:
+                return  # leaving the end: still there until it rests somewhere else
+            self.following.discard(container)
+        if state.get("phase") == "idle":
+            self.offsets[container] = state.get("contentOffset")
+
+    def _scrolled(self, request: Dict[str, Any]) -> None:
+        """A `scrollTo` this client made rests where it aims, known even to a client that does
+        not subscribe: to an offset (the daemon clamps it again when it is put back), or, to a
+        bottom-anchored container's bottom edge, at its end, following."""
+        container = request.get("container")
+        if container not in self.descriptions:
+            return
+        if request.get("edge") == "bottom" and self._anchored_at_bottom(container):
+            self.following.add(container)
+            return
+        if "row" in request or "edge" in request:
+            return  # where it rests is known from its states only
+        offset = dict(self.offsets.get(container) or {"x": 0, "y": 0})
+        for axis in ("x", "y"):
+            if isinstance(request.get(axis), (int, float)):
+                offset[axis] = request[axis]
+        self.offsets[container] = offset
+        self.following.discard(container)
+
+    def _anchored_at_bottom(self, container: str) -> bool:
+        description = self.descriptions.get(container)
+        return description is not None and description.settings.get("anchor") == "bottom"
 
     def _record_configure(self, request: Dict[str, Any]) -> None:
         container = request["container"]
@@ -340,6 +407,7 @@ class Router:
         """A removed container is not created again by a reconnection."""
         self.descriptions.pop(container, None)
         self.offsets.pop(container, None)
+        self.following.discard(container)
         self.owned.discard(container)
         self.paused.discard(container)
         if self.focus == container:
@@ -393,7 +461,7 @@ class Router:
             for request in description.lines():
                 lines.append(self.request(request, _ignore, op="restore"))
             offset = self.offsets.get(container)
-            if self.restore_offsets and offset:
+            if self.restore_offsets and offset and container not in self.following:
                 lines.append(self.request({"op": "scrollTo", "container": container, "x": offset.get("x", 0),
                                            "y": offset.get("y", 0), "animation": "none"}, _ignore, op="restore"))
         for container in sorted(self.paused):

@@ -110,10 +110,6 @@ def configure_request(container: str, settings: Dict[str, Any]) -> Dict[str, Any
         key = camel(key)
         if key == "insets":
             key = "contentInsets"
-        if key == "touchFrame":
-            # The daemon's spelling of the key (docs/protocol.md, "Touchscreens").
-            request["touch_frame"] = _touch_frame(value)
-            continue
         request[key] = _SHORTHANDS.get(key, _camel_keys)(value)
     return request
 

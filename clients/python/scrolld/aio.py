@@ -9,7 +9,7 @@ import asyncio
 import time
 from typing import Any, Dict, List, Optional
 
-from ._router import Router, Stream, check_welcome
+from ._router import Router, Stream, check_welcome, newest_of
 from ._types import ScrolldError, State
 from ._wire import (configure_request, decode, default_socket, observe_request,
                     scroll_by_request, scroll_to_request)
@@ -90,9 +90,7 @@ class _AsyncIterator(Stream):
     def poll(self):
         """The newest item waiting, the others dropped; None when nothing is waiting."""
         if self._items:
-            item = self._items[-1]
-            self._items.clear()
-            return item
+            return newest_of(self._items)
         if self.ended and self._error is not None:
             raise self._error
         return None
@@ -230,7 +228,9 @@ class AsyncClient:
                 pass
         writer = self._writer
         if writer is None:
-            raise ScrolldError("disconnected", f"not connected to scrolld at {self.socket_path}")
+            raise ScrolldError("timeout" if self.reconnect and not self._closing.is_set() else "disconnected",
+                                  f"not connected to scrolld at {self.socket_path}" + (
+                                      f" (waited {self.timeout} s for a reconnection)" if self.reconnect else ""))
         reply: asyncio.Future = asyncio.get_running_loop().create_future()
 
         def done(message: Optional[dict], error: Optional[ScrolldError]) -> None:

@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Any, Dict, List, Optional
 
-from ._router import Router, Stream, check_welcome
+from ._router import Router, Stream, check_welcome, newest_of
 from ._types import ScrolldError, State
 from ._wire import (configure_request, decode, default_socket, observe_request,
                     scroll_by_request, scroll_to_request)
@@ -106,9 +106,7 @@ class _Iterator(Stream):
         when the stream ended with an error."""
         with self._ready:
             if self._items:
-                item = self._items[-1]
-                self._items.clear()
-                return item
+                return newest_of(self._items)
             if self.ended and self._error is not None:
                 raise self._error
             return None
@@ -280,7 +278,9 @@ class Client:
                 self._lock.wait_for(lambda: self._sock is not None or self._closing.is_set(), self.timeout)
             sock = self._sock
             if sock is None:
-                raise ScrolldError("disconnected", f"not connected to scrolld at {self.socket_path}")
+                raise ScrolldError("timeout" if self.reconnect and not self._closing.is_set() else "disconnected",
+                                  f"not connected to scrolld at {self.socket_path}" + (
+                                      f" (waited {self.timeout} s for a reconnection)" if self.reconnect else ""))
             line = self._router.request(request, reply, stream)
             request_id = self._router.last_id
         try:

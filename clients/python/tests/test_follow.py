@@ -152,3 +152,71 @@ def test_a_description_stays_small_under_100000_edits():
     assert description.runs == [[None, 100_000]]
     assert end - start < 10_000  # bytes: nothing kept per edit (a list of them held > 10 MB)
     assert description.lines() == [{"op": "configure", "container": "log", "rows": {"height": 24, "count": 100_000}}]
+
+
+def test_a_log_following_its_end_comes_back_at_its_end(daemon):
+    """The trial's log: rows arrive faster than its spring to the end settles, so it never
+    rests; killed mid-motion, it comes back at its (new) end and keeps following."""
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    client.configure("log", owned=True, **LOG)
+    client.scroll_to("log", y=0, animation="none")
+    states = client.subscribe("log")
+    assert next(states).content_offset.y == 0
+    client.scroll_to("log", edge="bottom")  # the smooth spring
+    client.configure("log", rows={"insert": {"at": 60, "count": 1}})
+    moving = next(state for state in states if state.phase != "idle")
+    assert moving.content_offset.y < 744  # killed before it rests
+    daemon.kill()
+    daemon.start()
+    resumed = next(states)
+    while not (resumed.phase == "idle" and resumed.content_size.height == 61 * 24):
+        resumed = next(states)
+    assert resumed.content_offset.y == 61 * 24 - 720
+    client.configure("log", rows={"insert": {"at": 61, "count": 1}})
+    following = next(state for state in states if state.content_size.height == 62 * 24 and state.phase == "idle")
+    assert following.content_offset.y == 62 * 24 - 720
+    client.close()
+
+
+def test_an_offset_scrolled_to_comes_back_without_a_subscription(daemon):
+    """A controller that scrolls and never subscribes still gets its offset back."""
+    owner = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    owner.configure("log", owned=True, **LOG)
+    owner.scroll_to("log", y=300, animation="none")
+    daemon.kill()
+    daemon.start()
+    wait_for(lambda: owner.connected, "the owner to reconnect")
+    wait_for(lambda: owner.get("log").content_offset.y == 300, "the log back at 300")
+    owner.close()
+
+
+def test_poll_keeps_the_mark_of_a_reconnection(daemon):
+    """A UI drawing only the newest state with poll() still learns that states were missed."""
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    client.configure("log", owned=True, **LOG)
+    states = client.subscribe("log")
+    assert next(states).resumed is False
+    daemon.kill()
+    daemon.start()
+    client.configure("log", rows={"insert": {"at": 60, "count": 1}})  # waits for the reconnection
+    wait_for(lambda: client.get("log").content_size.height == 61 * 24, "the appended row")
+    # Every state up to the append's came before the get's reply on the one connection: one
+    # poll() takes them all and keeps the newest.
+    newest = states.poll()
+    assert newest is not None and newest.content_size.height == 61 * 24
+    assert newest.resumed is True
+    client.close()
+
+
+def test_a_request_that_waits_for_a_reconnection_in_vain_times_out(daemon):
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=1.0)
+    daemon.kill()
+    wait_for(lambda: not client.connected, "the client to see the daemon go")
+    try:
+        client.get("main")
+        raise AssertionError("get succeeded without a daemon")
+    except scrolld.ScrolldError as error:
+        assert error.code == "timeout", error
+    daemon.start()
+    wait_for(lambda: client.connected, "the client to reconnect")
+    client.close()

@@ -238,3 +238,62 @@ def test_kiosk_demo_draws_the_published_states(tmp_path, display):
     finally:
         demo.stop()
         daemon.stop()
+
+
+# A finger on the glass (docs/design.md §25), looped: down at (0.5, 0.8) a second after the
+# touchscreen appears, up the glass to y 0.4 in 20 motions 16 ms apart, still for 0.3 s (longer
+# than the 0.15 s velocity window: no fling), lifted. The demo's touch_frame is the whole glass,
+# so s = 640 px per unit: each whole finger moves the list by 640 · 0.4 − 8 (the slop) px.
+TOUCH_START, TOUCH_END, TOUCH_MOTIONS = 0.8, 0.4, 20
+TOUCH_LOG = (
+    [{"t": 0, "dev": 1, "type": "device_added", "name": "Kiosk Glass", "caps": ["touch"]},
+     {"t": 1_000_000, "dev": 1, "type": "touch_down", "slot": 0, "x": 0.5, "y": TOUCH_START}]
+    + [{"t": 1_000_000 + k * 16_000, "dev": 1, "type": "touch_motion", "slot": 0, "x": 0.5,
+        "y": TOUCH_START + (TOUCH_END - TOUCH_START) * k / TOUCH_MOTIONS} for k in range(1, TOUCH_MOTIONS + 1)]
+    + [{"t": 1_000_000 + TOUCH_MOTIONS * 16_000 + 300_000, "dev": 1, "type": "touch_up", "slot": 0}]
+)
+
+
+def touch_rests(passes):
+    """Where the list rests after 1, 2, ... whole fingers: each adds docs/design.md §25's
+    displacement −s·(P − P₀) + slop·u at its last motion, to the offset at its down (the model's
+    order of operations, so the values are exact)."""
+    moved = HEIGHT * (TOUCH_END - TOUCH_START)  # s_y (P - P0), the frame 1 unit high
+    u = moved / abs(moved)
+    step = -moved + 8 * u
+    rests, y = [], 0.0
+    for _ in range(passes):
+        y = y + step
+        rests.append(y)
+    return rests
+
+
+def test_kiosk_demo_scrolls_by_touch(tmp_path, display):
+    """The demo's touch_frame in use: a recorded finger on the glass, replayed by the daemon,
+    moves the list by exactly §25's displacement, and the window shows the daemon's state."""
+    require("xwd")
+    config = tmp_path / "kiosk.toml"
+    config.write_text(CONFIG)  # no touch_frame: the demo's configure gives it
+    log = write_log(tmp_path / "touch.scrolllog", TOUCH_LOG, source="a finger up the glass")
+    rests = touch_rests(40)
+    daemon = Daemon(tmp_path, replay=log, config=str(config), extra=("--loop",))
+    daemon.start()
+    demo = Demo(display, daemon.socket, str(tmp_path))
+    try:
+        with scrolld.Client(daemon.socket, timeout=DEADLINE) as client:
+            # At rest after a whole finger or more (a finger already down when the demo
+            # configured its frame lands on nothing); the loop goes on, so the screenshot counts
+            # only if the daemon's state did not change while it was taken.
+            while True:
+                state = shown(client, demo, lambda s: s.content_offset.y in rests[:-1],
+                              f"the list to rest after whole fingers, at one of {rests[:3]}...")
+                image = grab(display)
+                if client.get("kiosk").seq == state.seq:
+                    break
+            header, row, bottom = check_screenshot(image, state)
+            assert header == HEADER_MIN and row >= 2  # 248 px or more: the header collapsed
+            check_scrollbar(image, state)
+            keep(image, "kiosk-demo-touch.png")
+    finally:
+        demo.stop()
+        daemon.stop()
