@@ -92,6 +92,14 @@ class KioskList:
         self.screen.blit(title, (24, top))
 
     def _scrollbar(self, state, header, width, height):
+        # The thumb the daemon computed (docs/design.md §22): its offset runs from under the header
+        # and the top inset; a kiosk keeps it shown (SwiftUI's .scrollIndicators(.visible)).
+        indicator = state.indicators.y if state.indicators else None
+        if indicator is not None:
+            top = state.content_insets.top + header + indicator.offset
+            pygame.draw.rect(self.screen, THUMB, (width - SCROLLBAR + 2, round(top), SCROLLBAR - 4,
+                                                  round(indicator.length)), border_radius=3)
+            return
         track = height - header
         visible, total = state.container_size.height, max(state.content_size.height, 1)
         if track <= 0 or visible >= total:
@@ -165,7 +173,8 @@ def main():
     container = args.container
     # A finger on the glass drags and flings the list 1:1 (docs/design.md §25).
     client.configure(container, container_size=(WIDTH, HEIGHT), header=(HEADER_MIN, HEADER_MAX),
-                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT}, touch_frame=args.touch_frame)
+                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT}, touch_frame=args.touch_frame,
+                     indicator_min_length=24)
     states = client.subscribe(container, rate=args.fps)
     near_end = client.observe(container, "nearEnd", distance=3 * ROW_HEIGHT)
 

@@ -41,6 +41,7 @@ struct ContainerDescription: Sendable {
         var change = change
         if let header = change.header { change.header = settings.header.map { $0.merged(with: header) } ?? header }
         if let physics = change.physics { change.physics = settings.physics.map { $0.merged(with: physics) } ?? physics }
+        if let gestures = change.gestures { change.gestures = settings.gestures.map { $0.merged(with: gestures) } ?? gestures }
         let previous = settings
         settings = ContainerSettings(
             containerSize: change.containerSize ?? previous.containerSize,
@@ -57,6 +58,7 @@ struct ContainerDescription: Sendable {
             overscroll: change.overscroll ?? previous.overscroll,
             touchFrame: change.touchFrame ?? previous.touchFrame,
             refresh: change.refresh ?? previous.refresh,
+            gestures: change.gestures ?? previous.gestures,
             additional: previous.additional.merging(change.additional) { $1 }
         )
         switch change.rows {

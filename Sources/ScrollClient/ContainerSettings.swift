@@ -48,6 +48,9 @@ public struct ContainerSettings: Hashable, Sendable {
     /// Pull to refresh (`refresh`, docs/design.md §21): ``Refresh/pull(threshold:height:)``, or
     /// ``Refresh/none`` to take it away.
     public var refresh: Refresh?
+    /// The directional lock, bounce, snapping and indicators (docs/design.md §22); its keys
+    /// given change, the others stay.
+    public var gestures: Gestures?
     /// Any other key, as the protocol names it, with its JSON value (keys of a newer daemon).
     public var additional: [String: ProtocolValue]
 
@@ -56,7 +59,7 @@ public struct ContainerSettings: Hashable, Sendable {
         containerSize: Size? = nil, contentSize: Size? = nil, contentInsets: EdgeInsets? = nil, axes: ScrollAxes? = nil,
         header: Header? = nil, rows: Rows? = nil, physics: Physics? = nil, scrollTarget: ScrollTargetBehavior? = nil,
         anchor: DefaultScrollAnchor? = nil, devices: [String]? = nil, parent: Parent? = nil,
-        overscroll: OverscrollBehavior? = nil, touchFrame: TouchFrame? = nil, refresh: Refresh? = nil, additional: [String: ProtocolValue] = [:]
+        overscroll: OverscrollBehavior? = nil, touchFrame: TouchFrame? = nil, refresh: Refresh? = nil, gestures: Gestures? = nil, additional: [String: ProtocolValue] = [:]
     ) {
         self.containerSize = containerSize
         self.contentSize = contentSize
@@ -72,6 +75,7 @@ public struct ContainerSettings: Hashable, Sendable {
         self.overscroll = overscroll
         self.touchFrame = touchFrame
         self.refresh = refresh
+        self.gestures = gestures
         self.additional = additional
     }
 
@@ -408,6 +412,7 @@ public struct ContainerSettings: Hashable, Sendable {
         // The protocol spells this key so (docs/protocol.md, "Touchscreens").
         if let touchFrame { members.append(("touchFrame", touchFrame.value)) }
         if let refresh { members.append(("refresh", refresh.value)) }
+        if let gestures { members += gestures.members }
         for key in additional.keys.sorted() { members.append((key, additional[key]!)) }
         return members
     }

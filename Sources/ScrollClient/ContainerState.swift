@@ -33,6 +33,10 @@ public struct ContainerState: Hashable, Sendable {
     public var stickyRow: StickyRow?
     /// Whether a refresh runs (docs/design.md §21); nil for a container without `refresh`.
     public var refreshing: Bool?
+    /// The scroll indicators of the axes the container scrolls (docs/design.md §22): each
+    /// thumb's offset along its track, its length, and whether it shows; nil from a daemon
+    /// without them.
+    public var indicators: ScrollIndicators?
     /// Whether the container is paused: input does not reach it (docs/design.md §19).
     public var paused: Bool
     /// Whether this is the first state after the client reconnected (``ScrollClient/connect(socket:timeout:reconnect:restoreOffsets:)``
@@ -44,7 +48,7 @@ public struct ContainerState: Hashable, Sendable {
     public init(
         container: String, seq: Int, time: Timestamp, phase: ScrollPhase, contentOffset: Point, velocity: Point,
         contentSize: Size, containerSize: Size, contentInsets: EdgeInsets, header: HeaderState? = nil,
-        visibleRows: VisibleRows? = nil, paused: Bool = false, resumed: Bool = false,
+        visibleRows: VisibleRows? = nil, indicators: ScrollIndicators? = nil, paused: Bool = false, resumed: Bool = false,
         stickyRow: StickyRow? = nil, refreshing: Bool? = nil
     ) {
         self.container = container
@@ -60,6 +64,7 @@ public struct ContainerState: Hashable, Sendable {
         self.visibleRows = visibleRows
         self.stickyRow = stickyRow
         self.refreshing = refreshing
+        self.indicators = indicators
         self.paused = paused
         self.resumed = resumed
     }
@@ -72,7 +77,7 @@ public struct ContainerState: Hashable, Sendable {
             contentOffset: state.geometry.contentOffset, velocity: state.velocity,
             contentSize: state.geometry.contentSize, containerSize: state.geometry.containerSize,
             contentInsets: state.geometry.contentInsets, header: state.header, visibleRows: state.visibleRows,
-            paused: line.paused, resumed: resumed, stickyRow: state.stickyRow, refreshing: state.refreshing
+            indicators: state.indicators, paused: line.paused, resumed: resumed, stickyRow: state.stickyRow, refreshing: state.refreshing
         )
     }
 }

@@ -43,6 +43,7 @@ extension ContainerSettings {
             ("parent", .string(parent ?? "")),
             ("overscroll", .string(overscroll.rawValue)),
         ]
+        result += gestures.assignments
         if let contentSize { result.append(("contentSize", .size(contentSize))) }
         // An empty table: no frame (a container that had one loses it).
         result.append(("touch_frame", .table(touchFrame.map { frame in [

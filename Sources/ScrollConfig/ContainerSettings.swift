@@ -19,6 +19,9 @@ public struct ContainerSettings: Sendable {
     /// `touch_frame`: where the container lies on a touchscreen, normalized (docs/design.md
     /// §25); nil: it gets no touches.
     public var touchFrame: Rect?
+    /// `directional_lock`, `bounce`, `snap_type`, `snap_proximity`, `snap_stop`,
+    /// `indicator_min_length`, `indicator_linger_ms` (docs/design.md §22).
+    public var gestures = GestureSettings()
     public var header: [String: ConfigValue]?
     public var rows: [String: ConfigValue]?
     /// `refresh` (docs/design.md §21): `threshold` and `height`; nil or empty: no pull to refresh.
@@ -59,6 +62,7 @@ public struct ContainerSettings: Sendable {
             self.parent = parent.isEmpty ? nil : parent
         case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
         case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
+        case (1, _) where GestureSettings.keys.contains(path[0]): try gestures.set(path[0], value, key: key)
         case (1, "header"), (1, "rows"), (1, "physics"), (1, "refresh"):
             guard case .table(let fields) = value else { throw value.fail(key, "a table") }
             // An empty refresh table takes pull to refresh away (as an empty touch_frame does).
@@ -97,7 +101,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, header.*, rows.*, refresh.*, physics.*)"
+                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, refresh.*, physics.*)"
             )
         }
     }
@@ -162,7 +166,7 @@ public struct ContainerSettings: Sendable {
             overscroll: overscroll,
             touchFrame: touchFrame,
             refresh: refresh
-        )
+        ).with(gestures: gestures)
     }
 
     /// The rows as configured and edited; nil without rows.

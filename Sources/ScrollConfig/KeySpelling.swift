@@ -15,6 +15,13 @@ public enum KeySpelling {
         ("container_size", "containerSize", true),
         ("content_size", "contentSize", true),
         ("content_insets", "insets", true),
+        // docs/design.md §22's keys, also in the camelCase a `configure` request writes them in.
+        ("directionalLock", "directional_lock", false),
+        ("snapType", "snap_type", false),
+        ("snapProximity", "snap_proximity", false),
+        ("snapStop", "snap_stop", false),
+        ("indicatorMinLength", "indicator_min_length", false),
+        ("indicatorLingerMs", "indicator_linger_ms", false),
     ]
 
     static let containerKeys = Dictionary(uniqueKeysWithValues: containerSpellings.map { ($0.spelling, (key: $0.key, deprecated: $0.deprecated)) })

@@ -41,7 +41,7 @@ extension Operation {
         switch self {
         case .configure, .pause, .resume, .remove, .focus: return .session
         case .subscribe, .unsubscribe, .observe, .unobserve: return .connection
-        case .scrollTo, .scrollBy, .beginRefresh, .endRefresh, .get, .devices, .reload, .ping: return .none
+        case .scrollTo, .scrollBy, .beginRefresh, .endRefresh, .flashIndicators, .get, .devices, .reload, .ping: return .none
         }
     }
 }

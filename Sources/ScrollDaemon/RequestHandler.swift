@@ -30,7 +30,7 @@ final class RequestHandler {
     }
 
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures"]
 
     /// `welcome`'s features: "web" too while the WebSocket listener is on (docs/design.md §24).
     var features: [String] { core.servesWeb ? Self.features + ["web"] : Self.features }
@@ -97,7 +97,7 @@ final class RequestHandler {
             }
             core.publisher.unobserve(observer)
             return line { ReplyEncoder.ok(id: id, into: &$0) }
-        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus, .beginRefresh, .endRefresh:
+        case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus, .beginRefresh, .endRefresh, .flashIndicators:
             do {
                 try core.perform(request.operation, from: client)
             } catch {

@@ -39,6 +39,8 @@ public struct ContainerConfiguration: Hashable, Sendable {
     /// Pull to refresh on the list axis's leading edge (`refresh`, docs/design.md §21); nil:
     /// none (and no `refreshing` in states).
     public var refresh: RefreshConfiguration?
+    /// The directional lock, bounce, snapping and scroll indicators (docs/design.md §22).
+    public var gestures = GestureSettings()
 
     /// Creates a configuration; the defaults are scrolld's built-in `main` container
     /// (docs/design.md §8): 800 × 600, content 800 × 20000, no insets, vertical, `ios` physics.

@@ -124,14 +124,14 @@ extension InputRouter {
     private func latch(along axis: Axis, towardsEnd: Bool, from entry: Int, _ slots: Slots) -> Int {
         let first = nearest(along: axis, from: entry, slots)
         guard first >= 0 else { return first }
-        guard slots[first].container.configuration.axes.contains(axis),
+        guard slots[first].container.takesInput(axis),
               slots[first].container.configuration.overscroll == .auto,
               slots[first].container.restsAtEdge(axis, towardsEnd: towardsEnd)
         else { return first }
         var next = parents[first]
         var steps = 0
         while next >= 0, steps < parents.count {
-            if !slots[next].isPaused, slots[next].container.configuration.axes.contains(axis),
+            if !slots[next].isPaused, slots[next].container.takesInput(axis),
                slots[next].container.canMove(axis, towardsEnd: towardsEnd) {
                 return next
             }
@@ -151,7 +151,7 @@ extension InputRouter {
         while current >= 0, steps <= parents.count {
             if !slots[current].isPaused {
                 guard let axis else { return current }
-                if slots[current].container.configuration.axes.contains(axis) { return current }
+                if slots[current].container.takesInput(axis) { return current }
                 if fallback < 0 { fallback = current }
             }
             current = parents[current]
@@ -164,7 +164,7 @@ extension InputRouter {
     /// when none does.
     private func scroller(along axis: Axis, from entry: Int, _ slots: Slots) -> Int {
         let first = nearest(along: axis, from: entry, slots)
-        return first >= 0 && slots[first].container.configuration.axes.contains(axis) ? first : -1
+        return first >= 0 && slots[first].container.takesInput(axis) ? first : -1
     }
 
     /// Whether a latched index still names a container that takes input.

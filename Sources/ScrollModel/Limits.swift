@@ -52,6 +52,12 @@ public enum Limits {
 
     /// px: `physics.touch_slop`.
     public static let touchSlop: ClosedRange<Double> = 0...10_000
+    /// px: a container's `snap_proximity` (docs/design.md §22).
+    public static let snapProximity: ClosedRange<Double> = 0...magnitude
+    /// px: a container's `indicator_min_length`.
+    public static let indicatorMinLength: ClosedRange<Double> = 0...1_000_000
+    /// Milliseconds: a container's `indicator_linger_ms` (at most a minute: the hide is a timer).
+    public static let indicatorLinger: ClosedRange<Double> = 0...60_000
     /// A `touch_frame`'s `x` and `y`, in the touchscreen's normalized coordinates: a frame may
     /// lie partly off the glass, never far from it.
     public static let touchFrameOrigin: ClosedRange<Double> = -1...2

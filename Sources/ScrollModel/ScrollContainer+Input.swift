@@ -54,7 +54,7 @@ extension ScrollContainer {
     @usableFromInline
     mutating func wheel(_ v120: AxisValues, detent: Bool = false, at time: Timestamp) {
         var moved = false
-        for axis in Axis.allCases where scrolls(axis) {
+        for axis in Axis.allCases where takesInput(axis) {
             guard let clicks = v120[axis], clicks != 0 else { continue }
             if !moved {
                 // The wheel takes over from a drag or hold in progress.
@@ -108,7 +108,7 @@ extension ScrollContainer {
         let scale = configuration.physics.fingerScale
         var step = Point.zero
         var moving = false
-        for axis in Axis.allCases where scrolls(axis) {
+        for axis in Axis.allCases where takesInput(axis) {
             guard let value = delta[axis], value != 0 else { continue }
             step[axis] = value * scale
             moving = true
@@ -116,8 +116,11 @@ extension ScrollContainer {
         if moving {
             if drag == nil { beginDrag(device: device) }
             tracker.add(step, at: time)
+            // The directional lock holds the deltas until it decides, then passes the locked
+            // axis only (docs/design.md §22); the velocity is masked the same way.
+            if locksDirection { step = drag!.lock.filter(step) }
             var raw = drag!.raw
-            for axis in Axis.allCases where scrolls(axis) {
+            for axis in Axis.allCases where takesInput(axis) {
                 raw[axis] += step[axis]
                 position[axis] = shown(raw: raw[axis], axis)
             }
@@ -192,6 +195,7 @@ extension ScrollContainer {
         velocity = .zero
         let physics = configuration.physics
         var endPoint = position
+        var fling = Point.zero
         for axis in Axis.allCases where scrolls(axis) {
             let range = self.range(axis)
             let y = position[axis]
@@ -212,13 +216,15 @@ extension ScrollContainer {
                 }
                 endPoint[axis] = deceleration.restingPoint
                 velocity[axis] = v[axis]
-                if !aimsAtScrollTarget(axis) {
+                fling[axis] = v[axis]
+                // A proximity snap that does not catch the resting point lets the fling run.
+                if !aimsAtScrollTarget(axis) || snapTarget(axis, origin: gesture.origin[axis], endPoint: endPoint[axis], fling: v[axis]) == nil {
                     let path = DecelerationPath(deceleration, ending: ending, range: range, physics: physics)
                     self[motion: axis] = Trajectory(start: time, curve: .deceleration(path), purpose: .momentum)
                 }
             }
         }
-        aimAtScrollTarget(from: gesture.origin, endPoint: endPoint, at: time)
+        aimAtScrollTarget(from: gesture.origin, endPoint: endPoint, fling: fling, at: time)
         for axis in Axis.allCases where self[motion: axis] == nil { velocity[axis] = 0 }
         snapArmed = true
         settleIfIdle(at: time)

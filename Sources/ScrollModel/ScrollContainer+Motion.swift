@@ -96,7 +96,9 @@ extension ScrollContainer {
     @inline(__always)
     func scaledVelocity() -> Point {
         let v = tracker.velocity
-        return Point(x: scrolls(.horizontal) ? v.x : 0, y: scrolls(.vertical) ? v.y : 0)
+        var scaled = Point(x: takesInput(.horizontal) ? v.x : 0, y: takesInput(.vertical) ? v.y : 0)
+        if let locked = lockedAxis { scaled = DirectionalLock.along(locked, scaled) }
+        return scaled
     }
 
     /// A frame tick: the only moment a running motion may end (docs/design.md §6).
@@ -134,6 +136,7 @@ extension ScrollContainer {
     public mutating func fireTimer(at time: Timestamp) {
         advance(to: time)
         if wheel != nil, time >= wheel!.deadline { wheel!.timerPending = false }
+        indicatorVisibility.fire(at: time)
         endWheelGestureIfDone()
         settleIfIdle(at: time)
         layout()
@@ -188,27 +191,13 @@ extension ScrollContainer {
         }
     }
 
-    /// With a scroll-target behaviour, the motion after a gesture aims at the page boundary or
-    /// row top nearest to where it would have come to rest, along the `smooth` spring.
+    /// With a scroll-target behaviour, the motion after a gesture aims at its snap target
+    /// (``snapTarget(_:origin:endPoint:fling:)``) along the `smooth` spring; `fling` is the
+    /// release velocity of an axis that flung, else 0.
     @usableFromInline
-    mutating func aimAtScrollTarget(from origin: Point, endPoint: Point, at time: Timestamp) {
+    mutating func aimAtScrollTarget(from origin: Point, endPoint: Point, fling: Point = .zero, at time: Timestamp) {
         for axis in Axis.allCases where aimsAtScrollTarget(axis) && self[motion: axis] == nil {
-            let range = self.range(axis)
-            let target: Double
-            switch configuration.scrollTarget {
-            case .none:
-                continue
-            case .paging:
-                let page = containerSize[axis]
-                guard page > 0 else { continue }
-                let startPage = ((origin[axis] - range.lowerBound) / page).rounded()
-                let endPage = ((endPoint[axis] - range.lowerBound) / page).rounded()
-                let chosen = min(max(endPage, startPage - 1), startPage + 1)
-                target = Math.clamp(range.lowerBound + chosen * page, range)
-            case .rows:
-                guard axis == configuration.listAxis, let rows = rowLayout else { continue }
-                target = Math.clamp(rows.nearestRowTop(to: endPoint[axis]), range)
-            }
+            guard let target = snapTarget(axis, origin: origin[axis], endPoint: endPoint[axis], fling: fling[axis]) else { continue }
             guard target != position[axis] || velocity[axis] != 0 else { continue }
             let curve = SpringCurve(from: position[axis], velocity: velocity[axis], target: target, spring: .smooth)
             self[motion: axis] = Trajectory(start: time, curve: .spring(curve), purpose: .momentum)

@@ -71,6 +71,8 @@ public struct ScrollContainer: Sendable {
     public internal(set) var source: InputOrigin?
     /// The time of the last thing that happened to the container, µs; it never goes backwards.
     public internal(set) var time: Timestamp
+    /// Whether the scroll indicators show, and when they hide (docs/design.md §22).
+    var indicatorVisibility = IndicatorVisibility()
 
     @usableFromInline
     struct Drag: Sendable {
@@ -82,6 +84,8 @@ public struct ScrollContainer: Sendable {
         /// A touch's drag (docs/design.md §25): the raw position is this plus the touch's
         /// displacement; nil for a finger or continuous drag.
         var touchAnchor: Point? = nil
+        /// The drag's directional lock (docs/design.md §22), consulted only when it is on.
+        var lock = DirectionalLock()
     }
 
     @usableFromInline
@@ -214,6 +218,7 @@ public struct ScrollContainer: Sendable {
             contentOffset = -(origin ?? .zero)
         }
         if revealedHeader.isSome { followHeader() }
+        noteIndicators()
     }
 
     // MARK: Reading
@@ -237,8 +242,9 @@ public struct ScrollContainer: Sendable {
     /// When the one-shot wheel timer must fire, if it is armed.
     @inline(__always)
     public var timerDeadline: Timestamp? {
-        guard let wheel, wheel.timerPending else { return nil }
-        return wheel.deadline
+        let hide = indicatorVisibility.hideAt
+        guard let wheel, wheel.timerPending else { return hide }
+        return hide.map { min($0, wheel.deadline) } ?? wheel.deadline
     }
 
     /// The published state at the container's current time.
@@ -267,9 +273,10 @@ public struct ScrollContainer: Sendable {
                 pinLine: geometry.contentOffset[axis] + contentInsets.leadingEdge(axis) + (header?.height ?? 0)
             )
             : (nil, nil)
+        let indicators = indicators(geometry, headerHeight: header?.height ?? 0)
         return ScrollState(
             time: time, phase: phase, geometry: geometry, velocity: velocity, header: header, visibleRows: rows,
-            stickyRow: bars.sticky, refreshing: bars.refreshing
+            stickyRow: bars.sticky, refreshing: bars.refreshing, indicators: indicators
         )
     }
 

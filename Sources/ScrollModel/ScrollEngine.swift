@@ -118,6 +118,8 @@ public struct ScrollEngine: Sendable {
             if !bound.isEmpty {
                 guard let name = devices[event.device], bound.contains(name) else { return }
             }
+            // An axis that fits under `bounce = basedOnSize` takes nothing: no state (§22).
+            guard !container.fitsAndIgnores(event) else { return }
             container.noteSource(of: event, devices: devices)
             container.handle(event, shaping: shaping)
             syncFrames(at: event.time, rate: rate)

@@ -20,6 +20,9 @@ public struct ScrollState: Hashable, Sendable {
     public var stickyRow: StickyRow?
     /// Whether a refresh is running (docs/design.md §21); nil when no `refresh` is configured.
     public var refreshing: Bool?
+    /// The scroll indicators of the axes the container scrolls (docs/design.md §22); nil in a
+    /// state built without them.
+    public var indicators: ScrollIndicators?
 
     /// Creates a state from its parts; containers build their own (``ScrollContainer/state``).
     public init(
@@ -30,7 +33,8 @@ public struct ScrollState: Hashable, Sendable {
         header: HeaderState? = nil,
         visibleRows: VisibleRows? = nil,
         stickyRow: StickyRow? = nil,
-        refreshing: Bool? = nil
+        refreshing: Bool? = nil,
+        indicators: ScrollIndicators? = nil
     ) {
         self.time = time
         self.phase = phase
@@ -40,6 +44,7 @@ public struct ScrollState: Hashable, Sendable {
         self.visibleRows = visibleRows
         self.stickyRow = stickyRow
         self.refreshing = refreshing
+        self.indicators = indicators
     }
 
     /// The published offset, px: `geometry.contentOffset`.

@@ -30,6 +30,8 @@ public enum Operation: Hashable, Sendable {
     case beginRefresh(container: String)
     /// Ends the refresh: the container springs back to the top if it rests beyond it.
     case endRefresh(container: String)
+    /// docs/design.md §22: the container's scroll indicators show for their linger time.
+    case flashIndicators(container: String)
     /// docs/design.md §14: input not bound to a container by device goes to `container` (and along
     /// its chain) only; nil: to every container, as by default.
     case focus(container: String?)
@@ -56,6 +58,7 @@ public enum Operation: Hashable, Sendable {
         case .remove: "remove"
         case .beginRefresh: "beginRefresh"
         case .endRefresh: "endRefresh"
+        case .flashIndicators: "flashIndicators"
         case .focus: "focus"
         case .observe: "observe"
         case .unobserve: "unobserve"
@@ -71,7 +74,7 @@ public enum Operation: Hashable, Sendable {
         case .subscribe(let container, _, _), .get(let container), .configure(let container, _, _, _),
              .scrollTo(let container, _, _), .scrollBy(let container, _, _), .pause(let container),
              .resume(let container), .remove(let container), .observe(let container, _, _, _),
-             .beginRefresh(let container), .endRefresh(let container):
+             .beginRefresh(let container), .endRefresh(let container), .flashIndicators(let container):
             container
         case .unsubscribe(let container), .focus(let container):
             container

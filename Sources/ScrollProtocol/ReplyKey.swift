@@ -7,6 +7,8 @@ enum ReplyKey: Int, ObjectSchema {
     case input, paused, focus
     // docs/design.md §21
     case stickyRow, refreshing
+    // docs/design.md §22
+    case indicators
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -18,6 +20,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("of", .of), ("old", .old), ("new", .new), ("features", .features), ("instance", .instance), ("input", .input), ("paused", .paused),
         ("focus", .focus),
         ("stickyRow", .stickyRow), ("refreshing", .refreshing),
+        ("indicators", .indicators),
     ]
 }
 
@@ -48,6 +51,17 @@ enum HeaderKey: Int, ObjectSchema {
 }
 
 /// `{"first":…,"last":…}`
+/// A state's `indicators` (docs/design.md §22): one thumb per axis the container scrolls.
+enum IndicatorsKey: Int, ObjectSchema {
+    case x, y
+    static let spellings: [(StaticString, IndicatorsKey)] = [("x", .x), ("y", .y)]
+}
+
+enum IndicatorKey: Int, ObjectSchema {
+    case offset, length, visible
+    static let spellings: [(StaticString, IndicatorKey)] = [("offset", .offset), ("length", .length), ("visible", .visible)]
+}
+
 enum VisibleRowsKey: Int, ObjectSchema {
     case first, last
     static let spellings: [(StaticString, VisibleRowsKey)] = [("first", .first), ("last", .last)]

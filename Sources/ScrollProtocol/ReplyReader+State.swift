@@ -27,7 +27,8 @@ extension ReplyReader {
             header: try header(),
             visibleRows: try visibleRows(),
             stickyRow: try stickyRow(),
-            refreshing: try reader.present(fields[.refreshing]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "refreshing") }
+            refreshing: try reader.present(fields[.refreshing]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "refreshing") },
+            indicators: try indicators()
         )
         let paused = try reader.present(fields[.paused]).map { (range: Range<Int>) throws(ProtocolError) in try reader.bool(at: range, key: "paused") } ?? false
         return StateLine(container: container, seq: seq, id: id, state: state, paused: paused)
@@ -72,6 +73,29 @@ extension ReplyReader {
         guard let row = fields[.row] else { throw .missing("stickyRow.row") }
         guard let top = fields[.top] else { throw .missing("stickyRow.top") }
         return StickyRow(row: try reader.int(at: row, key: "stickyRow.row", expected: "a row index"), top: try reader.number(at: top, key: "stickyRow.top"))
+    }
+
+    /// `indicators`, optional (a daemon before docs/design.md §22 sends none); inside it each
+    /// axis is optional and each thumb's three fields required.
+    private mutating func indicators() throws(ProtocolError) -> ScrollIndicators? {
+        guard let range = reader.present(fields[.indicators]) else { return nil }
+        let axes = try reader.object(IndicatorsKey.self, at: range, key: "indicators")
+        var indicators = ScrollIndicators()
+        for axis in IndicatorsKey.allCases {
+            guard let thumb = reader.present(axes[axis]) else { continue }
+            let name = "indicators.\(axis.name)"
+            let fields = try reader.object(IndicatorKey.self, at: thumb, key: name)
+            guard let offset = fields[.offset] else { throw .missing("\(name).offset") }
+            guard let length = fields[.length] else { throw .missing("\(name).length") }
+            guard let visible = fields[.visible] else { throw .missing("\(name).visible") }
+            let indicator = ScrollIndicator(
+                offset: try reader.number(at: offset, key: "\(name).offset"),
+                length: try reader.number(at: length, key: "\(name).length"),
+                visible: try reader.bool(at: visible, key: "\(name).visible")
+            )
+            if axis == .x { indicators.x = indicator } else { indicators.y = indicator }
+        }
+        return indicators
     }
 
     private mutating func visibleRows() throws(ProtocolError) -> VisibleRows? {

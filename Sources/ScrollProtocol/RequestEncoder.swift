@@ -53,7 +53,7 @@ public enum RequestEncoder {
             if let dx = delta.x { number("dx", dx, &buffer) }
             if let dy = delta.y { number("dy", dy, &buffer) }
             encode(animation, &buffer)
-        case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping, .beginRefresh, .endRefresh:
+        case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping, .beginRefresh, .endRefresh, .flashIndicators:
             break
         case .unobserve:
             break
@@ -97,6 +97,8 @@ public enum RequestEncoder {
             JSONOutput.raw("\"contentInsets\"", &buffer)
         case "scroll_target":
             JSONOutput.raw("\"scrollTarget\"", &buffer)
+        case "directional_lock", "snap_type", "snap_proximity", "snap_stop", "indicator_min_length", "indicator_linger_ms":
+            JSONOutput.string(KeyCase.camel(setting.key), &buffer)
         case "header", "rows", "physics":
             JSONOutput.string(setting.key, &buffer)
             if case .object(let members) = value {

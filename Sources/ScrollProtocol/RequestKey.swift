@@ -11,6 +11,8 @@ enum RequestKey: Int, ObjectSchema {
     case parent, overscroll
     // configure's touchscreen frame (docs/design.md §25)
     case touchFrame
+    // configure's gesture keys (docs/design.md §22)
+    case directionalLock, bounce, snapType, snapProximity, snapStop, indicatorMinLength, indicatorLingerMs
     // subscribe's and observe's waiting (docs/design.md §20)
     case wait
     // configure's pull to refresh (docs/design.md §21)
@@ -27,6 +29,11 @@ enum RequestKey: Int, ObjectSchema {
         ("threshold", .threshold), ("distance", .distance), ("axis", .axis), ("owned", .owned),
         ("parent", .parent), ("overscroll", .overscroll), ("touchFrame", .touchFrame),
         ("touch_frame", .touchFrame), ("wait", .wait), ("refresh", .refresh),
+        ("directionalLock", .directionalLock), ("directional_lock", .directionalLock), ("bounce", .bounce),
+        ("snapType", .snapType), ("snap_type", .snapType), ("snapProximity", .snapProximity),
+        ("snap_proximity", .snapProximity), ("snapStop", .snapStop), ("snap_stop", .snapStop),
+        ("indicatorMinLength", .indicatorMinLength), ("indicator_min_length", .indicatorMinLength),
+        ("indicatorLingerMs", .indicatorLingerMs), ("indicator_linger_ms", .indicatorLingerMs),
     ]
 
     /// configure's settings, with their configuration names.
@@ -36,6 +43,9 @@ enum RequestKey: Int, ObjectSchema {
         (.scrollTarget, "scroll_target"), (.devices, "devices"), (.anchor, "anchor"),
         (.parent, "parent"), (.overscroll, "overscroll"), (.touchFrame, "touch_frame"),
         (.refresh, "refresh"),
+        (.directionalLock, "directional_lock"), (.bounce, "bounce"), (.snapType, "snap_type"),
+        (.snapProximity, "snap_proximity"), (.snapStop, "snap_stop"),
+        (.indicatorMinLength, "indicator_min_length"), (.indicatorLingerMs, "indicator_linger_ms"),
     ]
 
     /// The settings whose members are configuration keys themselves, written snake_case there.
@@ -52,5 +62,5 @@ enum RequestKey: Int, ObjectSchema {
         }
     }
 
-    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, refresh, owned, animation"
+    static let configureKeys = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, refresh, directionalLock, bounce, snapType, snapProximity, snapStop, indicatorMinLength, indicatorLingerMs, owned, animation"
 }

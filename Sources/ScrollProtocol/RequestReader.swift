@@ -35,6 +35,8 @@ struct RequestReader {
             return .beginRefresh(container: try container())
         case "endRefresh":
             return .endRefresh(container: try container())
+        case "flashIndicators":
+            return .flashIndicators(container: try container())
         case "focus":
             // `container` is required, and null clears the focus.
             guard fields[.container] != nil else { throw .missing("container") }
@@ -55,7 +57,7 @@ struct RequestReader {
         }
     }
 
-    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping"
+    static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, flashIndicators, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping"
 
     mutating func container() throws(ProtocolError) -> String {
         guard let range = fields[.container] else { throw .missing("container") }

@@ -71,8 +71,8 @@ public struct StateEncoder: Sendable {
             sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
             sizesKey = key
         }
-        // 260 bytes of fixed text at most, and twelve numbers.
-        let maxCount = opening.count + sizes.count + 260 + 12 * JSONByteWriter.maxNumberLength
+        // 340 bytes of fixed text at most, and sixteen numbers.
+        let maxCount = opening.count + sizes.count + 340 + 16 * JSONByteWriter.maxNumberLength
         opening.withUnsafeBufferPointer { opening in
             sizes.withUnsafeBufferPointer { sizes in
                 buffer.appendJSON(maxCount: maxCount) { w in
@@ -112,6 +112,9 @@ public struct StateEncoder: Sendable {
                         w.byte(UInt8(ascii: "}"))
                     }
                     if let refreshing = state.refreshing { w.raw(refreshing ? ",\"refreshing\":true" : ",\"refreshing\":false") }
+                    if let indicators = state.indicators, indicators.x != nil || indicators.y != nil {
+                        Self.write(indicators, &w)
+                    }
                     if paused { w.raw(",\"paused\":true") }
                     w.byte(UInt8(ascii: "}"))
                 }
@@ -155,6 +158,29 @@ public struct StateEncoder: Sendable {
         case .decelerating: return ",\"phase\":\"decelerating\",\"contentOffset\":{\"x\":"
         case .animating: return ",\"phase\":\"animating\",\"contentOffset\":{\"x\":"
         }
+    }
+
+    /// `,"indicators":{"x":{…},"y":{…}}`, the axes the container scrolls (docs/design.md §22).
+    private static func write(_ indicators: ScrollIndicators, _ w: inout JSONByteWriter) {
+        w.raw(",\"indicators\":{")
+        if let x = indicators.x {
+            w.raw("\"x\":")
+            write(x, &w)
+        }
+        if let y = indicators.y {
+            if indicators.x != nil { w.byte(UInt8(ascii: ",")) }
+            w.raw("\"y\":")
+            write(y, &w)
+        }
+        w.byte(UInt8(ascii: "}"))
+    }
+
+    private static func write(_ indicator: ScrollIndicator, _ w: inout JSONByteWriter) {
+        w.raw("{\"offset\":")
+        w.number(indicator.offset)
+        w.raw(",\"length\":")
+        w.number(indicator.length)
+        w.raw(indicator.visible ? ",\"visible\":true}" : ",\"visible\":false}")
     }
 
     private static func row(_ index: Int?, _ w: inout JSONByteWriter) {

@@ -40,6 +40,11 @@ extension Session {
             advance(to: time, into: &published)
             engine.remove(container: index)
             configuration.removeContainer(name)
+        case .flashIndicators(let name):
+            // The indicators show (docs/design.md §22): one state says so, and the linger's
+            // timer hides them.
+            let index = try container(name)
+            update(container: index, at: time, into: &published) { $0.flashIndicators(at: $1) }
         case .focus(let name):
             // The daemon's focus, not the client's: the last one wins (docs/design.md §14). It
             // changes where input goes, not any state, so nothing is published.

@@ -74,7 +74,11 @@ extension Session {
                 x: Limits.accepts(stored.offset.x) ? stored.offset.x : nil,
                 y: Limits.accepts(stored.offset.y) ? stored.offset.y : nil
             )
-            update(container: index, at: engine.now, into: &published) { $0.scroll(to: target, animation: .none, at: $1) }
+            update(container: index, at: engine.now, into: &published) {
+                $0.scroll(to: target, animation: .none, at: $1)
+                // At rest where it was, as if it had never moved: no indicators, no hide to come.
+                $0.hideIndicators()
+            }
         }
         var focused: String?
         if let focus = restoration.focus, let index = self.index(of: focus) {

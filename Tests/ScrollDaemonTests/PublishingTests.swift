@@ -13,7 +13,7 @@ import Testing
         let welcome = try #require(try daemon.open().next())
         #expect(welcome["server"] as? String == "scrolld test")
         #expect(welcome["containers"] as? [String] == ["main"])
-        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars"])
+        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures"])
         #expect((welcome["instance"] as? String)?.count == 32)
     }
 
@@ -43,8 +43,14 @@ import Testing
         #expect(try client.request(#"{"op":"scrollTo","container":"main","y":1000}"#)?["type"] as? String == "state")
         #expect(try client.next()?["type"] as? String == "ok")
         daemon.advance(5)
-        let states = try client.drain()
+        var states = try client.drain()
         #expect(states.count > 30)
+        // The last state is the scroll indicator's hide, 500 ms after the rest (docs/design.md
+        // §22), by the one-shot timer: the rest of them are the frames.
+        let hide = states.removeLast()
+        let indicator = (hide["indicators"] as? [String: Any])?["y"] as? [String: Any]
+        #expect(indicator?["visible"] as? Bool == false)
+        #expect(hide["t"] as? Double == (states.last?["t"] as? Double).map { $0 + 500_000 })
         #expect(states.last?["phase"] as? String == "idle")
         #expect((states.last?["contentOffset"] as? [String: Any])?["y"] as? Double == 1000)
         // Frames on the grid t_start + round(k × 10⁶ / 120) µs from the request (at virtual time

@@ -76,6 +76,11 @@ struct RestoreTests {
         let list = try #require(lines.first { $0["container"] as? String == "list" })
         #expect((list["contentOffset"] as? [String: Any])?["y"] as? Double == 1234.5)
         #expect(list["phase"] as? String == "idle")
+        // At rest where it was, as if it had never moved: its scroll indicators hidden and no
+        // hide to come (docs/design.md §22).
+        let indicator = (list["indicators"] as? [String: Any])?["y"] as? [String: Any]
+        #expect(indicator?["visible"] as? Bool == false)
+        #expect(after.core.session.engine.nextDeadline == nil)
         #expect(list["seq"] as? Int == lastSeq + 1)
         #expect(lines.contains { $0["container"] as? String == "main" })
 

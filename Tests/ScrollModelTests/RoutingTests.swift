@@ -11,7 +11,10 @@ struct RoutingTests {
 
         @discardableResult
         mutating func add(_ name: String, _ configuration: ContainerConfiguration) -> Int {
-            engine.add(ScrollContainer(name: name, configuration: configuration, at: 0))
+            // Without the indicators' linger, as the model's `Harness` (Support.swift) says why.
+            var configuration = configuration
+            configuration.gestures.indicatorLingerMilliseconds = 0
+            return engine.add(ScrollContainer(name: name, configuration: configuration, at: 0))
         }
 
         mutating func send(_ events: ScrollEvent...) {

@@ -27,8 +27,17 @@ extension ScrollEvent {
 struct Harness {
     var engine = ScrollEngine()
     var published: [ScrollEngine.Update] = []
+    /// Whether the indicators keep their linger (see `init`); `configure` keeps the choice.
+    let lingering: Bool
 
-    init(_ configuration: ContainerConfiguration = ContainerConfiguration()) {
+    /// `lingering: false` (the default) sets `indicator_linger_ms` to 0: the indicators hide with
+    /// the state that comes to rest, so the tests of other behaviours see the states of
+    /// docs/design.md §5 alone, without the indicators' one-shot hide (docs/design.md §22).
+    /// The indicators' own tests, and every daemon test, keep the 500 ms linger.
+    init(_ configuration: ContainerConfiguration = ContainerConfiguration(), lingering: Bool = false) {
+        self.lingering = lingering
+        var configuration = configuration
+        if !lingering { configuration.gestures.indicatorLingerMilliseconds = 0 }
         engine.add(ScrollContainer(name: "main", configuration: configuration))
     }
 
@@ -60,6 +69,8 @@ struct Harness {
         _ configuration: ContainerConfiguration, edit: RowEdit? = nil, animation: ScrollAnimation = .none, at time: Timestamp
     ) -> Bool {
         run(until: time)
+        var configuration = configuration
+        if !lingering { configuration.gestures.indicatorLingerMilliseconds = 0 }
         var changed = false
         _ = engine.update(container: 0, at: time) { changed = $0.configure(configuration, edit: edit, animation: animation, at: time) }
         if changed { published.append(engine.publish(container: 0)) }

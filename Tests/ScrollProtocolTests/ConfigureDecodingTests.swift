@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func refusesUnknownKeysNamingTheFirst() {
-        let accepted = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, refresh, owned, animation"
+        let accepted = "op, id, container, containerSize, contentSize, contentInsets, axes, header, rows, physics, scrollTarget, anchor, devices, parent, overscroll, touchFrame, refresh, directionalLock, bounce, snapType, snapProximity, snapStop, indicatorMinLength, indicatorLingerMs, owned, animation"
         let cases: [(String, String)] = [
             (#"{"op":"configure","container":"m","contentsize":[1,2]}"#, "contentsize"),
             (#"{"op":"configure","container":"m","y":5}"#, "y"),

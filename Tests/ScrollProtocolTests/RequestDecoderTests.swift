@@ -155,7 +155,7 @@ import Testing
             (#"{}"#, #"{"type":"error","code":"bad_request","message":"missing \"op\""}"#),
             (#"{"id":1,"op":null}"#, #"{"type":"error","id":1,"code":"bad_request","message":"invalid \"op\": expected a string, got null"}"#),
             (#"{"id":1,"op":["ping"]}"#, #"{"type":"error","id":1,"code":"bad_request","message":"invalid \"op\": expected a string, got [\"ping\"]"}"#),
-            (#"{"id":2,"op":"Ping"}"#, #"{"type":"error","id":2,"code":"unknown_op","message":"unknown op \"Ping\" (expected one of: subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping)"}"#),
+            (#"{"id":2,"op":"Ping"}"#, #"{"type":"error","id":2,"code":"unknown_op","message":"unknown op \"Ping\" (expected one of: subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, flashIndicators, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping)"}"#),
             (#"{"op":"get"}"#, #"{"type":"error","code":"bad_request","message":"missing \"container\""}"#),
             (#"{"op":"pause","id":3}"#, #"{"type":"error","id":3,"code":"bad_request","message":"missing \"container\""}"#),
             (#"{"op":"get","container":null}"#, #"{"type":"error","code":"invalid_value","message":"invalid \"container\": expected a non-empty string, got null"}"#),
@@ -190,7 +190,7 @@ import Testing
 
     @Test func shortensWhatItQuotes() {
         let long = String(repeating: "é", count: 100)
-        #expect(refusal(#"{"op":""# + long + #""}"#)?.message == #"unknown op ""# + String(repeating: "é", count: 40) + #""… (expected one of: subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping)"#)
+        #expect(refusal(#"{"op":""# + long + #""}"#)?.message == #"unknown op ""# + String(repeating: "é", count: 40) + #""… (expected one of: subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, flashIndicators, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping)"#)
         // 40 bytes of the value, cut back to a character boundary: "\"" and 19 two-byte "é".
         #expect(refusal(#"{"op":"get","container":[""# + long + #""]}"#)?.message == #"invalid "container": expected a non-empty string, got [""# + String(repeating: "é", count: 19) + "…")
     }

@@ -28,6 +28,7 @@ struct CommandStream: CustomStringConvertible {
         case reload
         /// `beginRefresh` or `endRefresh` (docs/design.md §21).
         case refresh(begin: Bool, container: Int, client: Int)
+        case flashIndicators(container: Int, client: Int)
     }
 
     let steps: [Step]
@@ -61,7 +62,14 @@ struct CommandStream: CustomStringConvertible {
         case 27: return .touchDown(slot: value % 5 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 28, 29: return .touchMotion(slot: value % 7 == 0 ? 1 : 0, x: value % 101, y: (value / 101) % 101)
         case 30: return .touchLift(slot: value % 7 == 0 ? 1 : 0, cancelled: value % 4 == 0)
-        default: return .refresh(begin: value % 2 == 0, container: (value / 2) % 7, client: value % 3)
+        default:
+            // Of what was all short waits: app bars' refresh requests (docs/design.md §21),
+            // flashIndicators (§22) and short waits.
+            switch value % 4 {
+            case 0, 1: return .refresh(begin: value % 8 < 4, container: (value / 4) % 7, client: value % 3)
+            case 2: return .flashIndicators(container: small, client: value % 3)
+            default: return .wait(microseconds: Int64(value % 30_000))
+            }
         }
     }
 
@@ -142,10 +150,16 @@ struct CommandStream: CustomStringConvertible {
                 // Some lie on the touchscreen, over the others (docs/design.md §25).
                 let frame = rows % 3 == 0 ? #","touch_frame":{"x":0.5,"y":0.25,"width":0.5,"height":0.5}"# : ""
                 // Some have app bars (docs/design.md §21): a quick-return header, sticky
-                // sections, pull to refresh.
+                // sections, pull to refresh; some docs/design.md §22's gesture keys, in both
+                // spellings (a short list fits: bounce based on size takes nothing there).
                 let header = rows % 2 == 0 ? #","header":{"minHeight":10,"maxHeight":60,"mode":"enterAlways"}"# : ""
                 let refresh = rows % 5 < 2 ? #","refresh":{"threshold":50,"height":30}"# : ""
-                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30,"sticky":[0,2,4]},"owned":\#(owner != 0)\#(parent)\#(frame)\#(header)\#(refresh)"#)
+                let gestures = switch rows % 4 {
+                case 1: #","bounce":"basedOnSize","scrollTarget":"rows","snapStop":true,"indicatorLingerMs":120"#
+                case 2: #","scroll_target":"rows","snap_type":"proximity","snap_proximity":25,"directional_lock":true"#
+                default: ""
+                }
+                try request(owner, #""op":"configure","container":"\#(name)","containerSize":{"width":300,"height":400},"rows":{"count":\#(rows),"height":30,"sticky":[0,2,4]},"owned":\#(owner != 0)\#(parent)\#(frame)\#(header)\#(refresh)\#(gestures)"#)
                 names.append(name)
                 try subscribeNew()
             case let .insertRows(container, at, count):
@@ -164,6 +178,8 @@ struct CommandStream: CustomStringConvertible {
                 try request(client, #""op":"focus","container":\#(target)"#)
             case let .remove(container, client):
                 try request(client, #""op":"remove","container":"\#(name(container))""#)
+            case let .flashIndicators(container, client):
+                try request(client, #""op":"flashIndicators","container":"\#(name(container))""#)
             case .close(let client):
                 try clients[client].channel.close().wait()
                 daemon.loop.run()

@@ -106,7 +106,11 @@ struct ScrollClientReconnectionTests {
             let y = Double(restart * 7 % 300 * 10)
             try await owner.scroll("feed", to: ScrollPosition(y: y), animation: .none)
             #expect(try await owner.get("feed").contentOffset.y == y)
-            let before = try await Self.next(&states, resumed: &resumed) { $0.contentOffset.y == y && $0.phase == .idle }
+            // At rest with its scroll indicators hidden again (docs/design.md §22): nothing of the
+            // old daemon is still to come when it is killed.
+            let before = try await Self.next(&states, resumed: &resumed) {
+                $0.contentOffset.y == y && $0.phase == .idle && $0.indicators?.y?.visible == false
+            }
             #expect(!before.resumed)
             let progressBefore = y >= 140 ? 1.0 : y / 140
             while lastProgress != .some(progressBefore) {

@@ -142,11 +142,14 @@ struct InputShapingReplayTests {
         #expect(states.prefix(4).map(\.y) == [10, 20, 30, 30])
         #expect(states.prefix(4).map(\.phase) == ["interacting", "interacting", "interacting", "idle"])
         #expect(states[3].vy == 0)
-        #expect(states[4].t == 2_000_000)
+        // Then only the scroll indicator's hide, 500 ms after the rest (docs/design.md §22).
+        #expect(states[4].t == 1_530_000)
+        #expect(states[4].y == 30 && states[4].indicatorVisible == false)
+        #expect(states[5].t == 2_000_000)
         // The touchpad: the same drag flings (30 px in 30 ms: 1000 px/s) and decelerates.
-        #expect(states[4...7].map(\.y) == [40, 50, 60, 60])
-        #expect(states[7].phase == "decelerating")
-        expectClose(states[7].vy, 1000, tolerance: 1e-6)
+        #expect(states[5...8].map(\.y) == [40, 50, 60, 60])
+        #expect(states[8].phase == "decelerating")
+        expectClose(states[8].vy, 1000, tolerance: 1e-6)
         let last = try #require(states.last)
         #expect(last.phase == "idle")
         #expect(last.y > 60 + 400)

@@ -129,10 +129,12 @@ struct ConfigRecipeTests {
         let states = result.states
         #expect(states.prefix(4).map(\.y) == [15, 30, 45, 45])
         #expect(states.prefix(4).map(\.phase) == ["interacting", "interacting", "interacting", "idle"])
-        #expect(states[4].t == 2_000_000)
+        // The scroll indicator hides 500 ms after that rest (docs/design.md §22).
+        #expect(states[4].t == 1_530_000 && states[4].indicatorVisible == false)
+        #expect(states[5].t == 2_000_000)
         let touchpad: [Double] = [53, 61, 69, 69]  // 45 + 10 × 0.8 per delta
-        #expect(states[4...7].map(\.y) == touchpad)
-        #expect(states[7].phase == "decelerating")
+        #expect(states[5...8].map(\.y) == touchpad)
+        #expect(states[8].phase == "decelerating")
         #expect(states.last?.phase == "idle")
         #expect((states.last?.y ?? 0) > 45 + 24 + 100)
     }

@@ -6,7 +6,8 @@ struct DemoGoldenTests {
     @Test(arguments: ["demo.scrolllog", "real-kernel.scrolllog"])
     func examplesWithoutWheelAnimationMatchTheFormulasStateByState(_ example: String) throws {
         let log = Scrolld.example(example)
-        let result = try Scrolld.run(["replay", log, "--set", "physics.wheel_animation=none"])
+        // The oracle is §5's physics: without the scroll indicator's hide states (§22).
+        let result = try Scrolld.run(["replay", log, "--set", "physics.wheel_animation=none", "--set", "containers.main.indicator_linger_ms=0"])
         #expect(result.status == 0, "\(result.stderr)")
         let states = result.states
         let expected = try DemoOracle.expected(for: log)

@@ -57,8 +57,11 @@ struct ReplayCommandTests {
         let result = try Scrolld.run(["replay", path, "--profile", "none"])
         #expect(result.status == 0, "\(result.stderr)")
         let states = result.states
-        #expect(states.map(\.y) == [0, 40, 40])
-        #expect(states.map(\.phase) == ["interacting", "interacting", "idle"])
+        // The last: the scroll indicator hiding 500 ms after the rest (docs/design.md §22).
+        #expect(states.map(\.y) == [0, 40, 40, 40])
+        #expect(states.map(\.phase) == ["interacting", "interacting", "idle", "idle"])
+        #expect(states.map(\.indicatorVisible) == [false, true, true, false])
+        #expect(states.last?.t == 1_520_000)
     }
 
     @Test func horizontalInputOnAVerticalContainerChangesNothing() throws {
@@ -80,9 +83,12 @@ struct ReplayCommandTests {
         #expect(at.states[1].phase == "idle")
 
         let every = try Scrolld.run(["replay", path, "--every", "100"])
-        // Interacting until the spring settles and 250 ms of wheel silence have passed.
-        #expect(every.states.map(\.t) == [5_000_000, 5_100_000, 5_200_000, 5_300_000])
-        #expect(every.states.map(\.phase) == ["interacting", "interacting", "interacting", "idle"])
+        // Interacting until the spring settles and 250 ms of wheel silence have passed (5.25 s);
+        // then the scroll indicator lingers 500 ms: the first sample with nothing armed is 5.8 s.
+        #expect(every.states.map(\.t) == (0...8).map { 5_000_000 + $0 * 100_000 })
+        #expect(every.states.map(\.phase) == ["interacting", "interacting", "interacting"] + Array(repeating: "idle", count: 6))
+        // (At 5.0 s the spring has not moved the offset yet.)
+        #expect(every.states.map(\.indicatorVisible) == [false] + Array(repeating: true, count: 7) + [false])
     }
 
     @Test func readsStandardInput() throws {
@@ -118,7 +124,7 @@ struct ReplayCommandTests {
         #expect(result.stderr.contains("tablet_tool"), "\(result.stderr)")
         #expect(result.stderr.contains("line 4"), "\(result.stderr)")
         #expect(result.states.first?.phase == "interacting")
-        #expect(result.states.count == 2)  // the wheel, then its idle timer
+        #expect(result.states.count == 3)  // the wheel, its idle timer, the indicator's hide
     }
 
     @Test func badOptionsNameTheProblem() throws {

@@ -103,6 +103,10 @@ extension Dictionary where Key == String, Value == Any {
     var y: Double { number("contentOffset", "y") ?? .nan }
     var vy: Double { number("velocity", "y") ?? .nan }
     var phase: String { string("phase") ?? "?" }
+    /// The vertical scroll indicator's `visible` (docs/design.md §22); nil without one.
+    var indicatorVisible: Bool? {
+        ((self["indicators"] as? [String: Any])?["y"] as? [String: Any])?["visible"] as? Bool
+    }
 }
 
 func expectClose(_ a: Double, _ b: Double, tolerance: Double = 1e-9, _ comment: @autoclosure () -> String = "", sourceLocation: SourceLocation = #_sourceLocation) {

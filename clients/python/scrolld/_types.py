@@ -40,6 +40,33 @@ class StickyRow(NamedTuple):
     top: float
 
 
+class Indicator(NamedTuple):
+    """A scroll indicator's thumb along its track (docs/design.md §22): where it starts, how long
+    it is, px, and whether it shows."""
+
+    offset: float
+    length: float
+    visible: bool
+
+
+class Indicators(NamedTuple):
+    """The thumbs of the axes a container scrolls; None along an axis it does not scroll."""
+
+    x: Optional[Indicator]
+    y: Optional[Indicator]
+
+
+def _indicators(message: Optional[dict]) -> Optional[Indicators]:
+    if message is None:
+        return None
+
+    def thumb(axis: str) -> Optional[Indicator]:
+        value = message.get(axis)
+        return Indicator(value["offset"], value["length"], bool(value["visible"])) if value is not None else None
+
+    return Indicators(thumb("x"), thumb("y"))
+
+
 class ScrolldError(Exception):
     """An error reply of the daemon (`code` as on the wire: `unknown_container`,
     `invalid_value`, …) or of the client itself: `not_running` (no daemon at the socket),
@@ -73,6 +100,7 @@ class State:
     content_insets: Insets
     header: Optional[Header] = None
     visible_rows: Optional[VisibleRows] = None
+    indicators: Optional[Indicators] = None
     paused: bool = False
     resumed: bool = False
     sticky_row: Optional[StickyRow] = None
@@ -97,6 +125,7 @@ class State:
             content_insets=Insets(insets["top"], insets["leading"], insets["bottom"], insets["trailing"]),
             header=Header(header["height"], header["progress"]) if header is not None else None,
             visible_rows=VisibleRows(rows["first"], rows["last"]) if rows is not None else None,
+            indicators=_indicators(message.get("indicators")),
             paused=bool(message.get("paused", False)),
             resumed=resumed,
             sticky_row=StickyRow(sticky["row"], sticky["top"]) if sticky is not None else None,

@@ -165,6 +165,10 @@ class AsyncClient:
     async def focus(self, container: Optional[str]) -> None:
         await self._call({"op": "focus", "container": container})
 
+    async def flash_indicators(self, container: str) -> None:
+        """Shows the container's scroll indicators for their linger time (docs/design.md §22)."""
+        await self._call({"op": "flashIndicators", "container": container})
+
     async def remove(self, container: str) -> None:
         await self._call({"op": "remove", "container": container})
 

@@ -174,9 +174,12 @@ class Client:
         `header=(min, max)` or a dict, `rows={"count": 40, "height": 44}` or an edit
         (`rows={"insert": {"at": 40, "count": 20}}`), `touch_frame=(x, y, width, height)` (where
         the container lies on a touchscreen, normalized; None removes it),
-        `refresh=(threshold, height)` (pull to refresh; None removes it), `owned=True`,
-        `animation=...`. App bars (docs/design.md §21): `header={"max_height": 100, "mode":
-        "enterAlways"}`, `rows={"count": 40, "height": 44, "sticky": [0, 5, 12]}`."""
+        `refresh=(threshold, height)` (pull to refresh; None removes it), the gesture keys of
+        docs/design.md §22 (`directional_lock=True`, `bounce="basedOnSize"`,
+        `snap_type="proximity"`, `snap_proximity=40`, `snap_stop=True`,
+        `indicator_min_length=36`, `indicator_linger_ms=500`), `owned=True`, `animation=...`.
+        App bars (docs/design.md §21): `header={"max_height": 100, "mode": "enterAlways"}`,
+        `rows={"count": 40, "height": 44, "sticky": [0, 5, 12]}`."""
         self._call(configure_request(container, settings))
 
     def scroll_to(self, container: str, *, x=None, y=None, row=None, anchor=None, edge=None, animation=None) -> None:
@@ -190,6 +193,11 @@ class Client:
 
     def resume(self, container: str) -> None:
         self._call({"op": "resume", "container": container})
+
+    def flash_indicators(self, container: str) -> None:
+        """Shows the container's scroll indicators for their linger time (SwiftUI's
+        `flashScrollIndicators`, docs/design.md §22)."""
+        self._call({"op": "flashIndicators", "container": container})
 
     def focus(self, container: Optional[str]) -> None:
         """Sends input to `container` only (None: to every container again), docs/design.md §14."""

@@ -160,18 +160,22 @@ def check_screenshot(image, state):
 
 
 def check_scrollbar(image, state):
-    """The thumb's top and length, from the state: it runs along the area under the header."""
+    """The thumb where the state's indicator says (docs/design.md §22): it runs along the area under
+    the header, and the daemon's offset and length are the formulas'."""
     x = WIDTH - SCROLLBAR // 2
     column = [image.pixel(x, y) == THUMB for y in range(HEIGHT)]
     assert any(column), "no scrollbar thumb"
     top = column.index(True)
     length = sum(column)
+    indicator = state.indicators.y
+    # Within 2 px: the thumb's rounded corners take a pixel or two off its ends.
+    assert abs(top - (state.header.height + indicator.offset)) <= 2
+    assert abs(length - indicator.length) <= 2
     track = HEIGHT - state.header.height
     thumb = max(24, track * state.container_size.height / state.content_size.height)
     fraction = state.content_offset.y / (state.content_size.height - state.container_size.height)
-    # Within 2 px: the thumb's rounded corners take a pixel or two off its ends.
-    assert abs(top - (state.header.height + (track - thumb) * fraction)) <= 2
-    assert abs(length - thumb) <= 2
+    assert indicator.length == pytest.approx(thumb, abs=1e-9)
+    assert indicator.offset == pytest.approx((track - thumb) * fraction, abs=1e-9)
 
 
 def keep(image, name):
