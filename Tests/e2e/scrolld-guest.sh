@@ -434,15 +434,16 @@ e2e_wait_for "$TOUCH_LIVE" '"type":"state"' 60 || fatal "the touch subscriber re
 # slow: 80 px left, 225 px up; a second finger lands beside it, moves the other way and lifts (ignored)
 PAUSE=0.2 inject touch-drag 0.5 0.8 -0.1 -0.3 --frames 50 --interval-ms 16 --hold-ms 300 --second-finger
 PAUSE=0 inject touch-drag 0.5 0.8 0 -0.15 --frames 6 --interval-ms 12                     # a flick up: 112.5 px
-# Until the fling has come to rest: the touch container's last state is idle and later than the
-# last touch_up the recorder wrote.
+# Until the fling has come to rest and its scroll indicators have hidden (docs/design.md §22: one
+# state, the linger after the rest): the touch container's last state is idle, shows no
+# indicator and is later than the last touch_up the recorder wrote.
 last_up=
 deadline=$((SECONDS + 60))
 while :; do
   while IFS= read -r l; do case $l in *'"type":"touch_up"'*) last_up=$(json_t "$l") ;; esac; done <"$REC_LOG"
   last=
   while IFS= read -r l; do last=$l; done <"$TOUCH_LIVE"
-  case $last in *'"phase":"idle"'*) [ -n "$last_up" ] && [ "$(json_t "$last")" -gt "$last_up" ] && break ;; esac
+  case $last in *'"visible":true'*) ;; *'"phase":"idle"'*) [ -n "$last_up" ] && [ "$(json_t "$last")" -gt "$last_up" ] && break ;; esac
   [ "$SECONDS" -lt "$deadline" ] || { e2e_log "the touch container did not come to rest within 60 s"; break; }
   sleep 0.3
 done
