@@ -71,6 +71,9 @@ let package = Package(
             name: "ScrollInput",
             dependencies: ["CLibinput", "ScrollModel"]
         ),
+        // The user's desktop settings for scrolling (docs/design.md §23): what a desktop says,
+        // and the watchers' interface. Pure Swift; the watchers live at the edges.
+        .target(name: "ScrollDesktop"),
         // A TOML 1.0 reader in Swift alone (no Foundation), keeping the line of every key.
         .target(name: "TOML"),
         // The configuration of docs/design.md §8: keys, defaults, validation with the offending
