@@ -27,28 +27,11 @@ public enum RequestEncoder {
             if let animation { encode(animation, &buffer) }
             if owned { JSONOutput.raw(",\"owned\":true", &buffer) }
         case let .scrollTo(_, position, animation):
-            if let x = position.point.x { number("x", x, &buffer) }
-            if let y = position.point.y { number("y", y, &buffer) }
-            if let row = position.row {
-                JSONOutput.raw(",\"row\":", &buffer)
-                JSONOutput.int(row, &buffer)
-            }
-            if let anchor = position.anchor { number("anchor", anchor.fraction, &buffer) }
-            if let edge = position.edge {
-                JSONOutput.raw(",\"edge\":", &buffer)
-                JSONOutput.string(edge.rawValue, &buffer)
-            }
+            encode(position, &buffer)
             encode(animation, &buffer)
         case let .observe(_, observation, _, wait):
             if wait { JSONOutput.raw(",\"wait\":true", &buffer) }
-            JSONOutput.raw(",\"of\":", &buffer)
-            JSONOutput.string(observation.key, &buffer)
-            for (name, value) in observation.options {
-                buffer.append(UInt8(ascii: ","))
-                JSONOutput.string(name, &buffer)
-                buffer.append(UInt8(ascii: ":"))
-                value.encode(into: &buffer)
-            }
+            encode(observation, &buffer)
         case let .scrollBy(_, delta, animation):
             if let dx = delta.x { number("dx", dx, &buffer) }
             if let dy = delta.y { number("dy", dy, &buffer) }
@@ -69,6 +52,33 @@ public enum RequestEncoder {
             buffer.append(contentsOf: id.json.utf8)
         }
         buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// A `scrollTo`'s target: `x`, `y`, `row`, `anchor` and `edge`, those it has.
+    private static func encode(_ position: ScrollPosition, _ buffer: inout [UInt8]) {
+        if let x = position.point.x { number("x", x, &buffer) }
+        if let y = position.point.y { number("y", y, &buffer) }
+        if let row = position.row {
+            JSONOutput.raw(",\"row\":", &buffer)
+            JSONOutput.int(row, &buffer)
+        }
+        if let anchor = position.anchor { number("anchor", anchor.fraction, &buffer) }
+        if let edge = position.edge {
+            JSONOutput.raw(",\"edge\":", &buffer)
+            JSONOutput.string(edge.rawValue, &buffer)
+        }
+    }
+
+    /// An `observe`'s key (`of`) and its options, in order.
+    private static func encode(_ observation: ScrollObservation, _ buffer: inout [UInt8]) {
+        JSONOutput.raw(",\"of\":", &buffer)
+        JSONOutput.string(observation.key, &buffer)
+        for (name, value) in observation.options {
+            buffer.append(UInt8(ascii: ","))
+            JSONOutput.string(name, &buffer)
+            buffer.append(UInt8(ascii: ":"))
+            value.encode(into: &buffer)
+        }
     }
 
     public static func encode(_ request: Request) -> String {

@@ -17,6 +17,28 @@ extension Session {
         return settings
     }
 
+    /// The configuration with `stored` defined as it was, and its resolved settings; refused
+    /// by the limits a `configure` meets.
+    private func configuration(restoring stored: RestoredContainer) throws(ConfigurationError) -> (Configuration, ContainerConfiguration) {
+        guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
+            throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
+        }
+        guard otherSpelling(of: stored.name) == nil else {
+            throw ConfigurationError(key: "containers", message: "another Unicode spelling of an existing container's name")
+        }
+        guard index(of: stored.name) != nil || engine.slots.count < Limits.containers else {
+            throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers)")
+        }
+        var updated = configuration
+        updated.defineContainer(stored.name)
+        for setting in stored.settings {
+            try updated.set("containers.\(stored.name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
+        }
+        let resolved = try updated.resolve(container: stored.name)
+        try updated.checkNesting(only: [stored.name], requiringParents: false)
+        return (updated, resolved)
+    }
+
     /// Takes back containers a previous process of the same session had (docs/design.md §16): each
     /// is created (or, when the configuration file defines it, updated) with its stored settings,
     /// brought to rest at its last published offset (clamped to its resting range, as a
@@ -32,25 +54,10 @@ extension Session {
         var refused: [(name: String, problem: String)] = []
         var restored: [(index: Int, container: RestoredContainer)] = []
         for stored in restoration.containers {
-            var updated = configuration
-            updated.defineContainer(stored.name)
+            let updated: Configuration
             let resolved: ContainerConfiguration
             do throws(ConfigurationError) {
-                guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
-                    throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
-                }
-                // The limits a `configure` meets apply to what a restart takes back as well.
-                guard otherSpelling(of: stored.name) == nil else {
-                    throw ConfigurationError(key: "containers", message: "another Unicode spelling of an existing container's name")
-                }
-                guard index(of: stored.name) != nil || engine.slots.count < Limits.containers else {
-                    throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers)")
-                }
-                for setting in stored.settings {
-                    try updated.set("containers.\(stored.name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
-                }
-                resolved = try updated.resolve(container: stored.name)
-                try updated.checkNesting(only: [stored.name], requiringParents: false)
+                (updated, resolved) = try configuration(restoring: stored)
             } catch {
                 refused.append((stored.name, error.description))
                 continue
