@@ -9,6 +9,10 @@ public struct JSONByteWriter {
     /// The most bytes `number(_:)` or `integer(_:)` writes ("-1.7976931348623157e+308" is 24).
     public static let maxNumberLength = 32
 
+    /// The most scratch memory `withUnsafeTemporaryAllocation` takes from the stack (the
+    /// standard library's `swift_stdlib_isStackAllocationSafe` allows 1 KiB).
+    public static let stackScratchLimit = 1024
+
     @inlinable
     init(cursor: UnsafeMutablePointer<UInt8>) {
         self.cursor = cursor
@@ -120,9 +124,13 @@ struct PointerSink: TextOutputStream {
 
 extension Array where Element == UInt8 {
     /// Appends what `body` writes, which must be at most `maxCount` bytes. The writing goes to
-    /// scratch memory on the stack (for lines of a few hundred bytes), then one copy appends it.
+    /// scratch memory on the stack, then one copy appends it. The standard library puts scratch
+    /// memory on the stack only up to ``JSONByteWriter/stackScratchLimit`` bytes and allocates
+    /// beyond: a larger reservation would cost an allocation per line on the hot path, so the
+    /// tests' debug builds trap on one (a line writes its parts in separate reservations).
     @inlinable
     public mutating func appendJSON(maxCount: Int, _ body: (inout JSONByteWriter) -> Void) {
+        assert(maxCount <= JSONByteWriter.stackScratchLimit, "a reservation of \(maxCount) bytes would be allocated on the heap")
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { scratch in
             let base = scratch.baseAddress!
             var writer = JSONByteWriter(cursor: base)

@@ -71,54 +71,60 @@ public struct StateEncoder: Sendable {
             sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
             sizesKey = key
         }
-        // 340 bytes of fixed text at most, and sixteen numbers.
-        let maxCount = opening.count + sizes.count + 340 + 16 * JSONByteWriter.maxNumberLength
-        opening.withUnsafeBufferPointer { opening in
-            sizes.withUnsafeBufferPointer { sizes in
-                buffer.appendJSON(maxCount: maxCount) { w in
-                    w.bytes(opening)
-                    w.integer(Int64(seq))
-                    w.raw(",\"t\":")
-                    w.integer(state.time)
-                    w.raw(Self.phaseAndOffsetKey(state.phase))
-                    w.number(geometry.contentOffset.x)
-                    w.raw(",\"y\":")
-                    w.number(geometry.contentOffset.y)
-                    w.raw("},\"velocity\":{\"x\":")
-                    w.number(state.velocity.x)
-                    w.raw(",\"y\":")
-                    w.number(state.velocity.y)
-                    w.raw("},")
-                    w.bytes(sizes)
-                    if let header = state.header {
-                        w.raw(",\"header\":{\"height\":")
-                        w.number(header.height)
-                        w.raw(",\"progress\":")
-                        w.number(header.progress)
-                        w.byte(UInt8(ascii: "}"))
-                    }
-                    if let rows = state.visibleRows {
-                        w.raw(",\"visibleRows\":{\"first\":")
-                        Self.row(rows.first, &w)
-                        w.raw(",\"last\":")
-                        Self.row(rows.last, &w)
-                        w.byte(UInt8(ascii: "}"))
-                    }
-                    if let sticky = state.stickyRow {
-                        w.raw(",\"stickyRow\":{\"row\":")
-                        w.integer(Int64(sticky.row))
-                        w.raw(",\"top\":")
-                        w.number(sticky.top)
-                        w.byte(UInt8(ascii: "}"))
-                    }
-                    if let refreshing = state.refreshing { w.raw(refreshing ? ",\"refreshing\":true" : ",\"refreshing\":false") }
-                    if let indicators = state.indicators, indicators.x != nil || indicators.y != nil {
-                        Self.write(indicators, &w)
-                    }
-                    if paused { w.raw(",\"paused\":true") }
-                    w.byte(UInt8(ascii: "}"))
-                }
-            }
+        // Each part reserves what it may write on the stack, which `withUnsafeTemporaryAllocation`
+        // does only up to 1 KiB (beyond, every state would cost an allocation); the name and the
+        // sizes are bytes already.
+        buffer.append(contentsOf: opening)
+        // 100 bytes of fixed text at most, and six numbers.
+        buffer.appendJSON(maxCount: 100 + 6 * JSONByteWriter.maxNumberLength) { w in
+            w.integer(Int64(seq))
+            w.raw(",\"t\":")
+            w.integer(state.time)
+            w.raw(Self.phaseAndOffsetKey(state.phase))
+            w.number(geometry.contentOffset.x)
+            w.raw(",\"y\":")
+            w.number(geometry.contentOffset.y)
+            w.raw("},\"velocity\":{\"x\":")
+            w.number(state.velocity.x)
+            w.raw(",\"y\":")
+            w.number(state.velocity.y)
+            w.raw("},")
+        }
+        buffer.append(contentsOf: sizes)
+        // 280 bytes of fixed text at most, and ten numbers.
+        buffer.appendJSON(maxCount: 280 + 10 * JSONByteWriter.maxNumberLength) { w in
+            Self.writeOptionalMembers(of: state, &w)
+            if paused { w.raw(",\"paused\":true") }
+            w.byte(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The header, visible rows, sticky row, refresh and indicators, those the state has.
+    private static func writeOptionalMembers(of state: ScrollState, _ w: inout JSONByteWriter) {
+        if let header = state.header {
+            w.raw(",\"header\":{\"height\":")
+            w.number(header.height)
+            w.raw(",\"progress\":")
+            w.number(header.progress)
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let rows = state.visibleRows {
+            w.raw(",\"visibleRows\":{\"first\":")
+            row(rows.first, &w)
+            w.raw(",\"last\":")
+            row(rows.last, &w)
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let sticky = state.stickyRow {
+            w.raw(",\"stickyRow\":{\"row\":")
+            w.integer(Int64(sticky.row))
+            w.raw(",\"top\":")
+            w.number(sticky.top)
+            w.byte(UInt8(ascii: "}"))
+        }
+        if let refreshing = state.refreshing { w.raw(refreshing ? ",\"refreshing\":true" : ",\"refreshing\":false") }
+        if let indicators = state.indicators, indicators.x != nil || indicators.y != nil {
+            write(indicators, &w)
         }
     }
 

@@ -45,6 +45,34 @@ import Testing
         #expect(encoder.encode(s, container: "a\"b", seq: 0) == #"{"type":"state","container":"a\"b","seq":0,"t":1815000,"phase":"decelerating","contentOffset":{"x":0,"y":0.30000000000000004},"velocity":{"x":-1e-07,"y":1e+16},"contentSize":{"width":800,"height":5000},"containerSize":{"width":800,"height":600},"contentInsets":{"top":0,"leading":2.5,"bottom":9007199254740991,"trailing":-44},"visibleRows":{"first":0,"last":null}}"#)
     }
 
+    /// Every member a state can have, each number as long as a number gets: the line fits the
+    /// reservations its parts make on the stack (the debug build traps on one that overruns, or
+    /// that is too large for the stack and would cost an allocation per state).
+    @Test func theLongestStateFitsItsReservations() {
+        let n = -1.7976931348623157e+308
+        let thumb = ScrollIndicator(offset: n, length: n, visible: true)
+        var s = ScrollState(
+            time: .min, phase: .decelerating,
+            geometry: ScrollGeometry(
+                contentOffset: Point(x: n, y: n), contentSize: Size(width: n, height: n),
+                containerSize: Size(width: n, height: n), contentInsets: EdgeInsets(top: n, leading: n, bottom: n, trailing: n)
+            ),
+            velocity: Point(x: n, y: n), header: HeaderState(height: n, progress: n),
+            visibleRows: VisibleRows(first: .min, last: .min), stickyRow: StickyRow(row: .min, top: n),
+            refreshing: false, indicators: ScrollIndicators(x: thumb, y: thumb)
+        )
+        let name = String(repeating: "\u{1}", count: 256)
+        var encoder = self.encoder
+        var buffer: [UInt8] = []
+        encoder.encode(s, container: name, seq: .max, paused: true, into: &buffer)
+        let line = String(decoding: buffer, as: UTF8.self)
+        let m = "-1.7976931348623157e+308"
+        #expect(line.hasPrefix(#"{"type":"state","container":"\#(String(repeating: "\\u0001", count: 256))","seq":9223372036854775807,"t":-9223372036854775808,"phase":"decelerating","contentOffset":{"x":\#(m),"y":\#(m)},"#))
+        #expect(line.hasSuffix(#""header":{"height":\#(m),"progress":\#(m)},"visibleRows":{"first":-9223372036854775808,"last":-9223372036854775808},"stickyRow":{"row":-9223372036854775808,"top":\#(m)},"refreshing":false,"indicators":{"x":{"offset":\#(m),"length":\#(m),"visible":true},"y":{"offset":\#(m),"length":\#(m),"visible":true}},"paused":true}"#))
+        s.indicators = nil
+        #expect(encoder.encode(s, container: "main", seq: 1).hasSuffix(#""refreshing":false}"#))
+    }
+
     @Test func appendsToAReusedBuffer() {
         var encoder = StateEncoder()
         var buffer: [UInt8] = []
