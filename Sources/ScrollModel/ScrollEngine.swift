@@ -118,8 +118,10 @@ public struct ScrollEngine: Sendable {
             if !bound.isEmpty {
                 guard let name = devices[event.device], bound.contains(name) else { return }
             }
-            // An axis that fits under `bounce = basedOnSize` takes nothing: no state (§22).
-            guard !container.fitsAndIgnores(event) else { return }
+            // An axis that fits under `bounce = basedOnSize` takes nothing: no state (§22). The
+            // setting is tested here first: calling out with the container made a copy of all of
+            // it (1.4 KB) for every event.
+            if container.configuration.gestures.bounce == .basedOnSize, container.fitsAndIgnores(event) { return }
             container.noteSource(of: event, devices: devices)
             container.handle(event, shaping: shaping)
             syncFrames(at: event.time, rate: rate)
