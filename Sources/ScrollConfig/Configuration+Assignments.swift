@@ -9,8 +9,8 @@ extension Configuration {
     ///
     /// Settings that concern only the live daemon (its socket, seat, devices, uids, real time)
     /// are left out: they change no state.
-    public var engineAssignments: [(key: String, value: ConfigValue)] {
-        var result: [(key: String, value: ConfigValue)] = [("daemon.frame_rate", .double(daemon.frameRate))]
+    public var engineAssignments: [(key: String, value: SettingValue)] {
+        var result: [(key: String, value: SettingValue)] = [("daemon.frame_rate", .double(daemon.frameRate))]
         for (key, value) in physics { result.append(("physics.\(key)", value)) }
         result += input.shapingAssignments
         for container in containers {
@@ -20,7 +20,7 @@ extension Configuration {
     }
 
     /// A configuration from `engineAssignments`: the built-in defaults, then each assignment.
-    public init(engineAssignments assignments: [(key: String, value: ConfigValue)]) throws(ConfigurationError) {
+    public init(engineAssignments assignments: [(key: String, value: SettingValue)]) throws(ConfigurationError) {
         self.init()
         for (key, value) in assignments { try set(key, value) }
     }
@@ -29,10 +29,10 @@ extension Configuration {
 extension ContainerSettings {
     /// The container's keys as `set` takes them (relative to `containers.NAME`), every one
     /// written out, so that they define the container whatever it was before.
-    var assignments: [(key: String, value: ConfigValue)] {
-        var result: [(key: String, value: ConfigValue)] = [
+    var assignments: [(key: String, value: SettingValue)] {
+        var result: [(key: String, value: SettingValue)] = [
             ("containerSize", .size(containerSize)),
-            ("insets", .table([
+            ("insets", .object([
                 ("top", .double(insets.top)), ("leading", .double(insets.leading)),
                 ("bottom", .double(insets.bottom)), ("trailing", .double(insets.trailing)),
             ])),
@@ -46,11 +46,11 @@ extension ContainerSettings {
         result += gestures.assignments
         if let contentSize { result.append(("contentSize", .size(contentSize))) }
         // An empty table: no frame (a container that had one loses it).
-        result.append(("touch_frame", .table(touchFrame.map { frame in [
+        result.append(("touch_frame", .object(touchFrame.map { frame in [
             ("x", .double(frame.minX)), ("y", .double(frame.minY)),
             ("width", .double(frame.width)), ("height", .double(frame.height)),
         ] } ?? [])))
-        if let header { result.append(("header", .table(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
+        if let header { result.append(("header", .object(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
         if var rows {
             // Rows edited by `configure` (insert, remove) are written out as the heights they
             // have now: the edits themselves were recorded as the requests that made them.
@@ -58,24 +58,24 @@ extension ContainerSettings {
                 rows["count"] = nil
                 rows["heights"] = .array((0..<editedHeights.count).map { .double(editedHeights[$0]) })
             }
-            result.append(("rows", .table(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
+            result.append(("rows", .object(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         }
-        if let refresh, !refresh.isEmpty { result.append(("refresh", .table(refresh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
-        if !physics.isEmpty { result.append(("physics", .table(physics.map { ($0.key, $0.value) }))) }
+        if let refresh, !refresh.isEmpty { result.append(("refresh", .object(refresh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
+        if !physics.isEmpty { result.append(("physics", .object(physics.map { ($0.key, $0.value) }))) }
         return result
     }
 }
 
-extension ConfigValue {
-    static func size(_ size: Size) -> ConfigValue {
-        .table([("width", .double(size.width)), ("height", .double(size.height))])
+extension SettingValue {
+    static func size(_ size: Size) -> SettingValue {
+        .object([("width", .double(size.width)), ("height", .double(size.height))])
     }
 }
 
 extension InputSettings {
     /// The shaping keys of `[input]` and of each rule (with its `match`), in order, as `set`
     /// takes them: what decides the engine's shaping of each device (docs/design.md §18).
-    var shapingAssignments: [(key: String, value: ConfigValue)] {
+    var shapingAssignments: [(key: String, value: SettingValue)] {
         var result = Self.assignments(of: defaults.shaping, prefix: "input.")
         for rule in rules where !rule.settings.shaping.isEmpty {
             let prefix = "input.devices.\(rule.name)."
@@ -85,8 +85,8 @@ extension InputSettings {
         return result
     }
 
-    private static func assignments(of shaping: InputShapingRules.Rule, prefix: String) -> [(key: String, value: ConfigValue)] {
-        var result: [(key: String, value: ConfigValue)] = []
+    private static func assignments(of shaping: InputShapingRules.Rule, prefix: String) -> [(key: String, value: SettingValue)] {
+        var result: [(key: String, value: SettingValue)] = []
         if let v = shaping.speed { result.append((prefix + "speed", .double(v))) }
         if let v = shaping.speedX { result.append((prefix + "speed_x", .double(v))) }
         if let v = shaping.speedY { result.append((prefix + "speed_y", .double(v))) }

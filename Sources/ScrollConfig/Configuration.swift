@@ -11,7 +11,7 @@ public struct Configuration: Sendable {
     /// `[input]`: libinput settings for the devices.
     public internal(set) var input = InputSettings()
     /// `[physics]` assignments, in order.
-    public internal(set) var physics: [(key: String, value: ConfigValue)] = []
+    public internal(set) var physics: [(key: String, value: SettingValue)] = []
     public internal(set) var containers: [ContainerSettings] = [ContainerSettings(name: "main")]
     /// The keys `set` was given in a deprecated spelling (``KeySpelling``), each once, in the
     /// order met; a file's carry their file and line. Those of a container go with it when it
@@ -39,7 +39,7 @@ public struct Configuration: Sendable {
     /// `containers.main.header.min_height` or `daemon.frame_rate`. A key in a deprecated
     /// spelling (`containers.main.container_size`) is applied as its canonical key and
     /// recorded in ``deprecations``; errors name the key as written.
-    public mutating func set(_ key: String, _ value: ConfigValue) throws(ConfigurationError) {
+    public mutating func set(_ key: String, _ value: SettingValue) throws(ConfigurationError) {
         let written = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard written.count >= 2, !written.contains(where: \.isEmpty) else {
             throw ConfigurationError(key: key, message: "expected SECTION.KEY (daemon.*, web.*, physics.*, input.*, containers.NAME.*)")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScrollModel
 import TOML
 
 /// Loading a TOML configuration file (docs/design.md §8) onto the built-in defaults.
@@ -152,20 +153,20 @@ extension Configuration {
         "\(value.kindWithArticle) \(value)"
     }
 
-    private static func configValue(_ value: TOMLValue, key: String) throws(ConfigurationError) -> ConfigValue {
+    private static func configValue(_ value: TOMLValue, key: String) throws(ConfigurationError) -> SettingValue {
         switch value {
         case .string(let s): return .string(s)
         case .integer(let i): return .integer(Int(i))
         case .float(let d): return .double(d)
         case .boolean(let b): return .bool(b)
         case .array(let items):
-            var converted: [ConfigValue] = []
+            var converted: [SettingValue] = []
             for item in items { converted.append(try configValue(item, key: key)) }
             return .array(converted)
         case .table(let table):
-            var fields: [(String, ConfigValue)] = []
+            var fields: [(String, SettingValue)] = []
             for entry in table { fields.append((entry.key, try configValue(entry.value, key: "\(key).\(entry.key)"))) }
-            return .table(fields)
+            return .object(fields)
         case .offsetDateTime, .localDateTime, .localDate, .localTime:
             throw ConfigurationError(key: key, message: "no scrolld key takes a date or time, got \(written(value))")
         }

@@ -22,15 +22,15 @@ public struct ContainerSettings: Sendable {
     /// `directional_lock`, `bounce`, `snap_type`, `snap_proximity`, `snap_stop`,
     /// `indicator_min_length`, `indicator_linger_ms` (docs/design.md §22).
     public var gestures = GestureSettings()
-    public var header: [String: ConfigValue]?
-    public var rows: [String: ConfigValue]?
+    public var header: [String: SettingValue]?
+    public var rows: [String: SettingValue]?
     /// `refresh` (docs/design.md §21): `threshold` and `height`; nil or empty: no pull to refresh.
-    public var refresh: [String: ConfigValue]?
+    public var refresh: [String: SettingValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
     /// describes; nil while the rows are as `rows` describes them. A new description (`count`,
     /// `height` or `heights`) replaces them.
     public internal(set) var editedHeights: RowHeights?
-    public var physics: [(key: String, value: ConfigValue)] = []
+    public var physics: [(key: String, value: SettingValue)] = []
 
     public static let defaultContentSize = Size(width: 800, height: 20000)
 
@@ -46,7 +46,7 @@ public struct ContainerSettings: Sendable {
 
     /// `path`: the key below `containers.NAME`, in its canonical spelling (``KeySpelling``);
     /// `key`: the whole key as written, which errors name.
-    mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ path: [String], _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch (path.count, path[0]) {
         case (1, "containerSize"): containerSize = try value.size(key)
         case (1, "contentSize"): contentSize = try value.size(key)
@@ -64,7 +64,7 @@ public struct ContainerSettings: Sendable {
         case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
         case (1, _) where GestureSettings.keys.contains(path[0]): try gestures.set(path[0], value, key: key)
         case (1, "header"), (1, "rows"), (1, "physics"), (1, "refresh"):
-            guard case .table(let fields) = value else { throw value.fail(key, "a table") }
+            guard case .object(let fields) = value else { throw value.fail(key, "a table") }
             // An empty refresh table takes pull to refresh away (as an empty touch_frame does).
             if path[0] == "refresh" && fields.isEmpty { refresh = nil }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
@@ -106,17 +106,17 @@ public struct ContainerSettings: Sendable {
         }
     }
 
-    static func checkRow(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    static func checkRow(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch name {
         case "count":
             guard case .integer(let n) = value, n >= 0, n <= Limits.rows else {
-                throw ConfigurationError(key: key, message: "expected a row count between 0 and \(Limits.rows), got \(value.description)")
+                throw ConfigurationError(key: key, message: "expected a row count between 0 and \(Limits.rows), got \(value.rendered)")
             }
         case "heights":
             for item in try value.array(key) { _ = try item.nonNegative(key) }
         case "threshold":
             let t = try value.number(key)
-            guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.description)") }
+            guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.rendered)") }
         case "visible_in":
             _ = try value.choice(key, RowVisibilityArea.self)
         case "sticky":
@@ -177,7 +177,7 @@ public struct ContainerSettings: Sendable {
         if let editedHeights {
             heights = editedHeights
         } else if let list = fields["heights"] {
-            heights = .explicit(try list.array("\(prefix).heights").map { (v: ConfigValue) throws(ConfigurationError) in try v.number("\(prefix).heights") })
+            heights = .explicit(try list.array("\(prefix).heights").map { (v: SettingValue) throws(ConfigurationError) in try v.number("\(prefix).heights") })
         } else {
             guard let count = fields["count"], let height = fields["height"] else {
                 throw ConfigurationError(key: prefix, message: "rows need count and height, or heights")
@@ -185,7 +185,7 @@ public struct ContainerSettings: Sendable {
             guard case .integer(let n) = count else { throw count.fail("\(prefix).count", "an integer") }
             heights = .uniform(count: n, height: try height.number("\(prefix).height"))
         }
-        let sticky = try fields["sticky"].map { (value: ConfigValue) throws(ConfigurationError) in try Self.stickyRows(value, key: "\(prefix).sticky") } ?? []
+        let sticky = try fields["sticky"].map { (value: SettingValue) throws(ConfigurationError) in try Self.stickyRows(value, key: "\(prefix).sticky") } ?? []
         // Indices name the rows as described; after edits (insert, remove) those past the end
         // are ignored (docs/decisions.md).
         if editedHeights == nil, let last = sticky.last, last >= heights.count {
@@ -224,7 +224,7 @@ public struct ContainerSettings: Sendable {
 extension ContainerSettings {
     /// `rows.sticky` (docs/design.md §21): at most ``Limits/stickyRows`` row indices, each an
     /// integer in `[0, Limits.rows)`, strictly ascending.
-    static func stickyRows(_ value: ConfigValue, key: String) throws(ConfigurationError) -> [Int] {
+    static func stickyRows(_ value: SettingValue, key: String) throws(ConfigurationError) -> [Int] {
         let items = try value.array(key)
         guard items.count <= Limits.stickyRows else {
             throw ConfigurationError(key: key, message: "at most \(Limits.stickyRows) sticky rows, got \(items.count)")
@@ -233,7 +233,7 @@ extension ContainerSettings {
         rows.reserveCapacity(items.count)
         for item in items {
             guard case .integer(let k) = item, k >= 0, k < Limits.rows else {
-                throw ConfigurationError(key: key, message: "expected row indices (integers between 0 and \(Limits.rows - 1)), got \(item.description)")
+                throw ConfigurationError(key: key, message: "expected row indices (integers between 0 and \(Limits.rows - 1)), got \(item.rendered)")
             }
             if let previous = rows.last, k <= previous {
                 throw ConfigurationError(key: key, message: "row indices must be strictly ascending (\(k) after \(previous))")

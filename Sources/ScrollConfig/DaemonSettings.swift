@@ -1,3 +1,4 @@
+import ScrollModel
 /// `[daemon]`: where the daemon listens, which input it reads, and how often it draws frames.
 public struct DaemonSettings: Hashable, Sendable {
     /// The socket path; nil: `$XDG_RUNTIME_DIR/scrolld/scrolld.sock`.
@@ -47,14 +48,14 @@ public struct DaemonSettings: Hashable, Sendable {
         path.utf8.count > maximumSocketPathLength ? "longer than the \(maximumSocketPathLength) bytes a Unix socket path may have" : nil
     }
 
-    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch name {
         case "socket":
             // What the daemon needs to make it (SocketLocation): a directory part, and a path
             // `sun_path` holds.
             let path = try value.string(key)
             guard path.contains("/") else {
-                throw ConfigurationError(key: key, message: "expected a socket path in a directory, like \"/run/user/1000/scrolld/scrolld.sock\", got \(value.description)")
+                throw ConfigurationError(key: key, message: "expected a socket path in a directory, like \"/run/user/1000/scrolld/scrolld.sock\", got \(value.rendered)")
             }
             if let problem = Self.socketPathLengthProblem(path) { throw ConfigurationError(key: key, message: problem) }
             socket = path
@@ -63,12 +64,12 @@ public struct DaemonSettings: Hashable, Sendable {
         case "ignore": ignore = try value.strings(key)
         case "frame_rate":
             let rate = try value.number(key)
-            guard rate >= 1, rate <= 1000 else { throw ConfigurationError(key: key, message: "must be between 1 and 1000 Hz, got \(value.description)") }
+            guard rate >= 1, rate <= 1000 else { throw ConfigurationError(key: key, message: "must be between 1 and 1000 Hz, got \(value.rendered)") }
             frameRate = rate
         case "allow_uids":
-            allowUIDs = try value.array(key).map { (item: ConfigValue) throws(ConfigurationError) -> UInt32 in
+            allowUIDs = try value.array(key).map { (item: SettingValue) throws(ConfigurationError) -> UInt32 in
                 guard case .integer(let uid) = item, uid >= 0, uid <= Int(UInt32.max) else {
-                    throw ConfigurationError(key: key, message: "expected uids (non-negative integers), got \(item.description)")
+                    throw ConfigurationError(key: key, message: "expected uids (non-negative integers), got \(item.rendered)")
                 }
                 return UInt32(uid)
             }
@@ -78,7 +79,7 @@ public struct DaemonSettings: Hashable, Sendable {
             record = path
         case "realtime_priority":
             guard case .integer(let priority) = value, (0...99).contains(priority) else {
-                throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.description)")
+                throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.rendered)")
             }
             realtimePriority = priority
         case "follow_session": followSession = try value.bool(key)

@@ -10,7 +10,7 @@ extension GestureSettings {
     ]
 
     /// Sets the key `name` (one of ``keys``); `key` is the whole key as written, which errors name.
-    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch name {
         case "directional_lock": directionalLock = try value.bool(key)
         case "bounce": bounce = try value.choice(key, BounceBehavior.self)
@@ -26,9 +26,9 @@ extension GestureSettings {
     /// The keys that differ from the defaults, as `set` takes them: assignments start from the
     /// built-in defaults, so the others need no line (and recordings of containers that leave
     /// them alone read as before).
-    var assignments: [(key: String, value: ConfigValue)] {
+    var assignments: [(key: String, value: SettingValue)] {
         let defaults = GestureSettings()
-        var result: [(key: String, value: ConfigValue)] = []
+        var result: [(key: String, value: SettingValue)] = []
         if directionalLock != defaults.directionalLock { result.append(("directional_lock", .bool(directionalLock))) }
         if bounce != defaults.bounce { result.append(("bounce", .string(bounce.rawValue))) }
         if snapType != defaults.snapType { result.append(("snap_type", .string(snapType.rawValue))) }

@@ -103,7 +103,7 @@ public struct InputSettings: Hashable, Sendable {
         return InputShapingRules(result.filter { !$0.isEmpty })
     }
 
-    mutating func set(_ path: [String], _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ path: [String], _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch (path.count, path.first) {
         case (1, "touchscreens"):
             touchscreens = try value.bool(key)
@@ -123,13 +123,13 @@ public struct InputSettings: Hashable, Sendable {
         }
     }
 
-    static func set(_ name: String, _ value: ConfigValue, key: String, on settings: inout Device) throws(ConfigurationError) {
+    static func set(_ name: String, _ value: SettingValue, key: String, on settings: inout Device) throws(ConfigurationError) {
         switch name {
         case "natural_scrolling": settings.naturalScrolling = try value.bool(key)
         case "scroll_method": settings.scrollMethod = try value.choice(key, ScrollMethod.self)
         case "scroll_button":
             guard case .integer(let code) = value, code > 0, code <= 0x2ff else {
-                throw ConfigurationError(key: key, message: "expected an evdev button code (e.g. 274 for BTN_MIDDLE), got \(value.description)")
+                throw ConfigurationError(key: key, message: "expected an evdev button code (e.g. 274 for BTN_MIDDLE), got \(value.rendered)")
             }
             settings.scrollButton = UInt32(code)
         case "scroll_button_lock": settings.scrollButtonLock = try value.bool(key)
@@ -139,7 +139,7 @@ public struct InputSettings: Hashable, Sendable {
         case "wheel_acceleration":
             let factor = try value.number(key)
             guard factor >= 1 else {
-                throw ConfigurationError(key: key, message: "must be at least 1 (1 turns acceleration off), got \(value.description)")
+                throw ConfigurationError(key: key, message: "must be at least 1 (1 turns acceleration off), got \(value.rendered)")
             }
             settings.shaping.wheelAcceleration = factor
         case "wheel_acceleration_window_ms": settings.shaping.wheelAccelerationWindow = try value.positive(key)

@@ -10,16 +10,16 @@ extension RowEdit {
     /// An edit comes alone: `{"insert":{"at":K,"count":N,"height":h?}}`,
     /// `{"insert":{"at":K,"heights":[…]}}` or `{"remove":{"at":K,"count":N}}`. `key` is the
     /// table's key (`containers.NAME.rows`), which errors extend with the field at fault.
-    public init?(rows value: ConfigValue, key: String) throws(ConfigurationError) {
-        guard case .table(let fields) = value, fields.contains(where: { Self.kinds.contains($0.0) }) else { return nil }
+    public init?(rows value: SettingValue, key: String) throws(ConfigurationError) {
+        guard case .object(let fields) = value, fields.contains(where: { Self.kinds.contains($0.0) }) else { return nil }
         guard fields.count == 1, let (kind, body) = fields.first else {
             let others = fields.map(\.0).filter { !Self.kinds.contains($0) }
             let what = others.isEmpty ? "insert and remove together" : "an edit together with " + others.joined(separator: ", ")
             throw ConfigurationError(key: key, message: "a rows edit comes alone (exactly one insert or remove), got \(what)")
         }
         let editKey = "\(key).\(kind)"
-        guard case .table(let members) = body else { throw body.fail(editKey, "a table") }
-        var values: [String: ConfigValue] = [:]
+        guard case .object(let members) = body else { throw body.fail(editKey, "a table") }
+        var values: [String: SettingValue] = [:]
         let allowed = kind == "insert" ? ["at", "count", "height", "heights"] : ["at", "count"]
         for (name, member) in members {
             guard allowed.contains(name) else {
@@ -44,7 +44,7 @@ extension RowEdit {
                 throw ConfigurationError(key: "\(editKey).heights", message: "give heights, or count with an optional height, not both")
             }
             let heightsKey = "\(editKey).heights"
-            self = .insertHeights(at: at, heights: try list.array(heightsKey).map { (v: ConfigValue) throws(ConfigurationError) in try v.nonNegative(heightsKey) })
+            self = .insertHeights(at: at, heights: try list.array(heightsKey).map { (v: SettingValue) throws(ConfigurationError) in try v.nonNegative(heightsKey) })
             return
         }
         let height = try values["height"]?.nonNegative("\(editKey).height")
@@ -60,7 +60,7 @@ extension Configuration {
     /// across it. A container that does not exist yet is created (and an edit then fails: it has
     /// no rows).
     @discardableResult
-    public mutating func setRows(of name: String, _ value: ConfigValue) throws(ConfigurationError) -> RowEdit? {
+    public mutating func setRows(of name: String, _ value: SettingValue) throws(ConfigurationError) -> RowEdit? {
         let key = "containers.\(name).rows"
         guard let edit = try RowEdit(rows: value, key: key) else {
             try set(key, value)

@@ -11,13 +11,13 @@ extension ScrollPhysics {
         "touch_slop",
     ]
 
-    static func profile(_ value: ConfigValue, key: String) throws(ConfigurationError) -> Profile {
+    static func profile(_ value: SettingValue, key: String) throws(ConfigurationError) -> Profile {
         try value.choice(key, Profile.self)
     }
 
     /// Checks a value against its key without applying it, so a bad `--set` or file fails at
     /// once, with its own key and line.
-    static func validate(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    static func validate(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         var scratch = ScrollPhysics()
         if name == "profile" {
             _ = try profile(value, key: key)
@@ -26,7 +26,7 @@ extension ScrollPhysics {
         }
     }
 
-    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch name {
         case "wheel_step":
             if case .string("auto") = value { wheelStep = .auto } else {

@@ -1,3 +1,4 @@
+import ScrollModel
 /// `[web]`: the WebSocket listener for browsers (docs/design.md §24, "Browsers"). Off unless
 /// `listen` is set; only a loopback address is accepted, and a browser's page only from an
 /// origin `origins` lists.
@@ -80,13 +81,13 @@ public struct WebSettings: Hashable, Sendable {
         listen != old.listen ? ["web.listen"] : []
     }
 
-    mutating func set(_ name: String, _ value: ConfigValue, key: String) throws(ConfigurationError) {
+    mutating func set(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch name {
         case "listen":
             let text = try value.string(key)
             switch ListenAddress.parse(text) {
             case .success(let address): listen = address
-            case .failure(let problem): throw ConfigurationError(key: key, message: "\(problem), got \(value.description)")
+            case .failure(let problem): throw ConfigurationError(key: key, message: "\(problem), got \(value.rendered)")
             }
         case "origins":
             let list = try value.strings(key)

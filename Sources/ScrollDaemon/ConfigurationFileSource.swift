@@ -1,5 +1,6 @@
 import Logging
 import ScrollConfig
+import ScrollModel
 import ScrollProtocol
 
 /// Where the daemon's configuration comes from: `--config FILE`, or docs/design.md §8's search
@@ -8,9 +9,9 @@ package struct ConfigurationFileSource: Sendable {
     package var explicitPath: String?
     package var environment: [String: String]
     /// Command-line overrides, applied on top of the file at start and at every reload.
-    package var overrides: [(key: String, value: ConfigValue)] = []
+    package var overrides: [(key: String, value: SettingValue)] = []
 
-    package init(explicitPath: String?, environment: [String: String], overrides: [(key: String, value: ConfigValue)] = []) {
+    package init(explicitPath: String?, environment: [String: String], overrides: [(key: String, value: SettingValue)] = []) {
         self.explicitPath = explicitPath
         self.environment = environment
         self.overrides = overrides

@@ -1,54 +1,12 @@
-/// A JSON value of a `configure` setting, passed on as the client wrote it: the daemon maps it
-/// onto its configuration keys and reports type errors with the key, as a config file would.
-///
-/// Numbers written as integers (no fraction, no exponent) that fit in an `Int` are `integer`,
-/// all others `double` — the distinction TOML makes, so `count: 10` is a row count and
-/// `count: 10.0` is not. Objects keep their members in order, duplicates included.
-public enum ProtocolValue: Sendable {
-    case string(String)
-    case integer(Int)
-    case double(Double)
-    case bool(Bool)
-    case array([ProtocolValue])
-    case object([(String, ProtocolValue)])
-    case null
-}
+import ScrollModel
 
-extension ProtocolValue: Hashable {
-    public static func == (lhs: ProtocolValue, rhs: ProtocolValue) -> Bool {
-        switch (lhs, rhs) {
-        case let (.string(a), .string(b)): return a == b
-        case let (.integer(a), .integer(b)): return a == b
-        case let (.double(a), .double(b)): return a == b
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.array(a), .array(b)): return a == b
-        case let (.object(a), .object(b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case (.null, .null): return true
-        default: return false
-        }
-    }
+/// A JSON value of a request, as the protocol decodes and encodes it: a `configure` setting is
+/// passed on as the client wrote it, and the daemon maps it onto its configuration keys and
+/// reports type errors with the key, as a config file would. The name clients know for
+/// ``SettingValue``, the one value type from a file or the wire to the typed settings.
+public typealias ProtocolValue = SettingValue
 
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .string(let s): hasher.combine(0); hasher.combine(s)
-        case .integer(let i): hasher.combine(1); hasher.combine(i)
-        case .double(let d): hasher.combine(2); hasher.combine(d)
-        case .bool(let b): hasher.combine(3); hasher.combine(b)
-        case .array(let a): hasher.combine(4); hasher.combine(a)
-        case .object(let members):
-            hasher.combine(5)
-            hasher.combine(members.count)
-            for (key, value) in members {
-                hasher.combine(key)
-                hasher.combine(value)
-            }
-        case .null: hasher.combine(6)
-        }
-    }
-}
-
-extension ProtocolValue: CustomStringConvertible {
+extension SettingValue: CustomStringConvertible {
     /// The value as compact JSON.
     public var description: String {
         var bytes: [UInt8] = []

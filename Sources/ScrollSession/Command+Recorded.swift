@@ -44,8 +44,8 @@ extension Command {
             throw ProtocolError(.invalidValue, "a recorded reload needs its \"configuration\" object")
         }
         do {
-            var assignments: [(key: String, value: ConfigValue)] = []
-            for (key, value) in members { assignments.append((key, try ConfigValue(value, key: key))) }
+            var assignments: [(key: String, value: SettingValue)] = []
+            for (key, value) in members { assignments.append((key, try value.configurationValue(key: key))) }
             let configuration = try Configuration(engineAssignments: assignments)
             return .reload(configuration, client: line.client, at: line.time, initial: atStart && line.client == 0)
         } catch {

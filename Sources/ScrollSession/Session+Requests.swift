@@ -125,10 +125,10 @@ extension Session {
                 }
                 // `"refresh": null` takes pull to refresh away, as `{}` does.
                 if setting.key == "refresh", setting.value == .null {
-                    try updated.set("containers.\(name).refresh", .table([]))
+                    try updated.set("containers.\(name).refresh", .object([]))
                     continue
                 }
-                let value = try ConfigValue(setting.value, key: setting.key)
+                let value = try setting.value.configurationValue(key: setting.key)
                 if setting.key == "rows" {
                     // An edit (insert, remove) applies to the rows in force; the container then
                     // keeps its content in place across it (docs/design.md §12).
@@ -210,41 +210,5 @@ extension Session {
             }
         }
         recorder?.recordReload(file, client: client, at: engine.now)
-    }
-}
-
-extension ConfigValue {
-    /// A request's JSON value as a configuration value, checked as the configuration file's.
-    public init(_ value: ProtocolValue, key: String) throws(ConfigurationError) {
-        switch value {
-        case .string(let s): self = .string(s)
-        case .integer(let i): self = .integer(i)
-        case .double(let d): self = .double(d)
-        case .bool(let b): self = .bool(b)
-        case .array(let items):
-            var converted: [ConfigValue] = []
-            for item in items { converted.append(try ConfigValue(item, key: key)) }
-            self = .array(converted)
-        case .object(let members):
-            var converted: [(String, ConfigValue)] = []
-            for (name, item) in members { converted.append((name, try ConfigValue(item, key: "\(key).\(name)"))) }
-            self = .table(converted)
-        case .null:
-            throw ConfigurationError(key: key, message: "null is not a value here")
-        }
-    }
-}
-
-extension ProtocolValue {
-    /// A configuration value as JSON (for recorded configurations).
-    init(_ value: ConfigValue) {
-        switch value {
-        case .string(let s): self = .string(s)
-        case .integer(let i): self = .integer(i)
-        case .double(let d): self = .double(d)
-        case .bool(let b): self = .bool(b)
-        case .array(let items): self = .array(items.map(ProtocolValue.init))
-        case .table(let members): self = .object(members.map { ($0.0, ProtocolValue($0.1)) })
-        }
     }
 }

@@ -11,7 +11,7 @@ extension Session {
             // A container's name has no dot (`configure` refuses one): it ends at the next.
             let rest = assignment.key.dropFirst("containers.".count)
             guard let dot = rest.firstIndex(of: ".") else { continue }
-            let setting = ConfigureSetting(key: String(rest[rest.index(after: dot)...]), value: ProtocolValue(assignment.value))
+            let setting = ConfigureSetting(key: String(rest[rest.index(after: dot)...]), value: assignment.value)
             settings[String(rest[..<dot]), default: []].append(setting)
         }
         return settings
@@ -32,7 +32,7 @@ extension Session {
         var updated = configuration
         updated.defineContainer(stored.name)
         for setting in stored.settings {
-            try updated.set("containers.\(stored.name).\(setting.key)", try ConfigValue(setting.value, key: setting.key))
+            try updated.set("containers.\(stored.name).\(setting.key)", try setting.value.configurationValue(key: setting.key))
         }
         let resolved = try updated.resolve(container: stored.name)
         try updated.checkNesting(only: [stored.name], requiringParents: false)

@@ -46,7 +46,7 @@ public struct SessionRecorder: Sendable {
     mutating func recordReload(_ configuration: Configuration, client: Int, at time: Timestamp) {
         beginLine(at: time, type: "reload", client: client)
         pending.append(contentsOf: ",\"configuration\":".utf8)
-        ProtocolValue.object(configuration.engineAssignments.map { ($0.key, ProtocolValue($0.value)) }).encode(into: &pending)
+        ProtocolValue.object(configuration.engineAssignments.map { ($0.key, $0.value) }).encode(into: &pending)
         pending.append(contentsOf: "}\n".utf8)
     }
 

@@ -20,18 +20,18 @@ struct ModelOptions: ParsableArguments {
 
     /// The options as configuration assignments, dedicated ones first, then every `--set` in
     /// order (a daemon re-applies them on every reload).
-    func overrides() throws -> [(key: String, value: ConfigValue)] {
+    func overrides() throws -> [(key: String, value: SettingValue)] {
         let prefix = "containers.\(container)"
-        var result: [(key: String, value: ConfigValue)] = []
+        var result: [(key: String, value: SettingValue)] = []
         for setting in shape.settings {
-            result.append(("\(prefix).\(setting.key)", try ConfigValue(setting.value, key: setting.key)))
+            result.append(("\(prefix).\(setting.key)", try setting.value.configurationValue(key: setting.key)))
         }
         if let profile { result.append(("physics.profile", .string(profile))) }
         for assignment in assignments {
             guard let equals = assignment.firstIndex(of: "=") else {
                 throw ValidationError("--set expects SECTION.KEY=VALUE, got '\(assignment)'")
             }
-            result.append((String(assignment[..<equals]), ConfigValue(parsing: assignment[assignment.index(after: equals)...])))
+            result.append((String(assignment[..<equals]), SettingValue(parsing: assignment[assignment.index(after: equals)...])))
         }
         return result
     }

@@ -68,25 +68,25 @@ struct AppBarKeysTests {
 
     @Test func stickyHasADocumentedLimit() {
         var config = Configuration()
-        let many = ConfigValue.array((0...Limits.stickyRows).map { .integer($0) })
+        let many = SettingValue.array((0...Limits.stickyRows).map { .integer($0) })
         let error = failure { () throws(ConfigurationError) in try config.set("containers.list.rows.sticky", many) }
         #expect(error?.key == "containers.list.rows.sticky")
         #expect(error?.message == "at most 10000 sticky rows, got 10001")
-        let enough = ConfigValue.array((0..<Limits.stickyRows).map { .integer($0) })
+        let enough = SettingValue.array((0..<Limits.stickyRows).map { .integer($0) })
         #expect(failure { () throws(ConfigurationError) in try config.set("containers.list.rows.sticky", enough) } == nil)
     }
 
     @Test func assignmentsCarryThemAndAnEmptyRefreshRemovesIt() throws {
         var config = Configuration()
-        try config.set("containers.list.header", .table([("max_height", .integer(100)), ("mode", .string("enterAlways"))]))
-        try config.set("containers.list.rows", .table([("count", .integer(10)), ("height", .integer(40)), ("sticky", .array([.integer(0), .integer(4)]))]))
-        try config.set("containers.list.refresh", .table([("threshold", .integer(90)), ("height", .double(50.5))]))
+        try config.set("containers.list.header", .object([("max_height", .integer(100)), ("mode", .string("enterAlways"))]))
+        try config.set("containers.list.rows", .object([("count", .integer(10)), ("height", .integer(40)), ("sticky", .array([.integer(0), .integer(4)]))]))
+        try config.set("containers.list.refresh", .object([("threshold", .integer(90)), ("height", .double(50.5))]))
         let replayed = try Configuration(engineAssignments: config.engineAssignments)
         let list = try replayed.resolve(container: "list")
         #expect(list.header?.mode == .enterAlways)
         #expect(list.rows?.sticky == [0, 4])
         #expect(list.refresh == RefreshConfiguration(threshold: 90, height: 50.5))
-        try config.set("containers.list.refresh", .table([]))
+        try config.set("containers.list.refresh", .object([]))
         #expect(try config.resolve(container: "list").refresh == nil)
     }
 
@@ -94,8 +94,8 @@ struct AppBarKeysTests {
     /// indices past the end, which are ignored rather than refused.
     @Test func rowEditsKeepStickyIndicesPastTheEnd() throws {
         var config = Configuration()
-        try config.set("containers.list.rows", .table([("count", .integer(10)), ("height", .integer(40)), ("sticky", .array([.integer(0), .integer(8)]))]))
-        _ = try config.setRows(of: "list", .table([("remove", .table([("at", .integer(5)), ("count", .integer(5))]))]))
+        try config.set("containers.list.rows", .object([("count", .integer(10)), ("height", .integer(40)), ("sticky", .array([.integer(0), .integer(8)]))]))
+        _ = try config.setRows(of: "list", .object([("remove", .object([("at", .integer(5)), ("count", .integer(5))]))]))
         let list = try config.resolve(container: "list")
         #expect(list.rows?.heights.count == 5)
         #expect(list.rows?.sticky == [0, 8])

@@ -29,16 +29,16 @@ struct ConfigurationTests {
     }
 
     @Test func setValuesParseLikeTOMLScalars() throws {
-        #expect(ConfigValue(parsing: "none") == .string("none"))
-        #expect(ConfigValue(parsing: "\"none\"") == .string("none"))
-        #expect(ConfigValue(parsing: "0.2") == .double(0.2))
-        #expect(ConfigValue(parsing: "120") == .integer(120))
-        #expect(ConfigValue(parsing: "false") == .bool(false))
-        #expect(ConfigValue(parsing: "[1, 2]") == .array([.integer(1), .integer(2)]))
+        #expect(SettingValue(parsing: "none") == .string("none"))
+        #expect(SettingValue(parsing: "\"none\"") == .string("none"))
+        #expect(SettingValue(parsing: "0.2") == .double(0.2))
+        #expect(SettingValue(parsing: "120") == .integer(120))
+        #expect(SettingValue(parsing: "false") == .bool(false))
+        #expect(SettingValue(parsing: "[1, 2]") == .array([.integer(1), .integer(2)]))
         var config = Configuration()
-        try config.set("physics.wheel_step", ConfigValue(parsing: "40"))
+        try config.set("physics.wheel_step", SettingValue(parsing: "40"))
         #expect(try config.resolvePhysics().wheelStep == .points(40))
-        try config.set("physics.wheel_step", ConfigValue(parsing: "auto"))
+        try config.set("physics.wheel_step", SettingValue(parsing: "auto"))
         #expect(try config.resolvePhysics().wheelStep == .auto)
     }
 
@@ -132,16 +132,16 @@ struct InputSettingsTests {
     /// Hashable's law: values that are equal hash the same (the hash was the description's,
     /// which tells 0.0 from -0.0 while `==` does not).
     @Test func equalValuesHashTheSame() {
-        let pairs: [(ConfigValue, ConfigValue)] = [
+        let pairs: [(SettingValue, SettingValue)] = [
             (.double(0.0), .double(-0.0)),
             (.array([.double(-0.0)]), .array([.double(0.0)])),
-            (.table([("a", .double(-0.0))]), .table([("a", .double(0.0))])),
+            (.object([("a", .double(-0.0))]), .object([("a", .double(0.0))])),
         ]
         for (a, b) in pairs {
             #expect(a == b)
             #expect(a.hashValue == b.hashValue, "\(a) and \(b)")
             #expect(Set([a, b]).count == 1)
         }
-        #expect(ConfigValue.integer(1) != .double(1))
+        #expect(SettingValue.integer(1) != .double(1))
     }
 }

@@ -54,13 +54,13 @@ struct ContainerKeysTests {
 
     @Test func anInsertEditsTheRowsInForceAndIsReturned() throws {
         var config = try list()
-        let edit = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(0)), ("count", .integer(20))]))]))
+        let edit = try config.setRows(of: "list", .object([("insert", .object([("at", .integer(0)), ("count", .integer(20))]))]))
         #expect(edit == .insert(at: 0, count: 20, height: nil))
         #expect(try rows(config)?.heights == .uniform(count: 120, height: 44))
-        let heights = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(120)), ("heights", .array([.integer(10), .double(20.5)]))]))]))
+        let heights = try config.setRows(of: "list", .object([("insert", .object([("at", .integer(120)), ("heights", .array([.integer(10), .double(20.5)]))]))]))
         #expect(heights == .insertHeights(at: 120, heights: [10, 20.5]))
         #expect(try rows(config)?.heights == .explicit(Array(repeating: 44, count: 120) + [10, 20.5]))
-        let removal = try config.setRows(of: "list", .table([("remove", .table([("at", .integer(5)), ("count", .integer(100))]))]))
+        let removal = try config.setRows(of: "list", .object([("remove", .object([("at", .integer(5)), ("count", .integer(100))]))]))
         #expect(removal == .remove(at: 5, count: 100))
         #expect(try rows(config)?.heights == .explicit(Array(repeating: 44, count: 20) + [10, 20.5]))
         // The rows' other keys stay; the content follows the rows.
@@ -75,17 +75,17 @@ struct ContainerKeysTests {
 
     @Test func aDescriptionInConfigureIsMergedAsTheFilesKeysAre() throws {
         var config = try list()
-        let edit = try config.setRows(of: "list", .table([("count", .integer(7))]))
+        let edit = try config.setRows(of: "list", .object([("count", .integer(7))]))
         #expect(edit == nil)
         #expect(try rows(config)?.heights == .uniform(count: 7, height: 44))
     }
 
     @Test func editsThatDoNotFitNameTheirField() throws {
         var config = try list()
-        func edit(_ value: ConfigValue, container: String = "list") -> ConfigurationError? {
+        func edit(_ value: SettingValue, container: String = "list") -> ConfigurationError? {
             failure { () throws(ConfigurationError) in _ = try config.setRows(of: container, value) }
         }
-        func insert(_ fields: [(String, ConfigValue)]) -> ConfigValue { .table([("insert", .table(fields))]) }
+        func insert(_ fields: [(String, SettingValue)]) -> SettingValue { .object([("insert", .object(fields))]) }
         #expect(edit(insert([("at", .integer(101)), ("count", .integer(1))]))?.key == "containers.list.rows.insert.at")
         #expect(edit(insert([("count", .integer(1))]))?.description == "containers.list.rows.insert.at: insert needs at")
         #expect(edit(insert([("at", .integer(0))]))?.key == "containers.list.rows.insert.count")
@@ -94,12 +94,12 @@ struct ContainerKeysTests {
         #expect(edit(insert([("at", .integer(0)), ("heights", .array([.string("x")]))]))?.key == "containers.list.rows.insert.heights")
         #expect(edit(insert([("at", .integer(0)), ("heights", .array([])), ("count", .integer(1))]))?.key == "containers.list.rows.insert.heights")
         #expect(edit(insert([("at", .integer(0)), ("count", .integer(1)), ("colour", .string("red"))]))?.description == "containers.list.rows.insert.colour: unknown insert key (at, count, height, heights)")
-        #expect(edit(.table([("remove", .table([("at", .integer(90)), ("count", .integer(11))]))]))?.key == "containers.list.rows.remove.count")
-        #expect(edit(.table([("remove", .integer(3))]))?.key == "containers.list.rows.remove")
-        #expect(edit(.table([("insert", .table([])), ("remove", .table([]))]))?.message == "a rows edit comes alone (exactly one insert or remove), got insert and remove together")
-        #expect(edit(.table([("insert", .table([])), ("count", .integer(3))]))?.message == "a rows edit comes alone (exactly one insert or remove), got an edit together with count")
-        #expect(edit(.table([("remove", .table([("at", .integer(0)), ("count", .integer(1))]))]), container: "main")?.key == "containers.main.rows")
-        #expect(edit(.table([("remove", .table([("at", .integer(0)), ("count", .integer(1))]))]), container: "a.b")?.key == "containers.a.b.rows")
+        #expect(edit(.object([("remove", .object([("at", .integer(90)), ("count", .integer(11))]))]))?.key == "containers.list.rows.remove.count")
+        #expect(edit(.object([("remove", .integer(3))]))?.key == "containers.list.rows.remove")
+        #expect(edit(.object([("insert", .object([])), ("remove", .object([]))]))?.message == "a rows edit comes alone (exactly one insert or remove), got insert and remove together")
+        #expect(edit(.object([("insert", .object([])), ("count", .integer(3))]))?.message == "a rows edit comes alone (exactly one insert or remove), got an edit together with count")
+        #expect(edit(.object([("remove", .object([("at", .integer(0)), ("count", .integer(1))]))]), container: "main")?.key == "containers.main.rows")
+        #expect(edit(.object([("remove", .object([("at", .integer(0)), ("count", .integer(1))]))]), container: "a.b")?.key == "containers.a.b.rows")
         // Nothing changed.
         #expect(try rows(config)?.heights == .uniform(count: 100, height: 44))
         // Rows given as heights need a height for a count insert.
@@ -118,7 +118,7 @@ struct ContainerKeysTests {
 
     @Test func aReloadKeepsTheEditedRowsOfAClientsContainer() throws {
         var config = try list()
-        _ = try config.setRows(of: "list", .table([("insert", .table([("at", .integer(3)), ("count", .integer(2)), ("height", .integer(10))]))]))
+        _ = try config.setRows(of: "list", .object([("insert", .object([("at", .integer(3)), ("count", .integer(2)), ("height", .integer(10))]))]))
         var reloaded = Configuration()
         reloaded.keepContainers(from: config)
         #expect(try rows(reloaded)?.heights.count == 102)

@@ -12,7 +12,7 @@ struct KeySpellingTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Each old spelling, the key it now is, and a value for it.
-    static let deprecated: [(old: String, new: String, value: ConfigValue)] = [
+    static let deprecated: [(old: String, new: String, value: SettingValue)] = [
         ("container_size", "containerSize", .string("400x300")),
         ("content_size", "contentSize", .array([.integer(400), .integer(900)])),
         ("content_insets", "insets", .string("10,0,20,0")),
@@ -91,8 +91,8 @@ struct KeySpellingTests {
 
     /// A value each key takes, by its path below the section (`NAME` for a container's or a
     /// rule's name).
-    static let samples: [String: ConfigValue] = {
-        var samples: [String: ConfigValue] = [
+    static let samples: [String: SettingValue] = {
+        var samples: [String: SettingValue] = [
             "daemon.socket": .string("/run/user/1000/scrolld/scrolld.sock"), "daemon.seat": .string("seat0"),
             "daemon.devices": .array([]), "daemon.ignore": .array([]), "daemon.frame_rate": .integer(120),
             "daemon.allow_uids": .array([.integer(1001)]), "daemon.realtime_priority": .integer(10),
@@ -102,9 +102,9 @@ struct KeySpellingTests {
             "containers.NAME.axes": .string("vertical"), "containers.NAME.scroll_target": .string("paging"),
             "containers.NAME.anchor": .string("bottom"), "containers.NAME.devices": .array([.string("Touchpad")]),
             "containers.NAME.parent": .string(""), "containers.NAME.overscroll": .string("contain"),
-            "containers.NAME.header": .table([("max_height", .integer(120))]),
-            "containers.NAME.rows": .table([("count", .integer(10)), ("height", .integer(44))]),
-            "containers.NAME.physics": .table([("wheel_step", .integer(40))]),
+            "containers.NAME.header": .object([("max_height", .integer(120))]),
+            "containers.NAME.rows": .object([("count", .integer(10)), ("height", .integer(44))]),
+            "containers.NAME.physics": .object([("wheel_step", .integer(40))]),
             "containers.NAME.header.min_height": .integer(44), "containers.NAME.header.max_height": .integer(120),
             "containers.NAME.header.stretch": .bool(false), "containers.NAME.header.snap": .bool(false),
             "containers.NAME.rows.count": .integer(10), "containers.NAME.rows.height": .integer(44),
@@ -112,7 +112,7 @@ struct KeySpellingTests {
             "containers.NAME.rows.threshold": .double(0.5), "containers.NAME.rows.visible_in": .string("usable"),
             "input.devices.NAME.match": .string("Touchpad"),
         ]
-        let physics: [String: ConfigValue] = [
+        let physics: [String: SettingValue] = [
             "profile": .string("gtk"), "wheel_step": .string("auto"), "wheel_animation": .string("none"),
             "wheel_duration": .double(0.2), "wheel_idle": .double(0.25), "finger_scale": .double(2.5),
             "rubber_band": .double(0.55), "overscroll": .bool(false), "momentum": .bool(false),
@@ -125,7 +125,7 @@ struct KeySpellingTests {
             samples["physics.\(key)"] = value
             samples["containers.NAME.physics.\(key)"] = value
         }
-        let input: [String: ConfigValue] = [
+        let input: [String: SettingValue] = [
             "natural_scrolling": .bool(true), "scroll_method": .string("two-finger"), "scroll_button": .integer(274),
             "scroll_button_lock": .bool(true), "speed": .double(1.5), "speed_x": .double(2), "speed_y": .double(0.5),
             "wheel_acceleration": .integer(2), "wheel_acceleration_window_ms": .integer(100), "momentum": .bool(false),

@@ -6,7 +6,7 @@ import Testing
 /// number within 1e9, the keys that are divided by, exponentiated or turned into microseconds
 /// within ranges of their own, and bounds on containers and chains.
 @Suite struct LimitsKeysTests {
-    static func refusal(_ key: String, _ value: ConfigValue) -> String? {
+    static func refusal(_ key: String, _ value: SettingValue) -> String? {
         var configuration = Configuration()
         do {
             try configuration.set(key, value)

@@ -53,11 +53,11 @@ struct TouchKeysTests {
 
     @Test func anEmptyFrameRemovesItAndAssignmentsCarryIt() throws {
         var config = Configuration()
-        try config.set("containers.list.touch_frame", .table([("x", .double(0.25)), ("y", .integer(0)), ("width", .double(0.5)), ("height", .integer(1))]))
+        try config.set("containers.list.touch_frame", .object([("x", .double(0.25)), ("y", .integer(0)), ("width", .double(0.5)), ("height", .integer(1))]))
         #expect(try config.resolve(container: "list").touchFrame == Rect(x: 0.25, y: 0, width: 0.5, height: 1))
         let replayed = try Configuration(engineAssignments: config.engineAssignments)
         #expect(try replayed.resolve(container: "list").touchFrame == Rect(x: 0.25, y: 0, width: 0.5, height: 1))
-        try config.set("containers.list.touch_frame", .table([]))
+        try config.set("containers.list.touch_frame", .object([]))
         #expect(try config.resolve(container: "list").touchFrame == nil)
         // Written out as `{}`, so that a replay's container loses a frame it had.
         var had = replayed

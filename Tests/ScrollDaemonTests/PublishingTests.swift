@@ -133,6 +133,23 @@ import Testing
         #expect(try client.request(#"{"op":"ping","id":2}"#)?["type"] as? String == "pong")
     }
 
+    /// JSON's null is a value no configuration key takes, however deep it lies in a setting;
+    /// the error names the key that holds it, and nothing of the request applies.
+    @Test func aNullInsideASettingIsRefusedWithItsKey() throws {
+        let daemon = try EmbeddedDaemon()
+        let client = try daemon.connect()
+        for (request, key) in [
+            (#"{"op":"configure","container":"side","physics":{"decelerationRate":null}}"#, "physics.deceleration_rate"),
+            (#"{"op":"configure","container":"side","rows":{"count":3,"heights":[10,null,10]}}"#, "rows.heights"),
+            (#"{"op":"configure","container":"side","axes":null}"#, "axes"),
+        ] {
+            let refused = try #require(try client.request(request))
+            #expect(refused["code"] as? String == "invalid_value", "\(request)")
+            #expect(refused["message"] as? String == "\(key): null is not a value here", "\(request)")
+        }
+        #expect(try client.request(#"{"op":"get","container":"side"}"#)?["code"] as? String == "unknown_container")
+    }
+
     @Test func configureCreatesAContainerThatOthersCanSubscribeTo() throws {
         let daemon = try EmbeddedDaemon()
         let a = try daemon.connect(), b = try daemon.connect()

@@ -2,9 +2,9 @@ import ScrollModel
 
 /// Typed reads of a value for a key, each failing with an error that names the key and what it
 /// expected.
-extension ConfigValue {
+extension SettingValue {
     func fail(_ key: String, _ expected: String) -> ConfigurationError {
-        ConfigurationError(key: key, message: "expected \(expected), got \(typeName) \(description)")
+        ConfigurationError(key: key, message: "expected \(expected), got \(typeName) \(rendered)")
     }
 
     func string(_ key: String) throws(ConfigurationError) -> String {
@@ -24,11 +24,11 @@ extension ConfigValue {
         switch self {
         case .integer(let i): n = Double(i)
         case .double(let d) where d.isFinite: n = d
-        case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(description)")
+        case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(rendered)")
         default: throw fail(key, "a number")
         }
         guard Limits.accepts(n) else {
-            throw ConfigurationError(key: key, message: "must be between -1e9 and 1e9, got \(description)")
+            throw ConfigurationError(key: key, message: "must be between -1e9 and 1e9, got \(rendered)")
         }
         return n
     }
@@ -37,24 +37,24 @@ extension ConfigValue {
     func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
         let n = try number(key)
         guard range.contains(n) else {
-            throw ConfigurationError(key: key, message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(description)")
+            throw ConfigurationError(key: key, message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(rendered)")
         }
         return n
     }
 
     func positive(_ key: String) throws(ConfigurationError) -> Double {
         let n = try number(key)
-        guard n > 0 else { throw ConfigurationError(key: key, message: "must be greater than 0, got \(description)") }
+        guard n > 0 else { throw ConfigurationError(key: key, message: "must be greater than 0, got \(rendered)") }
         return n
     }
 
     func nonNegative(_ key: String) throws(ConfigurationError) -> Double {
         let n = try number(key)
-        guard n >= 0 else { throw ConfigurationError(key: key, message: "must not be negative, got \(description)") }
+        guard n >= 0 else { throw ConfigurationError(key: key, message: "must not be negative, got \(rendered)") }
         return n
     }
 
-    func array(_ key: String) throws(ConfigurationError) -> [ConfigValue] {
+    func array(_ key: String) throws(ConfigurationError) -> [SettingValue] {
         guard case .array(let a) = self else { throw fail(key, "an array") }
         return a
     }
@@ -82,8 +82,8 @@ extension ConfigValue {
             guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else { throw fail(key, "WIDTHxHEIGHT") }
             numbers = [w, h]
         case .array(let items):
-            numbers = try items.map { (item: ConfigValue) throws(ConfigurationError) in try item.number(key) }
-        case .table(let fields):
+            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
+        case .object(let fields):
             numbers = try ["width", "height"].map { (name: String) throws(ConfigurationError) in
                 guard let field = fields.first(where: { $0.0 == name }) else { throw fail(key, "a table with width and height") }
                 return try field.1.number("\(key).\(name)")
@@ -92,7 +92,7 @@ extension ConfigValue {
             throw fail(key, "WIDTHxHEIGHT")
         }
         guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 && Limits.accepts($0) }) else {
-            throw ConfigurationError(key: key, message: "expected two non-negative numbers (width, height), got \(description)")
+            throw ConfigurationError(key: key, message: "expected two non-negative numbers (width, height), got \(rendered)")
         }
         return Size(width: numbers[0], height: numbers[1])
     }
@@ -101,7 +101,7 @@ extension ConfigValue {
     /// `touch_frame`: `{x, y, width, height}` in a touchscreen's normalized coordinates
     /// (docs/design.md §25); an empty table (`{}`) removes the frame.
     func touchFrame(_ key: String) throws(ConfigurationError) -> Rect? {
-        guard case .table(let fields) = self else { throw fail(key, "a table with x, y, width and height") }
+        guard case .object(let fields) = self else { throw fail(key, "a table with x, y, width and height") }
         if fields.isEmpty { return nil }
         let names = ["x", "y", "width", "height"]
         for field in fields where !names.contains(field.0) {
@@ -124,8 +124,8 @@ extension ConfigValue {
             guard parts.count == 4, parts.allSatisfy({ $0 != nil }) else { throw fail(key, "TOP,LEADING,BOTTOM,TRAILING") }
             numbers = parts.map { $0! }
         case .array(let items):
-            numbers = try items.map { (item: ConfigValue) throws(ConfigurationError) in try item.number(key) }
-        case .table(let fields):
+            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
+        case .object(let fields):
             for field in fields where !names.contains(field.0) {
                 throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown inset (top, leading, bottom, trailing)")
             }
