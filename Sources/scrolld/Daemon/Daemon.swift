@@ -223,21 +223,7 @@ final class Daemon: Sendable {
     /// The server bootstrap of a listening socket. Made where it is used: a bootstrap is not
     /// Sendable, and one is needed on the loop.
     private static func makeBootstrap(group: EventLoopGroup, core: NIOLoopBound<DaemonCore>) -> ServerBootstrap {
-        ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: SocketListener.backlog)
-            // Out of descriptors, accept(2) fails at once while the socket stays readable:
-            // NIO's back-off stops accepting for a second instead of spinning on it (a
-            // bootstrap given a bound socket does not add it by itself).
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
-                }
-            }
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try ClientPipeline.configure(channel, core: core.value, edge: .posix)
-                }
-            }
+        .listening(group: group) { channel in try ClientPipeline.configure(channel, core: core.value, edge: .posix) }
     }
 
     /// Listens on systemd's socket (systemd's to keep; returned, to close) or on a socket of our

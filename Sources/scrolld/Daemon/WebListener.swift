@@ -23,19 +23,10 @@ enum WebListener {
         guard isLoopback(socketAddress) else {
             throw WebListenerError(message: "web.listen: \(address) is not a loopback address; the listener serves this machine only")
         }
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: SocketListener.backlog)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
-                }
-            }
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try ClientPipeline.configureWeb(channel, core: core.value, edge: .loopback)
-                }
-            }
+        let bootstrap = ServerBootstrap.listening(group: group) { channel in
+            try ClientPipeline.configureWeb(channel, core: core.value, edge: .loopback)
+        }
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         do {
             return try bootstrap.bind(to: socketAddress).wait()
         } catch {
