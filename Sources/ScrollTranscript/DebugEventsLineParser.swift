@@ -5,10 +5,10 @@ import ScrollModel
 /// tabs, so spacing changed by a paste (tabs turned into spaces, a lost first column) still
 /// reads; exact column widths only serve to name the layout.
 struct DebugEventsLineParser {
-    private let bytes: UnsafeRawBufferPointer
-    private var position: Int
-    private var end: Int
-    private let lineNumber: Int
+    let bytes: UnsafeRawBufferPointer
+    var position: Int
+    var end: Int
+    let lineNumber: Int
     /// Set by `header()` for a line of nothing but whitespace.
     private var isBlank = false
 
@@ -372,51 +372,5 @@ struct DebugEventsLineParser {
         guard text(range) == word else {
             throw error(.malformed(type: type, expected: "\"\(word)\"", found: quoted(text(range))))
         }
-    }
-
-    // MARK: Tokens
-
-    /// Skips spaces and tabs: how many, and whether all were spaces.
-    @discardableResult
-    private mutating func skipSpaces() -> (spaces: Int, onlySpaces: Bool) {
-        var count = 0
-        var onlySpaces = true
-        while position < end, Self.isSpace(bytes[position]) {
-            if bytes[position] != UInt8(ascii: " ") { onlySpaces = false }
-            count += 1
-            position += 1
-        }
-        return (count, onlySpaces)
-    }
-
-    /// The next run of non-whitespace bytes, skipping whitespace before it.
-    private mutating func token() -> Range<Int>? {
-        skipSpaces()
-        guard position < end else { return nil }
-        let start = position
-        while position < end, !Self.isSpace(bytes[position]) { position += 1 }
-        return start..<position
-    }
-
-    private mutating func peekToken() -> Range<Int>? {
-        let save = position
-        defer { position = save }
-        return token()
-    }
-
-    private func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    private func isDigits(_ range: Range<Int>) -> Bool {
-        !range.isEmpty && range.allSatisfy { Self.isDigit(bytes[$0]) }
-    }
-
-    /// A failure at the current position. Unless told, it may be the work of a cut-off line
-    /// when nothing follows the offending token (or the line ended where more was expected).
-    private func error(_ problem: DebugEventsError.Problem, truncatable: Bool? = nil) -> DebugEventsLineFailure {
-        var rest = position
-        while rest < end, Self.isSpace(bytes[rest]) { rest += 1 }
-        return DebugEventsLineFailure(error: DebugEventsError(line: lineNumber, problem: problem), truncatable: truncatable ?? (rest == end))
     }
 }
