@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""Checks of lock-guest.sh (the directional lock on real input, docs/design.md §22).
+
+    check-lock.py WORKDIR TOUCHPAD_NAME
+
+Reads WORKDIR/lock.scrolllog (the lock daemon's own recording), WORKDIR/replay-lock.jsonl (its
+replay for container `lock`) and WORKDIR/live-lock.jsonl (what the subscriber received), and
+appends one PASS/FAIL line per check to WORKDIR/results.txt. Exits 0 once it has run, whatever
+the checks say (a crash is a failure of its own).
+
+The rule, computed here from the finger events the daemon recorded (fingerScale 1, no
+per-device rule): a drag holds its deltas until Σ(|Δx| + |Δy|) reaches 10 px; then, with Σ the
+deltas summed so far, it locks to the major axis when min(|Σx|, |Σy|) ≤ tan 22.5° × max(...)
+(a tie to y), else both axes move. The decision releases what was held (along the locked axis
+only), then each delta moves the container (its locked axis only); the fling after the lift
+moves along the locked axis only too. Offsets are compared to 1e-9 px.
+"""
+import json
+import math
+import os
+import sys
+
+THRESHOLD, TANGENT, EPS = 10.0, math.sqrt(2) - 1, 1e-9
+W, TOUCHPAD = sys.argv[1], sys.argv[2]
+RESULTS = open(os.path.join(W, "results.txt"), "a")
+
+
+def result(ok, what, details=""):
+    """One PASS/FAIL line in results.txt (the details under a failure); the details always on
+    stdout (check-lock.log), so a passing run shows what it saw."""
+    line = "%s: %s" % ("PASS" if ok else "FAIL", what)
+    indented = ["    " + d for d in str(details).splitlines()]
+    RESULTS.write("\n".join([line] + ([] if ok else indented)) + "\n")
+    RESULTS.flush()
+    print("\n".join([line] + indented))
+
+
+def check(what, fn):
+    try:
+        ok, details = fn()
+    except Exception as e:  # a check that crashes fails, with the reason
+        ok, details = False, "%s: %s" % (type(e).__name__, e)
+    result(ok, what, details)
+
+
+def read_states(name):
+    out = []
+    for line in open(os.path.join(W, name), "rb").read().splitlines():
+        s = json.loads(line)
+        out.append({"seq": s["seq"], "t": s["t"], "phase": s["phase"], "x": s["contentOffset"]["x"],
+                    "y": s["contentOffset"]["y"], "v": s["velocity"], "reply": "id" in s,
+                    "key": (s["seq"], s["t"], s["phase"], json.dumps(s["contentOffset"]), json.dumps(s["velocity"]),
+                            json.dumps(s.get("indicators"), sort_keys=True))})
+    return out
+
+
+log = [json.loads(l) for l in open(os.path.join(W, "lock.scrolllog")).read().splitlines()[1:] if l]
+touchpad = [e["dev"] for e in log if e["type"] == "device_added" and e.get("name") == TOUCHPAD]
+fingers = [e for e in log if touchpad and e.get("dev") == touchpad[0] and e["type"] == "finger"]
+replay = read_states("replay-lock.jsonl")
+live_all = read_states("live-lock.jsonl")
+live = [s for s in live_all if not s["reply"]]
+
+
+def is_stop(e):
+    return all(v == 0 for v in e["delta"].values())
+
+
+def gestures():
+    """The touchpad's drags: [(moving finger events, the stop that ends it)]."""
+    out, moving = [], []
+    for e in fingers:
+        if not is_stop(e):
+            moving.append(e)
+        elif moving:
+            out.append((moving, e))
+            moving = []
+    return out
+
+
+def decide(sx, sy):
+    x, y = abs(sx), abs(sy)
+    major = "x" if x > y else "y"
+    return major if min(x, y) <= TANGENT * max(x, y) else "free"
+
+
+def predict(moves, x0, y0):
+    """[(event, decision or None, expected x, expected y)] for a drag starting at (x0, y0)."""
+    sx = sy = travelled = 0.0
+    decision, rx, ry, out = None, x0, y0, []
+    for e in moves:
+        dx, dy = e["delta"].get("x", 0.0), e["delta"].get("y", 0.0)
+        if decision is None:
+            sx, sy, travelled = sx + dx, sy + dy, travelled + abs(dx) + abs(dy)
+            if travelled >= THRESHOLD:
+                decision = decide(sx, sy)
+                dx, dy = sx, sy
+            else:
+                dx = dy = 0.0
+        if decision == "x":
+            dy = 0.0
+        elif decision == "y":
+            dx = 0.0
+        rx, ry = rx + dx, ry + dy
+        out.append((e, decision, rx, ry))
+    return out
+
+
+def state_after(t):
+    """The container's state once the events at t were applied: the last state at or before t."""
+    earlier = [s for s in replay if s["t"] <= t]
+    return earlier[-1] if earlier else None
+
+
+def start_of(moves):
+    before = [s for s in replay if s["t"] < moves[0]["t"]]
+    return before[-1] if before else None
+
+
+def drag_follows_rule(index, want):
+    gs = gestures()
+    if len(gs) != 2:
+        return False, "%d drags on the lock touchpad in the daemon's recording (want 2)" % len(gs)
+    moves, _ = gs[index]
+    start = start_of(moves)
+    rows, bad = [], 0
+    decision = None
+    for e, decision_now, x, y in predict(moves, start["x"], start["y"]):
+        s = state_after(e["t"])
+        good = s is not None and abs(s["x"] - x) <= EPS and abs(s["y"] - y) <= EPS and s["phase"] == "interacting"
+        bad += not good
+        decision = decision_now
+        rows.append("t=%d delta %s: want (%.9f, %.9f) [%s], state (%s, %s) %s%s" % (
+            e["t"], e["delta"], x, y, decision_now, s and s["x"], s and s["y"], s and s["phase"], "" if good else "  <--"))
+    xs = [m["delta"].get("x", 0.0) for m in moves]
+    info = "%d moving finger events, %d with x != 0 (Σx %.3f, Σy %.3f); decided: %s (want %s); start (%s, %s)" % (
+        len(moves), sum(1 for v in xs if v != 0), sum(xs), sum(m["delta"].get("y", 0.0) for m in moves),
+        decision, want, start["x"], start["y"])
+    return bad == 0 and decision == want, info + "\n" + "\n".join(rows)
+
+
+def fling(index):
+    """The states from the drag's lift until the next drag's first event (or the end)."""
+    gs = gestures()
+    moves, stop = gs[index]
+    end = gs[index + 1][0][0]["t"] if index + 1 < len(gs) else None
+    return start_of(moves), [s for s in replay if s["t"] >= stop["t"] and (end is None or s["t"] < end)]
+
+
+def diagonal_fling():
+    start, after = fling(0)
+    lift, rest = after[0], after[-1]
+    ok = (lift["phase"] == "decelerating" and lift["v"].get("x", 0) > 0 and lift["v"].get("y", 0) > 0
+          and rest["phase"] == "idle" and rest["x"] > lift["x"] and rest["y"] > lift["y"])
+    return ok, "lift t=%d %s at (%s, %s) velocity %s; rest %s at (%s, %s)" % (
+        lift["t"], lift["phase"], lift["x"], lift["y"], lift["v"], rest["phase"], rest["x"], rest["y"])
+
+
+def vertical_fling():
+    start, after = fling(1)
+    drag = [s for s in replay if s["t"] >= gestures()[1][0][0]["t"]]
+    lift, rest = after[0], after[-1]
+    moved_x = [s for s in drag if s["x"] != start["x"]]
+    ok = (lift["phase"] == "decelerating" and lift["v"].get("x", 0) == 0 and lift["v"].get("y", 0) > 0
+          and rest["phase"] == "idle" and rest["y"] > lift["y"] and not moved_x)
+    return ok, "start x %s; lift t=%d %s at (%s, %s) velocity %s; rest %s at (%s, %s); %d of %d states with another x: %s" % (
+        start["x"], lift["t"], lift["phase"], lift["x"], lift["y"], lift["v"], rest["phase"], rest["x"], rest["y"],
+        len(moved_x), len(drag), [(s["t"], s["x"]) for s in moved_x[:5]])
+
+
+def live_is_replay():
+    by_seq = {r["seq"]: r for r in replay}
+    seqs = [s["seq"] for s in live]
+    bad = [s for s in live if s["seq"] not in by_seq or by_seq[s["seq"]]["key"] != s["key"]]
+    last_same = bool(live) and bool(replay) and live[-1]["key"] == replay[-1]["key"]
+    ok = len(live) >= 20 and all(b > a for a, b in zip(seqs, seqs[1:])) and not bad and last_same
+    return ok, "%d live states, the replay has %d; differing: %s" % (
+        len(live), len(replay), ["live %s / replay %s" % (s["key"], by_seq.get(s["seq"], {}).get("key")) for s in bad[:3]])
+
+
+check("directional lock, real touchpad, diagonal swipe (45°): nothing moves until the drag has travelled 10 px, then "
+      "both axes follow the fingers exactly (the held deltas released at the decision)", lambda: drag_follows_rule(0, "free"))
+check("directional lock, diagonal swipe: the fling after the lift moves both axes to rest", diagonal_fling)
+check("directional lock, real touchpad, nearly vertical swipe (10° off vertical): nothing moves until the drag has "
+      "travelled 10 px, then it is locked to y: y follows the fingers exactly, x never moves", lambda: drag_follows_rule(1, "y"))
+check("directional lock, nearly vertical swipe: x never moves, through the fling to rest (velocity x 0 at the lift)",
+      vertical_fling)
+check("directional lock: every state the lock subscriber received is the replay's state of that seq (t, phase, "
+      "offset, velocity, indicators), in the same order, to the last", live_is_replay)
