@@ -117,55 +117,99 @@ def start_of(moves):
     return before[-1] if before else None
 
 
+SWIPES = (("diagonal swipe (45°)", "free"), ("nearly vertical swipe (10° off vertical)", "y"),
+          ("swipe 20° off vertical", "y"))
+TOUCH_SIZE, TOUCH_SLOP = 400.0, 8.0  # the container's size, the whole glass its frame: 400 px per unit
+
+
 def drag_follows_rule(index, want):
     gs = gestures()
-    if len(gs) != 2:
-        return False, "%d drags on the lock touchpad in the daemon's recording (want 2)" % len(gs)
+    if len(gs) != len(SWIPES):
+        return False, "%d drags on the lock touchpad in the daemon's recording (want %d)" % (len(gs), len(SWIPES))
     moves, _ = gs[index]
     start = start_of(moves)
-    rows, bad = [], 0
+    rows, bad, held = [], 0, 0
     decision = None
     for e, decision_now, x, y in predict(moves, start["x"], start["y"]):
         s = state_after(e["t"])
         good = s is not None and abs(s["x"] - x) <= EPS and abs(s["y"] - y) <= EPS and s["phase"] == "interacting"
         bad += not good
+        held += decision_now is None
         decision = decision_now
         rows.append("t=%d delta %s: want (%.9f, %.9f) [%s], state (%s, %s) %s%s" % (
             e["t"], e["delta"], x, y, decision_now, s and s["x"], s and s["y"], s and s["phase"], "" if good else "  <--"))
     xs = [m["delta"].get("x", 0.0) for m in moves]
-    info = "%d moving finger events, %d with x != 0 (Σx %.3f, Σy %.3f); decided: %s (want %s); start (%s, %s)" % (
-        len(moves), sum(1 for v in xs if v != 0), sum(xs), sum(m["delta"].get("y", 0.0) for m in moves),
-        decision, want, start["x"], start["y"])
+    info = "%d moving finger events (%d held before the decision), %d with x != 0 (Σx %.3f, Σy %.3f); decided: %s " \
+        "(want %s); start (%s, %s)" % (len(moves), held, sum(1 for v in xs if v != 0), sum(xs),
+                                       sum(m["delta"].get("y", 0.0) for m in moves), decision, want, start["x"], start["y"])
     return bad == 0 and decision == want, info + "\n" + "\n".join(rows)
 
 
-def fling(index):
-    """The states from the drag's lift until the next drag's first event (or the end)."""
+def fling_follows(index, want):
+    """After the lift: a free drag's fling moves both axes to rest, a locked one only y (x never
+    left the drag's start, velocity x 0)."""
     gs = gestures()
     moves, stop = gs[index]
-    end = gs[index + 1][0][0]["t"] if index + 1 < len(gs) else None
-    return start_of(moves), [s for s in replay if s["t"] >= stop["t"] and (end is None or s["t"] < end)]
-
-
-def diagonal_fling():
-    start, after = fling(0)
+    end = gs[index + 1][0][0]["t"] if index + 1 < len(gs) else touch_drag()[0]["t"]
+    start = start_of(moves)
+    drag = [s for s in replay if s["t"] >= moves[0]["t"] and (end is None or s["t"] < end)]
+    after = [s for s in drag if s["t"] >= stop["t"]]
     lift, rest = after[0], after[-1]
-    ok = (lift["phase"] == "decelerating" and lift["v"].get("x", 0) > 0 and lift["v"].get("y", 0) > 0
-          and rest["phase"] == "idle" and rest["x"] > lift["x"] and rest["y"] > lift["y"])
-    return ok, "lift t=%d %s at (%s, %s) velocity %s; rest %s at (%s, %s)" % (
-        lift["t"], lift["phase"], lift["x"], lift["y"], lift["v"], rest["phase"], rest["x"], rest["y"])
-
-
-def vertical_fling():
-    start, after = fling(1)
-    drag = [s for s in replay if s["t"] >= gestures()[1][0][0]["t"]]
-    lift, rest = after[0], after[-1]
+    ok = lift["phase"] == "decelerating" and lift["v"].get("y", 0) > 0 and rest["phase"] == "idle" and rest["y"] > lift["y"]
     moved_x = [s for s in drag if s["x"] != start["x"]]
-    ok = (lift["phase"] == "decelerating" and lift["v"].get("x", 0) == 0 and lift["v"].get("y", 0) > 0
-          and rest["phase"] == "idle" and rest["y"] > lift["y"] and not moved_x)
-    return ok, "start x %s; lift t=%d %s at (%s, %s) velocity %s; rest %s at (%s, %s); %d of %d states with another x: %s" % (
+    if want == "free":
+        ok = ok and lift["v"].get("x", 0) > 0 and rest["x"] > lift["x"]
+    else:
+        ok = ok and lift["v"].get("x", 0) == 0 and not moved_x
+    return ok, "start x %s; lift t=%d %s at (%s, %s) velocity %s; rest %s at (%s, %s); %d of %d states with another x" % (
         start["x"], lift["t"], lift["phase"], lift["x"], lift["y"], lift["v"], rest["phase"], rest["x"], rest["y"],
-        len(moved_x), len(drag), [(s["t"], s["x"]) for s in moved_x[:5]])
+        len(moved_x), len(drag))
+
+
+def touch_drag():
+    """The touchscreen's finger as the daemon recorded it: (down, [motions], up)."""
+    screens = [e["dev"] for e in log if e["type"] == "device_added" and e.get("caps") == ["touch"]]
+    touches = [e for e in log if screens and e.get("dev") == screens[0] and e["type"].startswith("touch_") and e["slot"] == 0]
+    downs = [i for i, e in enumerate(touches) if e["type"] == "touch_down"]
+    if len(downs) != 1:
+        raise ValueError("%d touch_down in slot 0 on the touchscreen (want 1)" % len(downs))
+    return touches[0], [e for e in touches if e["type"] == "touch_motion"], touches[-1]
+
+
+def touch_follows_rule():
+    """docs/design.md §25's displacement −s·(P − P₀) + slop·u past the slop, its steps held by the
+    lock until they have travelled 10 px, then y only (checked: the drag is meant to lock)."""
+    down, motions, up = touch_drag()
+    start = [s for s in replay if s["t"] <= down["t"]][-1]
+    u, previous, sx, sy, travelled, decision = None, (0.0, 0.0), 0.0, 0.0, 0.0, None
+    rows, bad, held = [], 0, 0
+    for e in motions:
+        mx, my = TOUCH_SIZE * (e["x"] - down["x"]), TOUCH_SIZE * (e["y"] - down["y"])
+        d = math.hypot(mx, my)
+        want = (start["x"], start["y"])
+        if u is not None or d > TOUCH_SLOP:
+            u = u or (mx / d, my / d)
+            disp = (-mx + TOUCH_SLOP * u[0], -my + TOUCH_SLOP * u[1])
+            if decision is None:
+                step = (disp[0] - previous[0], disp[1] - previous[1])
+                sx, sy, travelled, previous = sx + step[0], sy + step[1], travelled + abs(step[0]) + abs(step[1]), disp
+                decision = decide(sx, sy) if travelled >= THRESHOLD else None
+                held += decision is None
+            if decision is not None:
+                want = (start["x"] + (disp[0] if decision != "y" else 0.0), start["y"] + (disp[1] if decision != "x" else 0.0))
+        s = state_after(e["t"])
+        good = s is not None and abs(s["x"] - want[0]) <= EPS and abs(s["y"] - want[1]) <= EPS
+        bad += not good
+        rows.append("t=%d P=(%r, %r): want (%.9f, %.9f) [%s], state (%s, %s)%s" % (
+            e["t"], e["x"], e["y"], want[0], want[1], decision, s and s["x"], s and s["y"], "" if good else "  <--"))
+    after = [s for s in replay if s["t"] >= down["t"]]
+    moved_x = [s for s in after if s["x"] != start["x"]]
+    lift, rest = state_after(up["t"]), after[-1]
+    ok = (bad == 0 and decision == "y" and not moved_x and lift["phase"] == "decelerating" and lift["v"].get("x", 0) == 0
+          and rest["phase"] == "idle" and rest["y"] > lift["y"])
+    return ok, "%d motions, %d held past the slop; decided %s; %d states with another x than %s; lift %s %s; rest %s (%s, %s)\n%s" % (
+        len(motions), held, decision, len(moved_x), start["x"], lift["phase"], lift["v"], rest["phase"], rest["x"], rest["y"],
+        "\n".join(rows))
 
 
 def live_is_replay():
@@ -178,12 +222,15 @@ def live_is_replay():
         len(live), len(replay), ["live %s / replay %s" % (s["key"], by_seq.get(s["seq"], {}).get("key")) for s in bad[:3]])
 
 
-check("directional lock, real touchpad, diagonal swipe (45°): nothing moves until the drag has travelled 10 px, then "
-      "both axes follow the fingers exactly (the held deltas released at the decision)", lambda: drag_follows_rule(0, "free"))
-check("directional lock, diagonal swipe: the fling after the lift moves both axes to rest", diagonal_fling)
-check("directional lock, real touchpad, nearly vertical swipe (10° off vertical): nothing moves until the drag has "
-      "travelled 10 px, then it is locked to y: y follows the fingers exactly, x never moves", lambda: drag_follows_rule(1, "y"))
-check("directional lock, nearly vertical swipe: x never moves, through the fling to rest (velocity x 0 at the lift)",
-      vertical_fling)
+for n, (name, want) in enumerate(SWIPES):
+    rule = "both axes follow the fingers exactly" if want == "free" else "locked to y: y follows the fingers exactly, x never moves"
+    check("directional lock, real touchpad, %s: nothing moves until the drag has travelled 10 px, then %s (the held "
+          "deltas released at the decision)" % (name, rule), lambda n=n, want=want: drag_follows_rule(n, want))
+    check("directional lock, %s: the fling after the lift %s to rest" % (
+        name, "moves both axes" if want == "free" else "moves y only, x never moves"),
+        lambda n=n, want=want: fling_follows(n, want))
+check("directional lock, real touchscreen, a nearly vertical drag: still within the slop, then held until its steps "
+      "travelled 10 px, then y follows §25's displacement exactly while x never moves, through the fling to rest",
+      touch_follows_rule)
 check("directional lock: every state the lock subscriber received is the replay's state of that seq (t, phase, "
       "offset, velocity, indicators), in the same order, to the last", live_is_replay)

@@ -15,7 +15,7 @@ LOCK_SOCK=$RUN/lock.sock
 LOCK_REC=$W/lock.scrolllog
 LOCK_LIVE=$W/live-lock.jsonl
 LOCK_TOUCHPAD="scrolld-e2e lock touchpad"
-LOCK_CONFIG='{"axes":"both","containerSize":{"width":400,"height":400},"contentSize":{"width":100000,"height":100000},"directional_lock":true}'
+LOCK_CONFIG='{"axes":"both","containerSize":{"width":400,"height":400},"contentSize":{"width":100000,"height":100000},"directional_lock":true,"touch_frame":{"x":0,"y":0,"width":1,"height":1}}'
 LOCK_PID=
 LOCK_SUB_PID=
 
@@ -24,7 +24,7 @@ LOCK_SUB_PID=
 lock_wait_for_rest() {
   local last last_finger= deadline=$((SECONDS + 60)) l
   while :; do
-    while IFS= read -r l; do case $l in *'"type":"finger"'*) last_finger=$(json_t "$l") ;; esac; done <"$LOCK_REC"
+    while IFS= read -r l; do case $l in *'"type":"finger"'* | *'"type":"touch_up"'*) last_finger=$(json_t "$l") ;; esac; done <"$LOCK_REC"
     last=
     while IFS= read -r l; do last=$l; done <"$LOCK_LIVE"
     case $last in *'"visible":true'*) ;; *'"phase":"idle"'*) [ -n "$last_finger" ] && [ "$(json_t "$last")" -gt "$last_finger" ] && return 0 ;; esac
@@ -44,10 +44,14 @@ lock_scenario() {
   "$PY" "$RUN/subscriber.py" "$LOCK_SOCK" "$LOCK_LIVE" lock "$LOCK_CONFIG" 2>"$W/subscriber-lock.log" &
   LOCK_SUB_PID=$!
   e2e_wait_for "$LOCK_LIVE" '"type":"state"' 60 || fatal "the lock subscriber received its subscription's state"
-  PAUSE=0 inject touchpad-scroll --device touchpad3 --dx 14 --dy 14 --frames 20
+  PAUSE=0 inject touchpad-scroll --device touchpad3 --dx 14 --dy 14 --frames 50
   lock_wait_for_rest || fatal "the diagonal swipe's fling came to rest"
-  PAUSE=0 inject touchpad-scroll --device touchpad3 --dx 3.5 --dy 20 --frames 20
+  PAUSE=0 inject touchpad-scroll --device touchpad3 --dx 3.5 --dy 20 --frames 50
   lock_wait_for_rest || fatal "the nearly vertical swipe's fling came to rest"
+  PAUSE=0 inject touchpad-scroll --device touchpad3 --dx 7.3 --dy 20 --frames 50
+  lock_wait_for_rest || fatal "the swipe 20° off vertical came to rest"
+  PAUSE=0 inject touch-drag 0.5 0.8 0.03 -0.3 --frames 30 --interval-ms 12
+  lock_wait_for_rest || fatal "the touch drag's fling came to rest"
   kill -TERM "$LOCK_PID"
   wait "$LOCK_PID"
   LOCK_RC=$?
