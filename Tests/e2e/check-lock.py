@@ -150,7 +150,11 @@ def fling_follows(index, want):
     left the drag's start, velocity x 0)."""
     gs = gestures()
     moves, stop = gs[index]
-    end = gs[index + 1][0][0]["t"] if index + 1 < len(gs) else touch_drag()[0]["t"]
+    # Until the next input on the touchpad or the touchscreen: the next swipe's fingers land
+    # (libinput's hold gesture) before they move.
+    later = [e["t"] for e in log if e.get("dev") in (stop["dev"], touch_drag()[0]["dev"]) and e["t"] > stop["t"]
+             and e["type"] not in ("device_added", "device_removed")]
+    end = min(later) if later else None
     start = start_of(moves)
     drag = [s for s in replay if s["t"] >= moves[0]["t"] and (end is None or s["t"] < end)]
     after = [s for s in drag if s["t"] >= stop["t"]]
