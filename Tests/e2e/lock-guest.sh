@@ -1,13 +1,20 @@
 # The directional lock on real input (docs/design.md §22), sourced by scrolld-guest.sh after its
 # main daemon has stopped (shellcheck shell=bash). A daemon of its own (`lock.scrolllog`, its
 # own socket) and a subscriber that configures container `lock`: both axes, content far larger
-# than the container on each, `directional_lock = true`. On a touchpad hotplugged for it, two
-# two-finger swipes lifted with velocity, each waited for until the fling has come to rest:
+# than the container on each, `directional_lock = true`, and the whole glass as its
+# `touch_frame` (400 px per unit). On a touchpad hotplugged for it, three two-finger swipes in
+# 50 frames (about 4 px of travel each, so the first one or two are held), lifted with velocity,
+# each waited for until its fling has come to rest:
 #   1. a diagonal (45°: 14 mm right, 14 mm down): both axes move, the drag and its fling;
-#   2. a nearly vertical one (10° off vertical: 3.5 mm right, 20 mm down): x never moves.
+#   2. a nearly vertical one (10° off vertical: 3.5 mm right, 20 mm down): x never moves;
+#   3. one 20° off vertical (7.3 mm right, 20 mm down), still within 22.5°: x never moves.
+# libinput's own constraint on two-finger scrolling zeroes the minor axis of a scroll close to
+# an axis (every run here: no x at all at 10° and at 20°), so a finger on the touchscreen then
+# drags the container nearly vertically too (12 px across for 120 px up): positions libinput
+# does not constrain, where only the lock keeps x still.
 # Then the touchpad is removed (the fault recorders that follow never see it), and
 # check-lock.py holds the states (the replay of the daemon's recording, itself held to the live
-# subscriber byte for byte) to the rule computed from the finger events the daemon recorded.
+# subscriber byte for byte) to the rule computed from the events the daemon recorded.
 # Uses scrolld-guest.sh's SCROLLD, RUN, PY, W, inject, fatal, json_t and result.
 # shellcheck disable=SC2154  # the variables above are scrolld-guest.sh's
 
