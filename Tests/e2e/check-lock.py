@@ -13,7 +13,9 @@ per-device rule): a drag holds its deltas until Σ(|Δx| + |Δy|) reaches 10 px;
 deltas summed so far, it locks to the major axis when min(|Σx|, |Σy|) ≤ tan 22.5° × max(...)
 (a tie to y), else both axes move. The decision releases what was held (along the locked axis
 only), then each delta moves the container (its locked axis only); the fling after the lift
-moves along the locked axis only too. Offsets are compared to 1e-9 px.
+moves along the locked axis only too. The touchscreen's drag is held to the same rule, its steps
+being those of docs/design.md §25's displacement −s·(P − P₀) + 8·u past the slop. Offsets are
+compared to 1e-9 px.
 """
 import json
 import math
