@@ -12,7 +12,14 @@ rows through the daemon (Up/Down one row, Page Up/Page Down a screen, Home/End).
 Near the end of the list the app hears `observe nearEnd` and appends rows with a `configure`
 row insert, as a feed loads more; scroll anchoring keeps the view still while it grows.
 
---report prints one JSON line per idle state it has drawn (for tests and screenshots).
+--carousel adds a strip of departure cards under the list (the window grows by its height): a
+second container, horizontal, that snaps a card's leading edge to the strip's
+(`scroll_target = "rows"`) and never lets a fling pass a card (`snap_stop`, CSS
+`scroll-snap-stop: always`): however hard the swipe, the next card. Sideways input moves it,
+up/down the list; on a touchscreen the window's lower part is its `touch_frame`.
+
+--report prints one JSON line per idle state it has drawn (for tests and screenshots); the
+carousel's carry `"container"`.
 """
 import argparse
 import json
@@ -37,6 +44,10 @@ SCROLLBAR = 8
 # Row i paints a stripe of this width at the left in the colour (i % 256, i // 256, 200): a
 # screenshot then names the row at any pixel (tests measure rows by it).
 STRIPE = 8
+# --carousel: cards CARD px wide in a strip CAROUSEL_HEIGHT tall under the list. Card i paints
+# its top CARD_STRIPE rows, across its whole width, in the colour (i, 120, 40): a screenshot
+# names the card at any x of that band.
+CARDS, CARD, CAROUSEL_HEIGHT, CARD_STRIPE, CARD_GAP = 12, 240, 160, 8, 6
 
 BACKGROUND = (246, 246, 248)
 ROW_COLOURS = ((255, 255, 255), (236, 240, 246))
@@ -45,6 +56,11 @@ HEADER = (32, 96, 200)
 HEADER_TEXT = (255, 255, 255)
 TEXT = (30, 30, 36)
 THUMB = (120, 120, 130)
+CARD_COLOURS = ((255, 244, 214), (214, 236, 255))
+
+
+def card_colour(card):
+    return (card % 256, 120, 40)
 
 
 def stripe_colour(row):
@@ -112,6 +128,47 @@ class KioskList:
                          border_radius=3)
 
 
+class Carousel:
+    """Draws the card strip at `top` of the window from one state of the carousel: card i's
+    leading edge at CARD i - x."""
+
+    def __init__(self, screen, top):
+        self.screen, self.top = screen, top
+        self.font = pygame.font.Font(None, 34)
+
+    def draw(self, state):
+        x = state.content_offset.x
+        width = self.screen.get_width()
+        pygame.draw.rect(self.screen, BACKGROUND, (0, self.top, width, CAROUSEL_HEIGHT))
+        first = max(0, int(x // CARD))
+        for card in range(first, CARDS):
+            left = CARD * card - x
+            if left >= width:
+                break
+            body = pygame.Rect(round(left) + CARD_GAP, self.top + CARD_STRIPE, CARD - 2 * CARD_GAP,
+                               CAROUSEL_HEIGHT - CARD_STRIPE - CARD_GAP)
+            pygame.draw.rect(self.screen, CARD_COLOURS[card % 2], body, border_radius=10)
+            pygame.draw.rect(self.screen, card_colour(card), (round(left), self.top, CARD, CARD_STRIPE))
+            label = self.font.render(f"Gate {card + 1}", True, TEXT)
+            self.screen.blit(label, (body.left + 16, body.centery - label.get_height() // 2))
+
+
+def carousel_settings(touch):
+    """The strip: horizontal, a card's edge at rest (rows along x), no fling past a card."""
+    return dict(container_size=(WIDTH, CAROUSEL_HEIGHT), axes="horizontal", rows={"count": CARDS, "height": CARD},
+                scroll_target="rows", snap_stop=True, touch_frame=touch)
+
+
+def touch_frames(frame, carousel):
+    """The list's and the carousel's touch frames: the window's frame on the glass, split as the
+    window is (the strip under the list)."""
+    if not carousel:
+        return frame, None
+    x, y, w, h = frame
+    split = h * HEIGHT / (HEIGHT + CAROUSEL_HEIGHT)
+    return (x, y, w, split), (x, y + split, w, h - split)
+
+
 def rows_on_screen(state):
     return max(1, int((state.container_size.height - HEADER_MIN) // ROW_HEIGHT))
 
@@ -158,7 +215,7 @@ def connect(path, deadline):
             time.sleep(0.1)
 
 
-def main():
+def arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--socket", help="scrolld's socket (default: where scrollctl looks)")
     parser.add_argument("--container", default="kiosk")
@@ -167,24 +224,42 @@ def main():
     parser.add_argument("--report", action="store_true", help="print each idle state drawn as a JSON line")
     parser.add_argument("--touch-frame", default="0,0,1,1", type=touch_frame,
                         help="the window on the touchscreen, normalized: X,Y,W,H (default: the whole glass)")
-    args = parser.parse_args()
+    parser.add_argument("--carousel", action="store_true", help="a strip of snapping cards under the list")
+    return parser.parse_args()
 
+
+def report(state, container=None):
+    """One --report line: what a test compares with the screenshot it takes."""
+    line = {"seq": state.seq, "t": state.t, "y": state.content_offset.y,
+            "header": state.header.height if state.header else None, "contentHeight": state.content_size.height}
+    if container is not None:
+        line = {"container": container, "seq": state.seq, "t": state.t, "x": state.content_offset.x}
+    print(json.dumps(line), flush=True)
+
+
+def main():
+    args = arguments()
     client = connect(args.socket or scrolld.default_socket(), args.wait)
-    container = args.container
+    container, cards = args.container, args.container + "-cards"
+    list_frame, cards_frame = touch_frames(args.touch_frame, args.carousel)
     # A finger on the glass drags and flings the list 1:1 (docs/design.md §25).
     client.configure(container, container_size=(WIDTH, HEIGHT), header=(HEADER_MIN, HEADER_MAX),
-                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT}, touch_frame=args.touch_frame,
+                     rows={"count": FIRST_ROWS, "height": ROW_HEIGHT}, touch_frame=list_frame,
                      indicator_min_length=24)
     states = client.subscribe(container, rate=args.fps)
     near_end = client.observe(container, "nearEnd", distance=3 * ROW_HEIGHT)
+    if args.carousel:
+        client.configure(cards, **carousel_settings(cards_frame))
+        card_states = client.subscribe(cards, rate=args.fps)
 
     pygame.display.init()
     pygame.font.init()
     pygame.display.set_caption("scrolld kiosk")
-    screen = pygame.display.set_mode((WIDTH, HEIGHT))
-    view = KioskList(screen)
+    screen = pygame.display.set_mode((WIDTH, HEIGHT + (CAROUSEL_HEIGHT if args.carousel else 0)))
+    view, strip = KioskList(screen), Carousel(screen, HEIGHT) if args.carousel else None
     clock = pygame.time.Clock()
     state, reported = next(states), None
+    card_state, card_reported = (next(card_states), None) if strip else (None, None)
     while True:
         for event in pygame.event.get():
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
@@ -201,12 +276,16 @@ def main():
                 client.configure(container, rows={"insert": {"at": count, "count": MORE_ROWS}})
         state = states.poll() or state
         view.draw(state)
+        if strip:
+            card_state = card_states.poll() or card_state
+            strip.draw(card_state)
         pygame.display.flip()
         if args.report and state.phase == "idle" and state.seq != reported:
             reported = state.seq
-            print(json.dumps({"seq": state.seq, "t": state.t, "y": state.content_offset.y,
-                              "header": state.header.height if state.header else None,
-                              "contentHeight": state.content_size.height}), flush=True)
+            report(state)
+        if args.report and strip and card_state.phase == "idle" and card_state.seq != card_reported:
+            card_reported = card_state.seq
+            report(card_state, cards)
         clock.tick(args.fps)
 
 

@@ -20,8 +20,13 @@ package struct RestartSnapshot: Hashable, Sendable {
         /// The connection whose `pause` is in force, whose `configure` created it `owned`.
         package var pausedBy: Int?
         package var owner: Int?
+        /// Whether a refresh was running, and the header's height (docs/design.md §21): as of
+        /// the same publication as `seq`.
+        package var refreshing: Bool
+        package var headerHeight: Double?
 
-        package init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool, pausedBy: Int? = nil, owner: Int? = nil) {
+        package init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool, pausedBy: Int? = nil, owner: Int? = nil,
+                     refreshing: Bool = false, headerHeight: Double? = nil) {
             self.name = name
             self.settings = settings
             self.seq = seq
@@ -29,6 +34,8 @@ package struct RestartSnapshot: Hashable, Sendable {
             self.paused = paused
             self.pausedBy = pausedBy
             self.owner = owner
+            self.refreshing = refreshing
+            self.headerHeight = headerHeight
         }
     }
 
@@ -62,7 +69,12 @@ package struct RestartSnapshot: Hashable, Sendable {
 
     /// The session as ``Session/restore(_:focus:at:_:)`` takes it back.
     package var restoredContainers: [RestoredContainer] {
-        containers.map { RestoredContainer(name: $0.name, settings: $0.settings, seq: $0.seq, offset: $0.offset, paused: $0.paused) }
+        containers.map {
+            RestoredContainer(
+                name: $0.name, settings: $0.settings, seq: $0.seq, offset: $0.offset, paused: $0.paused,
+                refreshing: $0.refreshing, headerHeight: $0.headerHeight
+            )
+        }
     }
 }
 
@@ -129,6 +141,8 @@ extension RestartSnapshot.Container {
             ("paused", .bool(paused)),
             ("pausedBy", pausedBy.map(ProtocolValue.integer) ?? .null),
             ("owner", owner.map(ProtocolValue.integer) ?? .null),
+            ("refreshing", .bool(refreshing)),
+            ("headerHeight", headerHeight.map(ProtocolValue.double) ?? .null),
         ])
     }
 
@@ -137,7 +151,8 @@ extension RestartSnapshot.Container {
         self.init(
             name: try json.string("name"), settings: members.map { ConfigureSetting(key: $0.0, value: $0.1) },
             seq: try json.int("seq"), offset: Point(x: try json.double("x"), y: try json.double("y")),
-            paused: try json.bool("paused"), pausedBy: try json.optionalInt("pausedBy"), owner: try json.optionalInt("owner")
+            paused: try json.bool("paused"), pausedBy: try json.optionalInt("pausedBy"), owner: try json.optionalInt("owner"),
+            refreshing: try json.bool("refreshing"), headerHeight: try json.optionalDouble("headerHeight")
         )
     }
 }
@@ -217,6 +232,11 @@ extension ProtocolValue {
     fileprivate func optionalString(_ name: String) throws(SnapshotError) -> String? {
         if case .null = try member(name) { return nil }
         return try string(name)
+    }
+
+    fileprivate func optionalDouble(_ name: String) throws(SnapshotError) -> Double? {
+        if case .null = try member(name) { return nil }
+        return try double(name)
     }
 
     fileprivate func optionalInt(_ name: String) throws(SnapshotError) -> Int? {

@@ -59,7 +59,7 @@ package final class RestartStore {
         guard index < nameHashes.count else { return }
         let state = publication.state
         memory.write(
-            SnapshotMemory.Slot(seq: publication.seq, time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: nameHashes[index]),
+            SnapshotMemory.Slot(seq: publication.seq, state: state, nameHash: nameHashes[index]),
             at: index
         )
     }
@@ -150,7 +150,7 @@ package final class RestartStore {
         if whole || document.count + 8 > memory.documentCapacity {
             for (index, slot) in core.session.engine.slots.enumerated() {
                 let state = slot.container.state
-                slots.append(SnapshotMemory.Slot(seq: slot.seq, time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase, nameHash: nameHashes[index]))
+                slots.append(SnapshotMemory.Slot(seq: slot.seq, state: state, nameHash: nameHashes[index]))
             }
         }
         if !memory.write(document: document, slots: slots) {
@@ -163,10 +163,12 @@ package final class RestartStore {
         return core.session.engine.slots.map { slot in
             let name = slot.container.name
             let leases = core.publisher[slot.id]
+            let state = slot.container.state
             return RestartSnapshot.Container(
                 name: name, settings: settings[name] ?? [], seq: slot.seq,
-                offset: slot.container.state.contentOffset, paused: slot.isPaused,
-                pausedBy: leases?.pausedBy, owner: leases?.owner
+                offset: state.contentOffset, paused: slot.isPaused,
+                pausedBy: leases?.pausedBy, owner: leases?.owner,
+                refreshing: state.refreshing ?? false, headerHeight: state.header?.height
             )
         }
     }

@@ -28,22 +28,37 @@ package final class SnapshotMemory {
         /// Which container it belongs to (a document listing containers in another order
         /// never takes another's slot).
         package var nameHash: UInt32
+        /// The state's `refreshing` and its header's height (docs/design.md §21): a refresh and
+        /// an `enterAlways` header come back as they were.
+        package var refreshing: Bool
+        package var headerHeight: Double?
 
-        package init(seq: Int, time: Timestamp, offset: Point, velocity: Point, phase: ScrollPhase, nameHash: UInt32) {
+        package init(seq: Int, time: Timestamp, offset: Point, velocity: Point, phase: ScrollPhase, nameHash: UInt32, refreshing: Bool = false, headerHeight: Double? = nil) {
             self.seq = seq
             self.time = time
             self.offset = offset
             self.velocity = velocity
             self.phase = phase
             self.nameHash = nameHash
+            self.refreshing = refreshing
+            self.headerHeight = headerHeight
+        }
+
+        /// A publication's slot.
+        package init(seq: Int, state: ScrollState, nameHash: UInt32) {
+            self.init(
+                seq: seq, time: state.time, offset: state.contentOffset, velocity: state.velocity, phase: state.phase,
+                nameHash: nameHash, refreshing: state.refreshing ?? false, headerHeight: state.header?.height
+            )
         }
     }
 
     package static let magic: [UInt8] = Array("SCRLDSES".utf8)
-    package static let version: UInt32 = 1
+    /// 2: a slot also holds `refreshing` and the header's height (80 bytes, 72 checksummed).
+    package static let version: UInt32 = 2
     static let headerSize = 64
-    static let slotSize = 64
-    static let slotChecksummed = 56
+    static let slotSize = 80
+    static let slotChecksummed = 72
     static let phases = ScrollPhase.allCases
 
     /// The mapping; replaced when the layout grows.
@@ -116,7 +131,7 @@ package final class SnapshotMemory {
         return true
     }
 
-    /// Records a publication of the container at `index`: 56 bytes stored, no system call.
+    /// Records a publication of the container at `index`: 72 bytes stored, no system call.
     @inline(__always)
     package func write(_ slot: Slot, at index: Int) {
         write(slot, at: index, copy: slot.seq & 1)
@@ -133,6 +148,9 @@ package final class SnapshotMemory {
         bytes.storeBytes(of: slot.velocity.y, toByteOffset: start + 40, as: Double.self)
         bytes.storeBytes(of: UInt32(Self.phases.firstIndex(of: slot.phase) ?? 0), toByteOffset: start + 48, as: UInt32.self)
         bytes.storeBytes(of: slot.nameHash, toByteOffset: start + 52, as: UInt32.self)
+        bytes.storeBytes(of: slot.headerHeight ?? 0, toByteOffset: start + 56, as: Double.self)
+        let flags = (slot.refreshing ? 1 : 0) | (slot.headerHeight == nil ? 0 : 2)
+        bytes.storeBytes(of: UInt64(flags), toByteOffset: start + 64, as: UInt64.self)
         let sum = Self.checksum(UnsafeRawBufferPointer(rebasing: bytes[start..<(start + Self.slotChecksummed)]))
         bytes.storeBytes(of: sum, toByteOffset: start + Self.slotChecksummed, as: UInt32.self)
     }
@@ -173,6 +191,8 @@ package final class SnapshotMemory {
             }
             snapshot.containers[index].seq = slot.seq
             snapshot.containers[index].offset = slot.offset
+            snapshot.containers[index].refreshing = slot.refreshing
+            snapshot.containers[index].headerHeight = slot.headerHeight
             slots.append(slot)
         }
         return (snapshot, slots)
@@ -186,13 +206,16 @@ package final class SnapshotMemory {
             guard sum == bytes.load(fromByteOffset: at + slotChecksummed, as: UInt32.self) else { continue }
             let phase = Int(bytes.load(fromByteOffset: at + 48, as: UInt32.self))
             guard phase < phases.count else { continue }
+            let flags = bytes.load(fromByteOffset: at + 64, as: UInt64.self)
             let slot = Slot(
                 seq: Int(bytes.load(fromByteOffset: at, as: Int64.self)),
                 time: Timestamp(bytes.load(fromByteOffset: at + 8, as: Int64.self)),
                 offset: Point(x: bytes.load(fromByteOffset: at + 16, as: Double.self), y: bytes.load(fromByteOffset: at + 24, as: Double.self)),
                 velocity: Point(x: bytes.load(fromByteOffset: at + 32, as: Double.self), y: bytes.load(fromByteOffset: at + 40, as: Double.self)),
                 phase: phases[phase],
-                nameHash: bytes.load(fromByteOffset: at + 52, as: UInt32.self)
+                nameHash: bytes.load(fromByteOffset: at + 52, as: UInt32.self),
+                refreshing: flags & 1 != 0,
+                headerHeight: flags & 2 != 0 ? bytes.load(fromByteOffset: at + 56, as: Double.self) : nil
             )
             if best.map({ slot.seq > $0.seq }) ?? true { best = slot }
         }
@@ -202,7 +225,7 @@ package final class SnapshotMemory {
     // MARK: Checksums
 
     /// FNV-1a over 8-byte words (then the remaining bytes), folded to 32 bits: enough to tell
-    /// garbage and torn writes from a document, and cheap enough for every publication (7
+    /// garbage and torn writes from a document, and cheap enough for every publication (9
     /// multiplications for a slot).
     @inline(__always)
     package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {

@@ -74,6 +74,20 @@ extension ScrollContainer {
         }
     }
 
+    /// A restart takes back an `enterAlways` header `height` px high at the offset the container
+    /// rests at (docs/design.md §16): the height it had, within what the mode allows there
+    /// (`P(y) ≤ h ≤ M`). A pinned header, or none, has nothing to take back: its height follows
+    /// the offset.
+    public mutating func restoreHeader(height: Double) {
+        guard let header = configuration.header, header.mode == .enterAlways, height.isFinite else { return }
+        let axis = configuration.listAxis
+        let y = position[axis]
+        let lo = -contentInsets.leadingEdge(axis)
+        let allowed = header.pinnedHeight(atDistanceFromTop: y - lo)...header.maxHeight
+        revealedHeader = RevealedHeader(height: Math.clamp(height, allowed), offset: y)
+        layout()
+    }
+
     /// Where a header snap goes from the offset `y` (docs/design.md §5, §21), nil for none. A
     /// pinned header snaps by its distance from the top `u`; an `enterAlways` one by how far it
     /// is collapsed, `M − h`: the content moves by the header's remaining travel, so that the

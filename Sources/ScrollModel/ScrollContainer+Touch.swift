@@ -37,14 +37,30 @@ extension ScrollContainer {
             drag!.touchAnchor = drag!.raw - previous
         }
         tracker.add(step, at: time)
+        // A touch drag is a drag (docs/design.md §22): with the lock on, nothing moves until the
+        // steps have travelled 10 px, then only the locked axis follows the finger (the other
+        // stays where it was at the down) or both do.
+        if locksDirection { _ = drag!.lock.filter(step) }
         var raw = drag!.raw
         let anchor = drag!.touchAnchor!
-        for axis in Axis.allCases where scrolls(axis) && axes.contains(axis) {
+        for axis in Axis.allCases where scrolls(axis) && axes.contains(axis) && followsTouch(axis) {
             raw[axis] = anchor[axis] + displacement[axis]
             position[axis] = shown(raw: raw[axis], axis)
         }
         drag!.raw = raw
         velocity = scaledVelocity()
+    }
+
+    /// Whether a touch drag moves `axis` now: always without the directional lock; with it, once
+    /// decided, and then only the locked axis if it locked.
+    @inline(__always)
+    private func followsTouch(_ axis: Axis) -> Bool {
+        guard locksDirection, let drag else { return true }
+        switch drag.lock.decision {
+        case .undecided: return false
+        case .free: return true
+        case let .locked(locked): return locked == axis
+        }
     }
 
     /// The touch lifted (`cancelled`: libinput cancelled it): a drag it drove is released as a

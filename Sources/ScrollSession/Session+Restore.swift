@@ -42,7 +42,8 @@ extension Session {
     /// Takes back containers a previous process of the same session had (docs/design.md §16): each
     /// is created (or, when the configuration file defines it, updated) with its stored settings,
     /// brought to rest at its last published offset (clamped to its resting range, as a
-    /// `scrollTo` without animation is) and published with the `seq` after its stored one; then
+    /// `scrollTo` without animation is), with a refresh that was running and an `enterAlways`
+    /// header's height as they were, and published with the `seq` after its stored one; then
     /// pauses and the focus are put back. What was taken back is recorded as one `restore`
     /// request of client 0 (docs/design.md §17), which a replay hands to this same function: the
     /// `seq`s go on in the replay exactly as they did live. Returns the containers that could
@@ -82,7 +83,11 @@ extension Session {
                 y: Limits.accepts(stored.offset.y) ? stored.offset.y : nil
             )
             update(container: index, at: engine.now, into: &published) {
+                // A refresh first: its `lo − r` is then the top of the range the offset is
+                // clamped to, so a container held there comes back there (docs/design.md §21).
+                if stored.refreshing { $0.beginRefresh(at: $1) }
                 $0.scroll(to: target, animation: .none, at: $1)
+                if let height = stored.headerHeight, Limits.accepts(height) { $0.restoreHeader(height: height) }
                 // At rest where it was, as if it had never moved: no indicators, no hide to come.
                 $0.hideIndicators()
             }

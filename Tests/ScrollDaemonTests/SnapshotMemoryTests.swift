@@ -82,7 +82,7 @@ struct SnapshotMemoryTests {
         memory.write(SnapshotMemory.Slot(seq: 13, time: 2000, offset: Point(x: 0, y: 1300), velocity: Point(x: 0, y: 0), phase: .idle, nameHash: hash), at: 1)
         memory.write(SnapshotMemory.Slot(seq: 14, time: 3000, offset: Point(x: 0, y: 1400), velocity: Point(x: 0, y: 0), phase: .idle, nameHash: hash), at: 1)
         // The process died in the middle of writing seq 14: half its offset is stored.
-        let slotStart = 64 + 2 * memory.documentCapacity + (1 * 2 + 0) * 64
+        let slotStart = 64 + 2 * memory.documentCapacity + (1 * 2 + 0) * 80  // 80-byte slots (format version 2)
         buffer.bytes.storeBytes(of: 7.0, toByteOffset: slotStart + 24, as: Double.self)
         let (read, _) = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
         #expect(read.containers[1].seq == 13)
@@ -140,8 +140,8 @@ struct SnapshotMemoryTests {
     @Test func anotherVersionIsRefused() throws {
         let (buffer, memory) = Self.memory()
         memory.write(document: Self.snapshot.encoded(), slots: Self.slots(for: Self.snapshot))
-        buffer.bytes.storeBytes(of: UInt32(2), toByteOffset: 8, as: UInt32.self)
-        #expect(throws: SnapshotError("format version 2, this scrolld reads version 1")) { try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes)) }
+        buffer.bytes.storeBytes(of: UInt32(1), toByteOffset: 8, as: UInt32.self)
+        #expect(throws: SnapshotError("format version 1, this scrolld reads version 2")) { try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes)) }
     }
 
     @Test func aDocumentThatIsNotASessionIsRefused() {

@@ -112,11 +112,16 @@ WATCH_PID=
 REF_PID=
 stop_all() {
   local p
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID; do kill -TERM "$p" 2>/dev/null; done
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID; do wait "$p" 2>/dev/null; done
-  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' TOUCH_SUB_PID='' WATCH_PID=''
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID; do kill -TERM "$p" 2>/dev/null; done
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID; do wait "$p" 2>/dev/null; done
+  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' TOUCH_SUB_PID='' WATCH_PID='' LOCK_PID='' LOCK_SUB_PID=''
   e2e_devices_stop
 }
+
+# The directional lock on a real touchpad (docs/design.md §22): a daemon of its own, after the
+# main one has stopped (lock_scenario, lock_checks).
+# shellcheck source=lock-guest.sh
+. "$E2E_DIR/lock-guest.sh"
 
 [ -x "$SCROLLD" ] || fatal "scrolld binary at $SCROLLD (run swift build on the host first)"
 
@@ -469,6 +474,9 @@ TOUCH_SUB_PID=
 kill -TERM "$WATCH_PID" 2>/dev/null
 wait "$WATCH_PID"
 WATCH_PID=
+
+# --- the directional lock (docs/design.md §22): lock-guest.sh -------------------------------
+lock_scenario
 
 # --- faults: SIGKILL and a full disk while recording --------------------------------------------
 # Three more recorders, while the mouse clicks 60 times (wheel clicks come out the same from
@@ -1167,6 +1175,7 @@ cat "$W/check.log"
 [ "$CHECK_RC" = 0 ] || result FAIL "the checker itself ran (exit $CHECK_RC)" "$(tail -n 20 "$W/check.log")"
 
 check "scrolld replay of the log without libinput's final stop exits 0 (got $REPLAY2_RC)" test "$REPLAY2_RC" = 0
+lock_checks
 
 # `scrolld devices`: pointer devices used, both keyboards skipped as keyboards.
 devices_listing() {

@@ -78,6 +78,14 @@ typedef enum scrolld_phase {
     SCROLLD_PHASE_ANIMATING
 } scrolld_phase;
 
+/* A scroll indicator (docs/design.md §22): the thumb's start along its track and its length,
+ * px, and whether it shows. `present` is false for an axis the container does not scroll. */
+typedef struct scrolld_indicator {
+    bool present;
+    double offset, length;
+    bool visible;
+} scrolld_indicator;
+
 /* One state of a container (docs/protocol.md, "The state"). */
 typedef struct scrolld_state {
     const char *container;
@@ -98,6 +106,15 @@ typedef struct scrolld_state {
     /* The first state of a subscription on a new connection after a reconnection: what
      * happened in between was not seen, and `seq` may have started over. */
     bool resumed;
+    /* The scroll indicators of the axes the container scrolls (docs/design.md §22). */
+    scrolld_indicator indicator_x, indicator_y;
+    /* The section header pinned now (docs/design.md §21): its row and the content y of its
+     * top (on screen at sticky_row_top - content_offset.y), when has_sticky_row. */
+    bool has_sticky_row;
+    int64_t sticky_row;
+    double sticky_row_top;
+    /* Pull to refresh (docs/design.md §21): true while a refresh runs. */
+    bool refreshing;
 } scrolld_state;
 
 typedef enum scrolld_value_type {
@@ -294,6 +311,12 @@ int scrolld_resume(scrolld *c, const char *container, scrolld_error *err);
 int scrolld_remove(scrolld *c, const char *container, scrolld_error *err);
 /* container NULL: input goes to every container again (docs/design.md §14). */
 int scrolld_focus(scrolld *c, const char *container, scrolld_error *err);
+/* Shows the container's scroll indicators for its indicator_linger_ms (docs/design.md §22). */
+int scrolld_flash_indicators(scrolld *c, const char *container, scrolld_error *err);
+/* Starts a refresh as a pull past the threshold does (docs/design.md §21; the container needs
+ * `refresh` configured), and ends it: the container goes back to the top of its content. */
+int scrolld_begin_refresh(scrolld *c, const char *container, scrolld_error *err);
+int scrolld_end_refresh(scrolld *c, const char *container, scrolld_error *err);
 /* The container's state now; state->container points at `container`. */
 int scrolld_get(scrolld *c, const char *container, scrolld_state *state, scrolld_error *err);
 /* Follows a container (rate: at most this many states a second, 0 for every one): its

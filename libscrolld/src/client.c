@@ -728,6 +728,34 @@ static bool read_rows(const jv *v, scrolld_rows *rows) {
     return json_int(first, &rows->first) && json_int(last, &rows->last);
 }
 
+/* One axis of `indicators`, absent for an axis the container does not scroll. */
+static bool read_indicator(const jv *indicators, const char *axis, scrolld_indicator *out) {
+    const jv *v = indicators ? json_get(indicators, axis) : NULL;
+    if (v == NULL || v->type == J_NULL) return true;
+    const jv *visible = json_get(v, "visible");
+    if (!json_number(v, "offset", &out->offset) || !json_number(v, "length", &out->length) ||
+        visible == NULL || visible->type != J_BOOL)
+        return false;
+    out->visible = visible->boolean;
+    out->present = true;
+    return true;
+}
+
+/* docs/design.md §21 and §22: the indicators, the pinned row, whether a refresh runs. */
+static bool read_app_bars(const jv *msg, scrolld_state *s) {
+    const jv *indicators = json_get(msg, "indicators");
+    if (indicators != NULL && indicators->type != J_OBJECT && indicators->type != J_NULL) return false;
+    if (!read_indicator(indicators, "x", &s->indicator_x) || !read_indicator(indicators, "y", &s->indicator_y)) return false;
+    const jv *sticky = json_get(msg, "stickyRow");
+    if (sticky != NULL && sticky->type != J_NULL) {
+        if (!json_int(json_get(sticky, "row"), &s->sticky_row) || !json_number(sticky, "top", &s->sticky_row_top)) return false;
+        s->has_sticky_row = true;
+    }
+    const jv *refreshing = json_get(msg, "refreshing");
+    s->refreshing = refreshing != NULL && refreshing->type == J_BOOL && refreshing->boolean;
+    return true;
+}
+
 /* A state message as a scrolld_state (strings point into the parsed line). */
 static bool read_state(const jv *msg, scrolld_state *s) {
     memset(s, 0, sizeof *s);
@@ -756,7 +784,7 @@ static bool read_state(const jv *msg, scrolld_state *s) {
     }
     const jv *paused = json_get(msg, "paused");
     s->paused = paused != NULL && paused->type == J_BOOL && paused->boolean;
-    return true;
+    return read_app_bars(msg, s);
 }
 
 static void read_value(const jv *v, scrolld_value *out) {
@@ -788,12 +816,6 @@ static void keep_value(owned_value *o, const scrolld_value *v) {
     if (v->source_kind) o->v.source_kind = o->kind = sdup(v->source_kind);
 }
 
-static bool anchored_at_bottom(const desc *d) {
-    for (const desc_entry *e = d->entries; e != NULL; e = e->next)
-        if (strcmp(e->key, "anchor") == 0 && e->text != NULL && strcmp(e->text, "\"bottom\"") == 0) return true;
-    return false;
-}
-
 /* Where a reconnection puts a container back (docs/decisions.md, "Where a client puts a
  * container back"): its last resting offset or, for a bottom-anchored one last seen following
  * its end (within 0.5 px of it, beyond it, or moving towards it: a log whose rows arrive faster
@@ -802,7 +824,7 @@ static void note_rest(scrolld *c, const scrolld_state *s) {
     desc *d = find_desc(c, s->container);
     if (d == NULL) return;
     bool moving = s->phase != SCROLLD_PHASE_IDLE;
-    if (anchored_at_bottom(d)) {
+    if (d->anchored_at_bottom) {
         double lo = -s->content_insets.top;
         double hi = s->content_size.height - s->container_size.height + s->content_insets.bottom;
         if (hi < lo) hi = lo;
@@ -1330,6 +1352,15 @@ int scrolld_pause(scrolld *c, const char *container, scrolld_error *err) { retur
 int scrolld_resume(scrolld *c, const char *container, scrolld_error *err) { return simple(c, "resume", OP_RESUME, container, true, err); }
 int scrolld_remove(scrolld *c, const char *container, scrolld_error *err) { return simple(c, "remove", OP_REMOVE, container, true, err); }
 int scrolld_focus(scrolld *c, const char *container, scrolld_error *err) { return simple(c, "focus", OP_FOCUS, container, true, err); }
+int scrolld_flash_indicators(scrolld *c, const char *container, scrolld_error *err) {
+    return simple(c, "flashIndicators", OP_OK, container, true, err);
+}
+int scrolld_begin_refresh(scrolld *c, const char *container, scrolld_error *err) {
+    return simple(c, "beginRefresh", OP_OK, container, true, err);
+}
+int scrolld_end_refresh(scrolld *c, const char *container, scrolld_error *err) {
+    return simple(c, "endRefresh", OP_OK, container, true, err);
+}
 
 int scrolld_unsubscribe(scrolld *c, const char *container, scrolld_error *err) {
     if (c != NULL) drop_sub(c, container);  /* its states stop here at once */

@@ -51,6 +51,8 @@ typedef struct desc {
     double rest_x, rest_y;
     /* bottom-anchored and last seen following its end: put back there, not at rest_x/rest_y */
     bool following;
+    /* `anchor` is "bottom": noted when a configure is folded, not looked up for every state */
+    bool anchored_at_bottom;
 } desc;
 
 /* The settings as request members (after `"container":...`). Returns 0 or a SCROLLD_E_ code

@@ -583,6 +583,9 @@ bool desc_fold(desc *d, const scrolld_settings *s, arena *a) {
         }
     }
     if (ok && (count || height || heights)) ok = rows_describe(d, count, height, heights);
+    d->anchored_at_bottom = false;
+    for (const desc_entry *e = d->entries; e != NULL; e = e->next)
+        if (strcmp(e->key, "anchor") == 0 && e->text != NULL && strcmp(e->text, "\"bottom\"") == 0) d->anchored_at_bottom = true;
     return ok;
 }
 

@@ -1,5 +1,7 @@
 """Screenshots of an X display (`xwd -root`, read here: X Window Dump, version 7) and the
 measurements the kiosk demo's test makes on them."""
+import contextlib
+import os
 import struct
 import subprocess
 
@@ -43,3 +45,21 @@ def run_length(image: Image, x: int, y: int, colour) -> int:
     while y + n < image.height and image.pixel(x, y + n) == colour:
         n += 1
     return n
+
+
+@contextlib.contextmanager
+def xvfb(directory, width: int, height: int):
+    """An X display of its own (Xvfb, `width` x `height`, 24 bits) for a window test: its name."""
+    read, write = os.pipe()
+    log = os.path.join(str(directory), "xvfb.log")
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{width}x{height}x24",
+                               "-nolisten", "tcp"], pass_fds=(write,), stderr=open(log, "wb"))
+    os.close(write)
+    with os.fdopen(read) as numbers:
+        number = numbers.readline().strip()
+    assert number, f"Xvfb did not start: {open(log).read()}"
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(60)

@@ -18,7 +18,7 @@ import pytest
 
 import scrolld
 from daemon import DEADLINE, REPO, Daemon, scrolld_bin, wait_for, write_log
-from screenshot import grab, run_length
+from screenshot import grab, run_length, xvfb
 
 DEMO = os.path.join(REPO, "examples", "kiosk_demo.py")
 WIDTH, HEIGHT, HEADER_MIN, HEADER_MAX, ROW, ROWS = 480, 640, 60, 160, 56, 500
@@ -51,25 +51,17 @@ def require(tool):
 @pytest.fixture
 def display(tmp_path):
     require("Xvfb")
-    read, write = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{WIDTH}x{HEIGHT}x24",
-                             "-nolisten", "tcp"], pass_fds=(write,), stderr=open(tmp_path / "xvfb.log", "wb"))
-    os.close(write)
-    with os.fdopen(read) as numbers:
-        number = numbers.readline().strip()
-    assert number, f"Xvfb did not start: {(tmp_path / 'xvfb.log').read_text()}"
-    yield f":{number}"
-    xvfb.terminate()
-    xvfb.wait(DEADLINE)
+    with xvfb(tmp_path, WIDTH, HEIGHT) as name:
+        yield name
 
 
 class Demo:
     """The demo process; its --report lines (one per idle state drawn) arrive on a queue."""
 
-    def __init__(self, display, socket_path, directory):
+    def __init__(self, display, socket_path, directory, extra=()):
         env = dict(os.environ, DISPLAY=display, SDL_VIDEO_WINDOW_POS="0,0")
         self.stderr_path = os.path.join(directory, "demo.stderr")
-        self.process = subprocess.Popen([sys.executable, DEMO, "--socket", socket_path, "--report"], env=env,
+        self.process = subprocess.Popen([sys.executable, DEMO, "--socket", socket_path, "--report", *extra], env=env,
                                         stdout=subprocess.PIPE, stderr=open(self.stderr_path, "wb"))
         self.reports = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
