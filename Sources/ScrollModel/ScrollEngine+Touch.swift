@@ -29,82 +29,93 @@ extension ScrollEngine {
     /// the drag. Events of any finger but the active one are ignored.
     mutating func touch(_ event: ScrollEvent, _ emit: (Update) -> Void) {
         switch event.kind {
-        case let .touchDown(slot, point):
-            guard touch == nil else { return }
-            let entry = touchTarget(at: point, device: event.device)
-            var active = ActiveTouch(device: event.device, slot: slot, entry: entry.map { slots[$0].id }, start: point, scale: Point(x: 1, y: 1), slop: 0)
-            if let entry, let frame = slots[entry].container.configuration.touchFrame {
-                let size = slots[entry].container.containerSize
-                active.scale = Point(x: size.width / frame.width, y: size.height / frame.height)
-                active.slop = slots[entry].container.configuration.physics.touchSlop
+        case let .touchDown(slot, point): touchDown(event, slot: slot, at: point, emit)
+        case let .touchMotion(slot, point): touchMotion(event, slot: slot, to: point, emit)
+        case .touchUp(let slot), .touchCancel(let slot): touchLift(event, slot: slot, emit)
+        default: return
+        }
+    }
+
+    /// A finger lands: the container under it (if any) is the touch's, and it stops there.
+    private mutating func touchDown(_ event: ScrollEvent, slot: Int, at point: Point, _ emit: (Update) -> Void) {
+        guard touch == nil else { return }
+        let entry = touchTarget(at: point, device: event.device)
+        var active = ActiveTouch(device: event.device, slot: slot, entry: entry.map { slots[$0].id }, start: point, scale: Point(x: 1, y: 1), slop: 0)
+        if let entry, let frame = slots[entry].container.configuration.touchFrame {
+            let size = slots[entry].container.containerSize
+            active.scale = Point(x: size.width / frame.width, y: size.height / frame.height)
+            active.slop = slots[entry].container.configuration.physics.touchSlop
+        }
+        touch = active
+        guard let entry else { return }
+        // It stops what the finger lands on as resting fingers on a touchpad do.
+        let hold = ScrollEvent(time: event.time, device: event.device, kind: .holdBegin(fingers: 1))
+        router.clearRouted()
+        slots.withUnsafeBufferPointer { router.route(hold, from: entry, slots: $0) }
+        var reached: [ContainerID] = []
+        for index in slots.indices where !router.routed[index].isEmpty {
+            reached.append(slots[index].id)
+            slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
+                container.touchDown(device: event.device, at: event.time)
             }
-            touch = active
-            guard let entry else { return }
-            // It stops what the finger lands on as resting fingers on a touchpad do.
-            let hold = ScrollEvent(time: event.time, device: event.device, kind: .holdBegin(fingers: 1))
-            router.clearRouted()
-            slots.withUnsafeBufferPointer { router.route(hold, from: entry, slots: $0) }
-            var reached: [ContainerID] = []
-            for index in slots.indices where !router.routed[index].isEmpty {
-                reached.append(slots[index].id)
-                slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
-                    container.touchDown(device: event.device, at: event.time)
-                }
-            }
-            touch!.reached = reached
-        case let .touchMotion(slot, point):
-            guard var active = touch, active.device == event.device, active.slot == slot,
-                  let id = active.entry, let entry = index(of: id) else { return }
-            let moved = Point(x: active.scale.x * (point.x - active.start.x), y: active.scale.y * (point.y - active.start.y))
-            if active.direction == nil {
-                let distance = (moved.x * moved.x + moved.y * moved.y).squareRoot()
-                guard distance > active.slop, distance.isFinite else {
-                    // Below the slop nothing moves; the container still hears of its input.
-                    slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { $0.touchStill(at: event.time) }
-                    return
-                }
-                active.direction = Point(x: moved.x / distance, y: moved.y / distance)
-            }
-            let u = active.direction!
-            let displacement = Point(x: -moved.x + active.slop * u.x, y: -moved.y + active.slop * u.y)
-            let previous = active.displacement
-            active.displacement = displacement
-            let step = AxisValues(
-                x: displacement.x != previous.x ? displacement.x - previous.x : nil,
-                y: displacement.y != previous.y ? displacement.y - previous.y : nil
-            )
-            guard step.x != nil || step.y != nil else {
-                touch = active
+        }
+        touch!.reached = reached
+    }
+
+    /// The touch's finger moves: nothing below the slop, then a 1:1 drag along the chain.
+    private mutating func touchMotion(_ event: ScrollEvent, slot: Int, to point: Point, _ emit: (Update) -> Void) {
+        guard var active = touch, active.device == event.device, active.slot == slot,
+              let id = active.entry, let entry = index(of: id) else { return }
+        let moved = Point(x: active.scale.x * (point.x - active.start.x), y: active.scale.y * (point.y - active.start.y))
+        if active.direction == nil {
+            let distance = (moved.x * moved.x + moved.y * moved.y).squareRoot()
+            guard distance > active.slop, distance.isFinite else {
+                // Below the slop nothing moves; the container still hears of its input.
                 slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { $0.touchStill(at: event.time) }
                 return
             }
-            // The drag goes along the chain as a touchpad's would (latching, `overscroll`).
-            let drag = ScrollEvent(time: event.time, device: event.device, kind: .finger(step))
-            router.clearRouted()
-            slots.withUnsafeBufferPointer { router.route(drag, from: entry, slots: $0) }
-            for index in slots.indices where !router.routed[index].isEmpty {
-                let axes = router.routed[index]
-                if !active.reached.contains(slots[index].id) { active.reached.append(slots[index].id) }
-                slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
-                    container.touchDrag(to: displacement, from: previous, axes: axes, device: event.device, at: event.time)
-                }
-            }
+            active.direction = Point(x: moved.x / distance, y: moved.y / distance)
+        }
+        let u = active.direction!
+        let displacement = Point(x: -moved.x + active.slop * u.x, y: -moved.y + active.slop * u.y)
+        let previous = active.displacement
+        active.displacement = displacement
+        let step = AxisValues(
+            x: displacement.x != previous.x ? displacement.x - previous.x : nil,
+            y: displacement.y != previous.y ? displacement.y - previous.y : nil
+        )
+        guard step.x != nil || step.y != nil else {
             touch = active
-        case .touchUp(let slot), .touchCancel(let slot):
-            guard let active = touch, active.device == event.device, active.slot == slot else { return }
-            touch = nil
-            guard let id = active.entry else { return }
-            if let entry = index(of: id) { router.endTouch(from: entry, device: event.device) }
-            let cancelled = if case .touchCancel = event.kind { true } else { false }
-            let momentum = shaping(forDevice: event.device).momentum
-            for id in active.reached {
-                guard let index = index(of: id) else { continue }
-                slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
-                    container.touchLift(device: event.device, cancelled: cancelled, momentum: momentum, at: event.time)
-                }
-            }
-        default:
+            slots[entry].touched(event, devices: devices, rate: frameRate, index: entry, emit) { $0.touchStill(at: event.time) }
             return
+        }
+        // The drag goes along the chain as a touchpad's would (latching, `overscroll`).
+        let drag = ScrollEvent(time: event.time, device: event.device, kind: .finger(step))
+        router.clearRouted()
+        slots.withUnsafeBufferPointer { router.route(drag, from: entry, slots: $0) }
+        for index in slots.indices where !router.routed[index].isEmpty {
+            let axes = router.routed[index]
+            if !active.reached.contains(slots[index].id) { active.reached.append(slots[index].id) }
+            slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
+                container.touchDrag(to: displacement, from: previous, axes: axes, device: event.device, at: event.time)
+            }
+        }
+        touch = active
+    }
+
+    /// The touch's finger lifts (or the touch is cancelled): every container it reached is let go.
+    private mutating func touchLift(_ event: ScrollEvent, slot: Int, _ emit: (Update) -> Void) {
+        guard let active = touch, active.device == event.device, active.slot == slot else { return }
+        touch = nil
+        guard let id = active.entry else { return }
+        if let entry = index(of: id) { router.endTouch(from: entry, device: event.device) }
+        let cancelled = if case .touchCancel = event.kind { true } else { false }
+        let momentum = shaping(forDevice: event.device).momentum
+        for id in active.reached {
+            guard let index = index(of: id) else { continue }
+            slots[index].touched(event, devices: devices, rate: frameRate, index: index, emit) { container in
+                container.touchLift(device: event.device, cancelled: cancelled, momentum: momentum, at: event.time)
+            }
         }
     }
 
