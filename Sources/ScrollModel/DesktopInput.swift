@@ -19,6 +19,7 @@ public struct DesktopInput: Hashable, Sendable {
 
     /// One desktop's setting for some devices; nil leaves the key to other rules.
     public struct Rule: Hashable, Sendable {
+        /// The devices it applies to.
         public var devices: Devices
         /// Natural scrolling: the engine reverses the device's deltas on both axes.
         public var naturalScrolling: Bool?
@@ -27,6 +28,7 @@ public struct DesktopInput: Hashable, Sendable {
         /// Where it came from, as `devices` shows it (`desktop:kde`).
         public var source: String
 
+        /// A rule for `devices` from `source`.
         public init(devices: Devices, naturalScrolling: Bool? = nil, scrollFactor: Double? = nil, source: String) {
             self.devices = devices
             self.naturalScrolling = naturalScrolling
@@ -47,9 +49,12 @@ public struct DesktopInput: Hashable, Sendable {
 
     /// A value and where it came from (`config`, `desktop:kde`, `default`).
     public struct Sourced<Value: Hashable & Sendable>: Hashable, Sendable {
+        /// The value in force.
         public var value: Value
+        /// `config`, a desktop's source name (`desktop:kde`) or `default`.
         public var source: String
 
+        /// `value`, from `source`.
         public init(_ value: Value, source: String) {
             self.value = value
             self.source = source
@@ -62,6 +67,7 @@ public struct DesktopInput: Hashable, Sendable {
     /// Animations turned off; nil: no desktop says.
     public var reducedMotion: Sourced<Bool>?
 
+    /// Settings; none changes nothing.
     public init(rules: [Rule] = [], reducedMotion: Sourced<Bool>? = nil) {
         self.rules = rules
         self.reducedMotion = reducedMotion
