@@ -227,8 +227,8 @@ public enum ReplyEncoder {
             error(code: code, message: message, id: id, into: &buffer)
         case .state(let line):
             state(line.state, container: line.container, seq: line.seq, paused: line.paused, id: line.id, into: &buffer)
-        case let .devices(id, list, input, focus):
-            devices(list, focus: focus, input: input ?? .active, id: id, into: &buffer)
+        case let .devices(id, list, input, focus, reducedMotion):
+            devices(list, focus: focus, input: input ?? .active, reducedMotion: reducedMotion, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):
