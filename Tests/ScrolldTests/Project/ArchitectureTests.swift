@@ -54,7 +54,7 @@ import Testing
         // Live = replay on an EmbeddedEventLoop: the session, the daemon's logic, and a file
         // for its configuration.
         "ScrollSessionTests": [
-            "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
+            "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog", "ScrollDesktop",
             "NIOCore", "NIOEmbedded", "Logging", "Testing", "Foundation", "Glibc",
         ],
         "ScrollDaemonTests": [
