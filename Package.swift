@@ -73,7 +73,10 @@ let package = Package(
         ),
         // The user's desktop settings for scrolling (docs/design.md §23): what a desktop says,
         // and the watchers' interface. Pure Swift; the watchers live at the edges.
-        .target(name: "ScrollDesktop"),
+        .target(name: "ScrollDesktop", dependencies: ["ScrollModel", "ScrollProtocol"]),
+        // The desktops' watchers that need only the C library: KDE's files with inotify, sway's
+        // IPC socket. Each blocks on a thread of its own, in the kernel, until something changes.
+        .target(name: "ScrollDesktopWatchers", dependencies: ["ScrollDesktop"]),
         // A TOML 1.0 reader in Swift alone (no Foundation), keeping the line of every key.
         .target(name: "TOML"),
         // The configuration of docs/design.md §8: keys, defaults, validation with the offending
@@ -96,7 +99,7 @@ let package = Package(
         .target(
             name: "ScrollDaemon",
             dependencies: [
-                "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput",
+                "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput", "ScrollDesktop",
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The WebSocket listener's handshake and framing (docs/design.md §24).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -148,6 +151,8 @@ let package = Package(
                 "ScrollProtocol",
                 "ScrollPlot",
                 "ScrollCommandLine",
+                "ScrollDesktop",
+                "ScrollDesktopWatchers",
             ]
         ),
         // What the command lines of scrolld and scrollctl share: the options that shape a
@@ -179,13 +184,14 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
+        .testTarget(name: "ScrollDesktopTests", dependencies: ["ScrollDesktop", "ScrollModel"]),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel", "ScrollClient", "ScrollProtocol"]),
         // The session as a command processor, and live = replay as a property: random command
         // streams applied to the daemon's logic on an EmbeddedEventLoop, recorded, replayed.
         .testTarget(
             name: "ScrollSessionTests",
             dependencies: [
-                "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
+                "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog", "ScrollDesktop",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

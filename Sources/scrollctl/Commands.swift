@@ -297,68 +297,6 @@ struct Focus: ParsableCommand {
     }
 }
 
-struct Devices: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the input devices the daemon reads.")
-
-    @Flag(help: "Print the daemon's reply line instead of a table.")
-    var json = false
-
-    @OptionGroup var connection: ConnectionOptions
-
-    func run() throws {
-        try connection.request(.devices) { message, _ throws(ClientFailure) in
-            guard case .devices(_, let devices, let input, let focus) = message.reply else { throw .unexpected(message.reply, for: .devices) }
-            if json {
-                Output.write(message.line + [UInt8(ascii: "\n")])
-            } else {
-                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? "") + (focus.map(Self.focusLine) ?? ""))
-            }
-        }
-    }
-
-    /// The line under the table that says whether the daemon reads its devices
-    /// (docs/design.md §15).
-    static func inputLine(_ input: InputState) -> String {
-        switch input.reason {
-        case nil: "Input: active\n"
-        case .sessionInactive?: "Input: paused (session_inactive: this user's session is not the active one of the seat; devices are closed)\n"
-        case .sleep?: "Input: paused (sleep: the system is suspending or asleep; devices are closed)\n"
-        }
-    }
-
-    /// The line that names the container holding the focus (docs/design.md §14), when the
-    /// daemon says: input routed by focus goes there before the pointer's container.
-    static func focusLine(_ focus: String?) -> String {
-        focus.map { "Focus: \($0)\n" } ?? "Focus: none\n"
-    }
-
-    static func table(_ devices: [DeviceInfo]) -> String {
-        guard !devices.isEmpty else { return "No input devices.\n" }
-        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS", "RULES"]]
-        for device in devices {
-            let caps = DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1)
-            rows.append([
-                String(device.id), device.name, caps.isEmpty ? "-" : caps.joined(separator: ","),
-                device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
-                device.rules.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-",
-            ])
-        }
-        var widths = Array(repeating: 0, count: rows[0].count)
-        for row in rows {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
-        }
-        var text = ""
-        for row in rows {
-            var line = ""
-            for (i, cell) in row.enumerated() {
-                line += i == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[i] - cell.count + 2)
-            }
-            text += line + "\n"
-        }
-        return text
-    }
-}
-
 struct Reload: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Make the daemon re-read its configuration.",

@@ -128,7 +128,7 @@ struct InputSettingsTests {
     }
 }
 
-@Suite struct ConfigValueHashingTests {
+@Suite struct SettingValueHashingTests {
     /// Hashable's law: values that are equal hash the same (the hash was the description's,
     /// which tells 0.0 from -0.0 while `==` does not).
     @Test func equalValuesHashTheSame() {

@@ -9,7 +9,9 @@ import Testing
     static let allowed: [String: Set<String>] = [
         "ScrollModel": ["RealModule"],
         "TOML": [],
-        "ScrollDesktop": [],
+        "ScrollDesktop": ["ScrollModel", "ScrollProtocol"],
+        // inotify, sway's socket, a thread blocked in poll(2).
+        "ScrollDesktopWatchers": ["ScrollDesktop", "Glibc"],
         // memchr for lines.
         "ScrollJSON": ["Glibc"],
         "ScrollLog": ["ScrollModel", "ScrollJSON"],
@@ -19,7 +21,7 @@ import Testing
         // A Unix socket's address, the default socket's path (the uid in it).
         "ScrollProtocol": ["ScrollModel", "ScrollJSON", "Glibc"],
         "ScrollSession": ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"],
-        "ScrollDaemon": ["NIOCore", "NIOHTTP1", "NIOWebSocket", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput"],
+        "ScrollDaemon": ["NIOCore", "NIOHTTP1", "NIOWebSocket", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput", "ScrollDesktop"],
         "ScrollDaemonPOSIX": ["ScrollDaemon", "CScrolldShim", "NIOCore", "SystemPackage", "Glibc"],
         "ScrollInput": ["CLibinput", "ScrollModel", "Glibc"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
@@ -32,6 +34,7 @@ import Testing
         "scrolld": [
             "ScrollModel", "ScrollJSON", "ScrollLog", "ScrollTranscript", "ScrollConfig", "ScrollProtocol", "ScrollSession",
             "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollInput", "ScrollPlot", "ScrollPOSIX", "ScrollCommandLine",
+            "ScrollDesktop", "ScrollDesktopWatchers",
             "CScrolldShim", "CSystemd", "CLibinput", "Glibc", "FoundationEssentials", "Synchronization", "SystemPackage",
             "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging", "ArgumentParser",
         ],
@@ -44,13 +47,14 @@ import Testing
         "TOMLTests": ["TOML", "Testing", "Foundation"],
         "ScrollConfigTests": ["ScrollConfig", "ScrollModel", "Testing", "Foundation"],
         "ScrollPlotTests": ["ScrollPlot", "ScrollModel", "Testing", "Foundation", "FoundationXML"],
+        "ScrollDesktopTests": ["ScrollDesktop", "ScrollModel", "Testing"],
         // The process-level tests reach the daemon from outside only: its binaries, sockets
         // and files, and the client library.
         "ScrolldTests": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollLog", "Testing", "Foundation", "FoundationXML", "Glibc", "Synchronization"],
         // Live = replay on an EmbeddedEventLoop: the session, the daemon's logic, and a file
         // for its configuration.
         "ScrollSessionTests": [
-            "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
+            "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog", "ScrollDesktop",
             "NIOCore", "NIOEmbedded", "Logging", "Testing", "Foundation", "Glibc",
         ],
         "ScrollDaemonTests": [
