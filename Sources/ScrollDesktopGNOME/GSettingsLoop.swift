@@ -10,9 +10,6 @@ final class GSettingsLoop: @unchecked Sendable {
     private let context: OpaquePointer
     private let loop: OpaquePointer
     private var settings: [(watched: GNOMESettingsWatcher.Watched, object: UnsafeMutablePointer<GSettings>)] = []
-    /// The last settings delivered: a write of the same value (dconf tells it as a change)
-    /// delivers nothing.
-    private var delivered: DesktopSettings?
 
     init(watching watched: [GNOMESettingsWatcher.Watched], sink: any DesktopSettingsSink) {
         self.watched = watched
@@ -86,10 +83,7 @@ final class GSettingsLoop: @unchecked Sendable {
     }
 
     private func deliver() {
-        let current = read()
-        guard current != delivered else { return }
-        delivered = current
-        sink.desktopSettingsChanged(current)
+        sink.desktopSettingsChanged(read())
     }
 
     /// What GNOME says now.

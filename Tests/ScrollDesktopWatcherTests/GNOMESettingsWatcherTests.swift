@@ -54,8 +54,9 @@ struct GNOMESettingsWatcherTests {
         watcher.stop()
     }
 
-    /// Another key of the same schemas, or a write of the same value, delivers nothing: a
-    /// later real change is the next delivery.
+    /// Another key of the same schemas, or a write of the value a key has (which neither
+    /// gsettings nor dconf tells as a change), delivers nothing: a later real change is the next
+    /// delivery.
     @Test func otherKeysAndSameValuesDeliverNothing() throws {
         let watcher = GNOMESettingsWatcher()
         let sink = RecordingSink()
