@@ -69,13 +69,17 @@ struct GNOMESettingsWatcherTests {
         watcher.stop()
     }
 
-    /// After `stop()` returns, a change reaches no sink: a second watcher sees it, and by then
-    /// the first would have too.
+    /// After `stop()` returns, its thread has ended and a change reaches no sink: a second
+    /// watcher sees it, and by then the first would have too.
     @Test func nothingIsDeliveredAfterStop() throws {
         let first = GNOMESettingsWatcher()
         let stopped = RecordingSink()
+        _ = try GNOMESession.shared.get()
+        let threads = ThreadCensus.count(named: "scrolld-gnome")
         _ = try first.start(delivering: stopped)
+        #expect(ThreadCensus.count(named: "scrolld-gnome") == threads + 1)
         first.stop()
+        #expect(ThreadCensus.count(named: "scrolld-gnome") == threads)
         let second = GNOMESettingsWatcher()
         let running = RecordingSink()
         _ = try second.start(delivering: running)

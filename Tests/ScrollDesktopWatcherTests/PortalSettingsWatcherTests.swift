@@ -5,7 +5,8 @@ import Testing
 /// The portal watcher against a real D-Bus peer of the portal's Settings interface, on a private
 /// session bus (docs/design.md §23): what it reads at start, what `SettingChanged` changes, and
 /// when it finds nothing to watch.
-@Suite(.enabled(if: PrivateSessionBus.missing.isEmpty, "needs \(PrivateSessionBus.missing.joined(separator: " ")) (make test installs them)"))
+/// Serialized: a test counts the watchers' threads.
+@Suite(.serialized, .enabled(if: PrivateSessionBus.missing.isEmpty, "needs \(PrivateSessionBus.missing.joined(separator: " ")) (make test installs them)"))
 struct PortalSettingsWatcherTests {
     @Test func readsReducedMotionAtStartAndFollowsSettingChanged() throws {
         let bus = try PrivateSessionBus()
@@ -39,15 +40,19 @@ struct PortalSettingsWatcherTests {
         watcher.stop()
     }
 
-    /// After `stop()` returns, a change reaches no sink: a second watcher, started after the
-    /// first stopped, sees the change, and by then the first would have too.
+    /// After `stop()` returns, its thread has ended and a change reaches no sink: a second
+    /// watcher, started after the first stopped, sees the change, and by then the first would
+    /// have too.
     @Test func nothingIsDeliveredAfterStop() throws {
         let bus = try PrivateSessionBus()
         let peer = try PortalPeer(on: bus, reducedMotion: 0)
         let first = PortalSettingsWatcher(busAddress: bus.address)
         let stopped = RecordingSink()
+        let threads = ThreadCensus.count(named: "scrolld-portal")
         #expect(try first.start(delivering: stopped) != nil)
+        #expect(ThreadCensus.count(named: "scrolld-portal") == threads + 1)
         first.stop()
+        #expect(ThreadCensus.count(named: "scrolld-portal") == threads)
         let second = PortalSettingsWatcher(busAddress: bus.address)
         let running = RecordingSink()
         #expect(try second.start(delivering: running) != nil)
@@ -61,7 +66,9 @@ struct PortalSettingsWatcherTests {
         let bus = try PrivateSessionBus()
         let watcher = PortalSettingsWatcher(busAddress: bus.address)
         let sink = RecordingSink()
+        let threads = ThreadCensus.count(named: "scrolld-portal")
         #expect(try watcher.start(delivering: sink) == nil)
+        #expect(ThreadCensus.count(named: "scrolld-portal") == threads)
         #expect(watcher.absence?.contains("org.freedesktop.DBus.Error.ServiceUnknown") == true, "\(watcher.absence ?? "")")
         #expect(sink.received.isEmpty)
     }
