@@ -81,7 +81,10 @@ let package = Package(
         ),
         // The user's desktop settings for scrolling (docs/design.md §23): what a desktop says,
         // and the watchers' interface. Pure Swift; the watchers live at the edges.
-        .target(name: "ScrollDesktop"),
+        .target(name: "ScrollDesktop", dependencies: ["ScrollModel", "ScrollProtocol"]),
+        // The desktops' watchers that need only the C library: KDE's files with inotify, sway's
+        // IPC socket. Each blocks on a thread of its own, in the kernel, until something changes.
+        .target(name: "ScrollDesktopWatchers", dependencies: ["ScrollDesktop"]),
         // GNOME's settings through GSettings, on a GLib main loop of its own (docs/design.md §23).
         .target(
             name: "ScrollDesktopGNOME",
@@ -114,7 +117,7 @@ let package = Package(
         .target(
             name: "ScrollDaemon",
             dependencies: [
-                "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput",
+                "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollInput", "ScrollDesktop",
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The WebSocket listener's handshake and framing (docs/design.md §24).
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -166,6 +169,10 @@ let package = Package(
                 "ScrollProtocol",
                 "ScrollPlot",
                 "ScrollCommandLine",
+                "ScrollDesktop",
+                "ScrollDesktopWatchers",
+                "ScrollDesktopGNOME",
+                "ScrollDesktopPortal",
             ]
         ),
         // What the command lines of scrolld and scrollctl share: the options that shape a
@@ -197,6 +204,7 @@ let package = Package(
         .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
+        .testTarget(name: "ScrollDesktopTests", dependencies: ["ScrollDesktop", "ScrollModel"]),
         // The desktop watchers against real GSettings (dconf) and a real portal peer, on a private
         // session bus.
         .testTarget(
@@ -210,7 +218,7 @@ let package = Package(
         .testTarget(
             name: "ScrollSessionTests",
             dependencies: [
-                "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
+                "ScrollSession", "ScrollDaemon", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog", "ScrollDesktop",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -82,7 +82,7 @@ extension ScrollClient {
     /// the focus.
     public func devices() async throws(ScrollClientError) -> Devices {
         let received = try await connection.request(RequestLine("devices"))
-        guard case .devices(_, let devices, let input, _) = received.reply else { throw Self.unexpected(received.reply, for: "devices") }
+        guard case .devices(_, let devices, let input, _, _) = received.reply else { throw Self.unexpected(received.reply, for: "devices") }
         var focus: String?
         if case .string(let name)? = (try? ProtocolValue(parsing: received.line))?[member: "focus"] { focus = name }
         return Devices(devices: devices, input: input, focus: focus)

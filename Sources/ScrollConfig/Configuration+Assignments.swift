@@ -77,10 +77,13 @@ extension InputSettings {
     /// takes them: what decides the engine's shaping of each device (docs/design.md §18).
     var shapingAssignments: [(key: String, value: ConfigValue)] {
         var result = Self.assignments(of: defaults.shaping, prefix: "input.")
-        for rule in rules where !rule.settings.shaping.isEmpty {
+        // `natural_scrolling` decides whether a desktop's natural scrolling applies.
+        if let v = defaults.naturalScrolling { result.append(("input.natural_scrolling", .bool(v))) }
+        for rule in rules where !rule.settings.shaping.isEmpty || rule.settings.naturalScrolling != nil {
             let prefix = "input.devices.\(rule.name)."
             if let match = rule.match { result.append((prefix + "match", .string(match))) }
             result += Self.assignments(of: rule.settings.shaping, prefix: prefix)
+            if let v = rule.settings.naturalScrolling { result.append((prefix + "natural_scrolling", .bool(v))) }
         }
         return result
     }

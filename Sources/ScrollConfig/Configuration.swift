@@ -17,6 +17,10 @@ public struct Configuration: Sendable {
     /// order met; a file's carry their file and line. Those of a container go with it when it
     /// is removed, so however many requests a daemon applies the list stays bounded.
     public internal(set) var deprecations: [ConfigurationWarning] = []
+    /// The desktop's settings in force beneath the keys (docs/design.md §23); nil: whichever
+    /// the session has (a configuration file says nothing about the desktop, so a reload of
+    /// it keeps them), and a recording's reload line says which.
+    public var desktop: DesktopInput?
 
     public init() {}
 
@@ -102,10 +106,28 @@ public struct Configuration: Sendable {
             profile = try ScrollPhysics.profile(value, key: "physics.profile")
         }
         var result = ScrollPhysics(profile: profile)
+        // The desktop's reduced motion, beneath every key.
+        result.reducedMotion = desktop?.reducedMotion?.value ?? false
         for (key, value) in assignments where key != "profile" {
             try result.set(key, value, key: "physics.\(key)")
         }
         return result
+    }
+
+    /// The engine's shaping rules: `[input]`'s over the desktop's settings.
+    public var shapingRules: InputShapingRules {
+        var rules = input.shapingRules
+        rules.desktop = desktop ?? DesktopInput()
+        return rules
+    }
+
+    /// The effective reduced motion and where it came from (docs/design.md §23): `[physics]
+    /// reduced_motion`, else the desktop's, else off.
+    public var reducedMotion: DesktopInput.Sourced<Bool> {
+        if let value = physics.last(where: { $0.key == "reduced_motion" })?.value, case .bool(let on) = value {
+            return DesktopInput.Sourced(on, source: "config")
+        }
+        return desktop?.reducedMotion ?? DesktopInput.Sourced(false, source: "default")
     }
 
     /// The model's configuration of one container.

@@ -59,6 +59,10 @@ public struct InputSettings: Hashable, Sendable {
     /// `[input] touchscreens`: whether touchscreens are opened (docs/design.md §25; default
     /// true). Read when the devices are opened (start-up, `scrolld devices`, `scrolld record`).
     public var touchscreens = true
+    /// `[input] follow_desktop`: whether scrolld reads the user's desktop settings for
+    /// scrolling and follows their changes (docs/design.md §23; default true). Read at start:
+    /// it decides which watchers run.
+    public var followDesktop = true
 
     public init() {}
 
@@ -93,11 +97,15 @@ public struct InputSettings: Hashable, Sendable {
     /// The shaping keys as the engine resolves them per device: the `[input]` defaults (a rule
     /// matching every device), then each rule with a `match`, in file order.
     public var shapingRules: InputShapingRules {
-        var result = [defaults.shaping]
+        var first = defaults.shaping
+        first.naturalScrolling = defaults.naturalScrolling
+        var result = [first]
         for rule in rules {
             guard let match = rule.match else { continue }
             var shaping = rule.settings.shaping
             shaping.match = match
+            // Not the engine's to apply, but a desktop's natural scrolling yields to it.
+            shaping.naturalScrolling = rule.settings.naturalScrolling
             result.append(shaping)
         }
         return InputShapingRules(result.filter { !$0.isEmpty })
@@ -107,6 +115,8 @@ public struct InputSettings: Hashable, Sendable {
         switch (path.count, path.first) {
         case (1, "touchscreens"):
             touchscreens = try value.bool(key)
+        case (1, "follow_desktop"):
+            followDesktop = try value.bool(key)
         case (1, _):
             try Self.set(path[0], value, key: key, on: &defaults)
         case (3, "devices"):
@@ -119,7 +129,7 @@ public struct InputSettings: Hashable, Sendable {
                 try Self.set(path[2], value, key: key, on: &rules[index].settings)
             }
         default:
-            throw ConfigurationError(key: key, message: "unknown input key (touchscreens, \(Self.keys.joined(separator: ", ")), devices.NAME.match)")
+            throw ConfigurationError(key: key, message: "unknown input key (touchscreens, follow_desktop, \(Self.keys.joined(separator: ", ")), devices.NAME.match)")
         }
     }
 

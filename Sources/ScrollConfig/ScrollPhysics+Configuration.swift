@@ -8,7 +8,7 @@ extension ScrollPhysics {
         "rubber_band", "overscroll", "momentum", "min_fling_velocity", "velocity_window",
         "deceleration_rate", "deceleration_end_distance", "bounce_stiffness", "settle_distance",
         "settle_velocity", "friction", "stop_velocity", "drag_overshoot_limit", "fling_overshoot_limit",
-        "touch_slop",
+        "touch_slop", "reduced_motion",
     ]
 
     static func profile(_ value: ConfigValue, key: String) throws(ConfigurationError) -> Profile {
@@ -40,6 +40,7 @@ extension ScrollPhysics {
         case "rubber_band": rubberBand = try value.nonNegative(key)
         case "overscroll": overscroll = try value.bool(key)
         case "momentum": momentum = try value.bool(key)
+        case "reduced_motion": reducedMotion = try value.bool(key)
         case "min_fling_velocity": minFlingVelocity = try value.nonNegative(key)
         case "velocity_window": velocityWindow = try value.number(key, in: Limits.velocityWindow)
         case "deceleration_rate":

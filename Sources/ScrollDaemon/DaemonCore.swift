@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import ScrollConfig
+import ScrollDesktop
 import ScrollInput
 import ScrollLog
 import ScrollModel
@@ -45,6 +46,10 @@ package final class DaemonCore {
     /// A replayed log waiting for the first client to connect (`run --replay-start
     /// first-client`), started then.
     package var startsWithFirstClient: ReplaySource?
+    /// The latest settings of each desktop found (docs/design.md §23), and the desktops of the
+    /// running session (`XDG_CURRENT_DESKTOP`), which win.
+    var desktops: [DesktopSettings] = []
+    package var currentDesktops: [Desktop] = []
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: RecordingWriter
 

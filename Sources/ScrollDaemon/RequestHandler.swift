@@ -30,7 +30,7 @@ final class RequestHandler {
     }
 
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures"]
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures", "desktop"]
 
     /// `welcome`'s features: "web" too while the WebSocket listener is on (docs/design.md §24).
     var features: [String] { core.servesWeb ? Self.features + ["web"] : Self.features }
@@ -107,7 +107,8 @@ final class RequestHandler {
             }
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .devices:
-            return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, id: id, into: &$0) }
+            let reducedMotion = core.session.configuration.reducedMotion
+            return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, reducedMotion: reducedMotion, id: id, into: &$0) }
         case .reload:
             let result = core.reload()
             if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
@@ -138,6 +139,9 @@ final class RequestHandler {
                 $0.container.configuration.devices.isEmpty || $0.container.configuration.devices.contains(device.name)
             }.map(\.container.name)
             device.rules = core.session.configuration.input.ruleNames(forDevice: device.name)
+            let effective = core.session.configuration.shapingRules.effective(forDevice: device.name, touchpad: DesktopInput.isTouchpad(device.capabilities))
+            device.naturalScrolling = effective.naturalScrolling
+            device.speed = effective.speed
             return device
         }
     }

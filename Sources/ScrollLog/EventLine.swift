@@ -38,7 +38,7 @@ struct EventLine {
     /// The event types of docs/design.md §3, recognised on the raw bytes of the `type` value so
     /// that the common case makes no String and hashes nothing.
     private enum EventType {
-        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request, reload, restore
+        case deviceAdded, deviceRemoved, wheel, finger, continuous, holdBegin, holdEnd, request, reload, restore, desktop
         case touchDown, touchMotion, touchUp, touchCancel
 
         init?(_ raw: UnsafeRawBufferPointer) {
@@ -49,6 +49,7 @@ struct EventLine {
             case 6 where equals("reload"): self = .reload
             case 7 where equals("request"): self = .request
             case 7 where equals("restore"): self = .restore
+            case 7 where equals("desktop"): self = .desktop
             case 8 where equals("hold_end"): self = .holdEnd
             case 10 where equals("continuous"): self = .continuous
             case 10 where equals("hold_begin"): self = .holdBegin
@@ -74,6 +75,7 @@ struct EventLine {
             case .request: "request"
             case .reload: "reload"
             case .restore: "restore"
+            case .desktop: "desktop"
             case .touchDown: "touch_down"
             case .touchMotion: "touch_motion"
             case .touchUp: "touch_up"
@@ -182,6 +184,7 @@ struct EventLine {
         case .request: return .request(try recordedRequest(at: time))
         case .reload: return .request(try recordedCommand(.reload, at: time))
         case .restore: return .request(try recordedCommand(.restore, at: time))
+        case .desktop: return .request(try recordedCommand(.desktop, at: time))
         default: break
         }
         let device = try int(at: require(.dev, "dev"), key: "dev")
@@ -220,7 +223,7 @@ struct EventLine {
             kind = .touchUp(slot: try touchSlot())
         case .touchCancel:
             kind = .touchCancel(slot: try touchSlot())
-        case .request, .reload, .restore:
+        case .request, .reload, .restore, .desktop:
             preconditionFailure("recorded commands are read by recordedRequest(at:) and recordedCommand(_:at:)")
         }
         return .event(ScrollEvent(time: time, device: device, kind: kind))

@@ -16,6 +16,8 @@ public struct RecordedRequest: Hashable, Sendable {
         case reload
         /// `"type":"restore"`: ``json`` is the whole line, with its `containers` and `focus`.
         case restore
+        /// `"type":"desktop"`: ``json`` is the whole line, with its `desktop` (docs/design.md §23).
+        case desktop
     }
 
     /// µs, CLOCK_MONOTONIC: when the daemon applied it.

@@ -43,7 +43,8 @@ public struct DeviceShaper: Sendable {
             var shaped = v120
             if let y = v120.y, y != 0 { shaped.y = wheel(y, .vertical, at: event.time) }
             if let x = v120.x, x != 0 { shaped.x = wheel(x, .horizontal, at: event.time) }
-            return ScrollEvent(time: event.time, device: event.device, kind: .wheel(v120: shaped, degrees: degrees))
+            let turned = shaping.natural ? degrees.map { AxisValues(x: $0.x.map { -$0 }, y: $0.y.map { -$0 }) } : degrees
+            return ScrollEvent(time: event.time, device: event.device, kind: .wheel(v120: shaped, degrees: turned))
         case let .finger(delta):
             return ScrollEvent(time: event.time, device: event.device, kind: .finger(scaled(delta)))
         case let .continuous(delta):
@@ -55,11 +56,13 @@ public struct DeviceShaper: Sendable {
 
     @inline(__always)
     func scaled(_ delta: AxisValues) -> AxisValues {
-        AxisValues(x: delta.x.map { $0 * shaping.speedX }, y: delta.y.map { $0 * shaping.speedY })
+        AxisValues(x: delta.x.map { $0 * shaping.factor(.horizontal) }, y: delta.y.map { $0 * shaping.factor(.vertical) })
     }
 
     /// One axis of a wheel event: speed, acceleration, detent.
     mutating func wheel(_ value: Double, _ axis: Axis, at time: Timestamp) -> Double {
+        // Natural scrolling first: acceleration and detents count the direction it moves.
+        let value = shaping.natural ? -value : value
         let direction: Double = value > 0 ? 1 : -1
         var factor = 1.0
         let last = axis == .horizontal ? lastWheelX : lastWheelY

@@ -20,11 +20,15 @@ public struct InputShaping: Hashable, Sendable {
     public var momentum: Bool
     /// `detent`: wheel input moves in whole steps (a row, else a wheel step) per 120 of v120.
     public var detent: Bool
+    /// Natural scrolling decided by the desktop (docs/design.md §23): the device's deltas are
+    /// reversed on both axes.
+    public var natural: Bool
 
     /// Settings; the defaults change nothing.
     public init(
         speedX: Double = 1, speedY: Double = 1, wheelAcceleration: Double = 1,
-        wheelAccelerationWindow: Double = 100, momentum: Bool = true, detent: Bool = false
+        wheelAccelerationWindow: Double = 100, momentum: Bool = true, detent: Bool = false,
+        natural: Bool = false
     ) {
         self.speedX = speedX
         self.speedY = speedY
@@ -32,6 +36,7 @@ public struct InputShaping: Hashable, Sendable {
         self.wheelAccelerationWindow = wheelAccelerationWindow
         self.momentum = momentum
         self.detent = detent
+        self.natural = natural
     }
 
     /// Shaping that changes nothing: events pass as libinput reported them.
@@ -41,13 +46,20 @@ public struct InputShaping: Hashable, Sendable {
     /// acceleration window alone changes nothing while acceleration is off).
     @inlinable
     public var isIdentity: Bool {
-        speedX == 1 && speedY == 1 && wheelAcceleration == 1 && momentum && !detent
+        speedX == 1 && speedY == 1 && wheelAcceleration == 1 && momentum && !detent && !natural
     }
 
     /// The speed along `axis`.
     @inlinable
     public func speed(_ axis: Axis) -> Double {
         axis == .horizontal ? speedX : speedY
+    }
+
+    /// The factor deltas along `axis` are multiplied by: the speed, negative with natural
+    /// scrolling.
+    @inlinable
+    public func factor(_ axis: Axis) -> Double {
+        natural ? -speed(axis) : speed(axis)
     }
 
     /// `1 + (wheel_acceleration − 1)·(1 − Δt / window)` for a wheel event `dt` ms after the

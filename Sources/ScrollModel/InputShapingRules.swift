@@ -22,12 +22,15 @@ public struct InputShapingRules: Hashable, Sendable {
         public var momentum: Bool?
         /// `detent`.
         public var detent: Bool?
+        /// `natural_scrolling`, which libinput applies: here only so that a desktop's natural
+        /// scrolling yields to it (docs/design.md §23).
+        public var naturalScrolling: Bool?
 
         /// A rule setting the keys given.
         public init(
             match: String? = nil, speed: Double? = nil, speedX: Double? = nil, speedY: Double? = nil,
             wheelAcceleration: Double? = nil, wheelAccelerationWindow: Double? = nil,
-            momentum: Bool? = nil, detent: Bool? = nil
+            momentum: Bool? = nil, detent: Bool? = nil, naturalScrolling: Bool? = nil
         ) {
             self.match = match
             self.speed = speed
@@ -37,6 +40,7 @@ public struct InputShapingRules: Hashable, Sendable {
             self.wheelAccelerationWindow = wheelAccelerationWindow
             self.momentum = momentum
             self.detent = detent
+            self.naturalScrolling = naturalScrolling
         }
 
         /// Whether the rule applies to a device called `name` (a device never announced has
@@ -57,42 +61,68 @@ public struct InputShapingRules: Hashable, Sendable {
                 wheelAcceleration: other.wheelAcceleration ?? wheelAcceleration,
                 wheelAccelerationWindow: other.wheelAccelerationWindow ?? wheelAccelerationWindow,
                 momentum: other.momentum ?? momentum,
-                detent: other.detent ?? detent
+                detent: other.detent ?? detent,
+                naturalScrolling: other.naturalScrolling ?? naturalScrolling
             )
         }
 
         /// Whether the rule sets any shaping key.
         public var isEmpty: Bool {
             speed == nil && speedX == nil && speedY == nil && wheelAcceleration == nil
-                && wheelAccelerationWindow == nil && momentum == nil && detent == nil
+                && wheelAccelerationWindow == nil && momentum == nil && detent == nil && naturalScrolling == nil
         }
     }
 
     /// The rules in order: later ones override earlier ones key by key.
     public var rules: [Rule]
+    /// The desktop's settings, beneath every rule (docs/design.md §23).
+    public var desktop: DesktopInput
 
-    /// Rules applied in order; none shapes nothing.
-    public init(_ rules: [Rule] = []) {
+    /// Rules applied in order, over the desktop's settings; none shapes nothing.
+    public init(_ rules: [Rule] = [], desktop: DesktopInput = DesktopInput()) {
         self.rules = rules
+        self.desktop = desktop
     }
 
-    /// The shaping of a device called `name` (nil: a device that was never announced): every
-    /// matching rule in order, then the defaults for keys none sets; `speed_x` and `speed_y`
-    /// default to `speed`.
-    public func shaping(forDevice name: String?) -> InputShaping {
-        var merged = Rule()
-        for rule in rules where rule.matches(name) { merged = merged.overlaid(by: rule) }
-        let speed = merged.speed ?? 1
+    /// The shaping of a device called `name` (nil: a device that was never announced), a
+    /// touchpad or not (nil: neither): every matching rule in order, then the desktop's
+    /// settings for keys none sets, then the defaults; `speed_x` and `speed_y` default to
+    /// `speed`. Natural scrolling is the engine's only where the desktop decides it: the
+    /// configuration's `natural_scrolling` is libinput's, already in the events.
+    public func shaping(forDevice name: String?, touchpad: Bool? = nil) -> InputShaping {
+        let merged = merged(forDevice: name)
+        let speed = merged.speed ?? desktop.scrollFactor(forDevice: name, touchpad: touchpad)?.value ?? 1
+        let natural = merged.naturalScrolling == nil && desktop.naturalScrolling(forDevice: name, touchpad: touchpad)?.value == true
         return InputShaping(
             speedX: merged.speedX ?? speed,
             speedY: merged.speedY ?? speed,
             wheelAcceleration: merged.wheelAcceleration ?? 1,
             wheelAccelerationWindow: merged.wheelAccelerationWindow ?? 100,
             momentum: merged.momentum ?? true,
-            detent: merged.detent ?? false
+            detent: merged.detent ?? false,
+            natural: natural
         )
     }
 
-    /// Whether no rule shapes anything.
-    public var isEmpty: Bool { rules.allSatisfy(\.isEmpty) }
+    /// A device's natural scrolling and speed with where each came from (`config`, a
+    /// desktop's source name, `default`), as `devices` shows them.
+    public func effective(forDevice name: String, touchpad: Bool?) -> (naturalScrolling: DesktopInput.Sourced<Bool>, speed: DesktopInput.Sourced<Double>) {
+        let merged = merged(forDevice: name)
+        let natural = merged.naturalScrolling.map { DesktopInput.Sourced($0, source: "config") }
+            ?? desktop.naturalScrolling(forDevice: name, touchpad: touchpad)
+            ?? DesktopInput.Sourced(false, source: "default")
+        let speed = merged.speed.map { DesktopInput.Sourced($0, source: "config") }
+            ?? desktop.scrollFactor(forDevice: name, touchpad: touchpad)
+            ?? DesktopInput.Sourced(1, source: "default")
+        return (natural, speed)
+    }
+
+    private func merged(forDevice name: String?) -> Rule {
+        var merged = Rule()
+        for rule in rules where rule.matches(name) { merged = merged.overlaid(by: rule) }
+        return merged
+    }
+
+    /// Whether neither a rule nor the desktop shapes anything.
+    public var isEmpty: Bool { rules.allSatisfy(\.isEmpty) && desktop.rules.isEmpty }
 }

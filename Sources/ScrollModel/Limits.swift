@@ -74,6 +74,12 @@ public enum Limits {
 
     /// Containers in one daemon, configured or created by requests together.
     public static let containers = 1000
+    /// Desktop rules in force at once (docs/design.md §23): a class rule per desktop and
+    /// class, and one per device a desktop names (KDE's `kcminputrc` groups, sway's inputs);
+    /// more are dropped, the last first.
+    public static let desktopRules = 256
+    /// The range of a desktop's scroll factor (KDE and sway take any positive number).
+    public static let desktopScrollFactor: ClosedRange<Double> = 0.01...100
     /// Subscriptions and observations one connection may have waiting for their containers
     /// (`"wait": true`, docs/design.md §20).
     public static let waiting = 1000

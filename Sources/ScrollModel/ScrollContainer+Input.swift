@@ -65,7 +65,7 @@ extension ScrollContainer {
             let range = self.range(axis)
             let byRows = detent && axis == configuration.listAxis && rowLayout != nil
             let delta = byRows ? 0 : clicks / 120 * wheelStep(axis)
-            switch configuration.physics.wheelAnimation {
+            switch configuration.physics.reducedMotion ? .none : configuration.physics.wheelAnimation {
             case .none:
                 let goal = byRows ? detentTarget(from: position[axis], steps: clicks / 120, axis) : position[axis] + delta
                 position[axis] = Math.clamp(goal, range)

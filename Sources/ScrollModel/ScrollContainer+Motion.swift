@@ -176,6 +176,12 @@ extension ScrollContainer {
         guard let snap = headerSnapTarget(header, at: y) else { return }
         let target = Math.clamp(snap, range)
         guard target != y else { return }
+        if configuration.physics.reducedMotion {
+            // Reduced motion: the header snaps without an animation.
+            position[axis] = target
+            layout()
+            return
+        }
         let curve = EaseOutCurve(from: y, to: target, duration: header.snapDuration(distance: target - y))
         self[motion: axis] = Trajectory(start: time, curve: .ease(curve), purpose: .animation)
     }

@@ -17,7 +17,7 @@ extension ScrollContainer {
                 moved = true
             }
             let destination = Math.clamp(value, range(axis))
-            switch animation {
+            switch configuration.physics.reducedMotion ? .none : animation {
             case .none:
                 position[axis] = destination
                 velocity[axis] = 0

@@ -5,7 +5,8 @@ extension ScrollEngine {
         shapingRules = rules
         isShaping = !rules.isEmpty
         for index in shapers.indices {
-            shapers[index].update(rules.shaping(forDevice: devices[shapers[index].device]))
+            let device = shapers[index].device
+            shapers[index].update(rules.shaping(forDevice: devices[device], touchpad: touchpads[device] ?? nil))
         }
     }
 
@@ -13,14 +14,14 @@ extension ScrollEngine {
     /// (nil: never announced).
     public func shaping(forDevice device: Int) -> InputShaping {
         if let shaper = shapers.first(where: { $0.device == device }) { return shaper.shaping }
-        return isShaping ? shapingRules.shaping(forDevice: devices[device]) : .identity
+        return isShaping ? shapingRules.shaping(forDevice: devices[device], touchpad: touchpads[device] ?? nil) : .identity
     }
 
     /// A device was announced: its shaping from the rules for its name (a device id seen again
     /// starts afresh).
     mutating func deviceAppeared(_ device: Int, name: String) {
         shapers.removeAll { $0.device == device }
-        shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: name)))
+        shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: name, touchpad: touchpads[device] ?? nil)))
     }
 
     /// The index of the shaper of `device` when its shaping changes anything; nil otherwise,
@@ -33,7 +34,7 @@ extension ScrollEngine {
         var index = 0
         while index < shapers.count, shapers[index].device != device { index += 1 }
         if index == shapers.count {
-            shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: devices[device])))
+            shapers.append(DeviceShaper(device: device, shaping: shapingRules.shaping(forDevice: devices[device], touchpad: touchpads[device] ?? nil)))
         }
         return shapers[index].shaping.isIdentity ? nil : index
     }

@@ -146,6 +146,9 @@ public struct ScrollEngine: Sendable {
     public internal(set) var slots: [Slot] = []
     /// Device names by id, from `deviceAdded`, for containers bound to devices.
     public internal(set) var devices: [Int: String] = [:]
+    /// Whether each announced device is a touchpad (true), another pointer that scrolls (false)
+    /// or neither (absent), from its capabilities: the class a desktop's settings name.
+    public internal(set) var touchpads: [Int: Bool] = [:]
     /// The `[input]` shaping rules (docs/design.md §18); set them with ``setShapingRules(_:)``.
     public internal(set) var shapingRules = InputShapingRules()
     /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
@@ -302,8 +305,9 @@ public struct ScrollEngine: Sendable {
         }
         advance(to: event.time, emit)
         switch event.kind {
-        case let .deviceAdded(name, _):
+        case let .deviceAdded(name, capabilities):
             devices[event.device] = name
+            touchpads[event.device] = DesktopInput.isTouchpad(capabilities)
             deviceAppeared(event.device, name: name)
             return
         case .deviceRemoved:
@@ -314,6 +318,7 @@ public struct ScrollEngine: Sendable {
                 if ended { emit(slots[index].published(index: index, cause: .input)) }
             }
             devices[event.device] = nil
+            touchpads[event.device] = nil
             router.deviceRemoved(event.device)
             if touch?.device == event.device { touch = nil }
             shapers.removeAll { $0.device == event.device }

@@ -36,6 +36,10 @@ public struct ScrollPhysics: Hashable, Sendable {
     public var wheelStep: WheelStep = .auto
     /// `wheel_animation`: smooth by default, `none` for the `none` profile.
     public var wheelAnimation: WheelAnimation = .smooth
+    /// `reduced_motion` (docs/design.md §23): programmatic animations (`scrollTo`, `scrollBy`,
+    /// the wheel's) and the header snap happen at once; drags, momentum and the rubber band
+    /// stay. A desktop's reduced motion sets it unless the configuration does.
+    public var reducedMotion: Bool = false
     /// Seconds; the wheel spring's `ω = 2π / wheelDuration`.
     public var wheelDuration: Double = 0.2
     /// Seconds of wheel silence before a wheel gesture ends.

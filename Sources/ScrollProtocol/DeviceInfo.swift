@@ -13,6 +13,12 @@ public struct DeviceInfo: Hashable, Sendable {
     /// The names of the `[input.devices.NAME]` rules whose `match` the device's name contains,
     /// in file order; nil when not told.
     public var rules: [String]?
+    /// Its effective natural scrolling and where it came from (`config`, `desktop:kde`, …,
+    /// `default`; docs/design.md §23); nil when not told.
+    public var naturalScrolling: DesktopInput.Sourced<Bool>?
+    /// Its effective `speed` (the configuration's, else the desktop's scroll factor, else 1)
+    /// and where it came from; nil when not told.
+    public var speed: DesktopInput.Sourced<Double>?
 
     public init(id: Int, name: String, capabilities: DeviceCapabilities, path: String? = nil, containers: [String]? = nil, rules: [String]? = nil) {
         self.id = id

@@ -1,3 +1,5 @@
+import ScrollModel
+
 /// A line from the daemon, decoded by `ReplyDecoder`.
 public enum Reply: Hashable, Sendable {
     case welcome(protocol: Int, server: String, containers: [String])
@@ -9,7 +11,9 @@ public enum Reply: Hashable, Sendable {
     case state(StateLine)
     /// `input` is nil when the daemon did not say (one older than docs/design.md §15);
     /// `focus` is nil when it did not say, `.some(nil)` when no container has the focus (§14).
-    case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?, focus: String?? = nil)
+    /// `reducedMotion`: the effective reduced motion and its source (docs/design.md §23), nil
+    /// when the daemon did not say.
+    case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?, focus: String?? = nil, reducedMotion: DesktopInput.Sourced<Bool>? = nil)
     case reloaded(id: RequestID?, result: ReloadResult)
     /// docs/design.md §13: an observed value changed (or its first value).
     case observation(ObservationMessage)
@@ -21,7 +25,7 @@ public enum Reply: Hashable, Sendable {
     /// The id of the request this answers, if any.
     public var id: RequestID? {
         switch self {
-        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _, _, _), .reloaded(let id, _): id
+        case .ok(let id), .pong(let id), .error(_, _, let id), .devices(let id, _, _, _, _), .reloaded(let id, _): id
         case .state(let line): line.id
         case .observation(let message): message.id
         case .welcome, .removed, .unknown: nil

@@ -134,7 +134,11 @@ public enum ReplyEncoder {
     /// only when known. `focus`, when given, follows the list (docs/design.md §14):
     /// `,"focus":"carousel"` or `,"focus":null`; `input` says whether input is read
     /// (docs/design.md §15).
-    public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, input: InputState = .active, id: RequestID?, into buffer: inout [UInt8]) {
+    ///
+    /// With the desktop's settings (docs/design.md §23) each device also has
+    /// `"natural":{"value":true,"source":"desktop:kde"}` and `"speed":{"value":1.5,"source":"config"}`,
+    /// and the reply `"reducedMotion":{"value":false,"source":"default"}`.
+    public static func devices(_ devices: [DeviceInfo], focus: String?? = nil, input: InputState = .active, reducedMotion: DesktopInput.Sourced<Bool>? = nil, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"devices\"", &buffer)
         JSONOutput.id(id, &buffer)
         JSONOutput.raw(",\"devices\":[", &buffer)
@@ -158,15 +162,33 @@ public enum ReplyEncoder {
                 JSONOutput.raw(",\"rules\":", &buffer)
                 JSONOutput.strings(rules, &buffer)
             }
+            if let natural = device.naturalScrolling {
+                sourced("natural", natural.value ? "true" : "false", natural.source, &buffer)
+            }
+            if let speed = device.speed {
+                var number: [UInt8] = []
+                JSONOutput.double(speed.value, &number)
+                sourced("speed", String(decoding: number, as: UTF8.self), speed.source, &buffer)
+            }
             buffer.append(UInt8(ascii: "}"))
         }
         buffer.append(UInt8(ascii: "]"))
         if let focus { self.focus(focus, &buffer) }
+        if let reducedMotion {
+            sourced("reducedMotion", reducedMotion.value ? "true" : "false", reducedMotion.source, &buffer)
+        }
         JSONOutput.raw(",\"input\":{\"state\":", &buffer)
         JSONOutput.string(input.stateName, &buffer)
         JSONOutput.raw(",\"reason\":", &buffer)
         if let reason = input.reason { JSONOutput.string(reason.rawValue, &buffer) } else { JSONOutput.raw("null", &buffer) }
         JSONOutput.raw("}}", &buffer)
+    }
+
+    /// `,"KEY":{"value":VALUE,"source":"SOURCE"}`.
+    private static func sourced(_ key: String, _ value: String, _ source: String, _ buffer: inout [UInt8]) {
+        buffer.append(contentsOf: ",\"\(key)\":{\"value\":\(value),\"source\":".utf8)
+        JSONOutput.string(source, &buffer)
+        buffer.append(UInt8(ascii: "}"))
     }
 
     /// `,"focus":"NAME"` or `,"focus":null`.
@@ -205,8 +227,8 @@ public enum ReplyEncoder {
             error(code: code, message: message, id: id, into: &buffer)
         case .state(let line):
             state(line.state, container: line.container, seq: line.seq, paused: line.paused, id: line.id, into: &buffer)
-        case let .devices(id, list, input, focus):
-            devices(list, focus: focus, input: input ?? .active, id: id, into: &buffer)
+        case let .devices(id, list, input, focus, reducedMotion):
+            devices(list, focus: focus, input: input ?? .active, reducedMotion: reducedMotion, id: id, into: &buffer)
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):

@@ -9,6 +9,8 @@ enum ReplyKey: Int, ObjectSchema {
     case stickyRow, refreshing
     // docs/design.md §22
     case indicators
+    // docs/design.md §23
+    case reducedMotion
 
     static let spellings: [(StaticString, ReplyKey)] = [
         ("type", .type), ("id", .id), ("protocol", .protocol), ("server", .server),
@@ -21,6 +23,7 @@ enum ReplyKey: Int, ObjectSchema {
         ("focus", .focus),
         ("stickyRow", .stickyRow), ("refreshing", .refreshing),
         ("indicators", .indicators),
+        ("reducedMotion", .reducedMotion),
     ]
 }
 
@@ -75,10 +78,17 @@ enum StickyRowKey: Int, ObjectSchema {
 
 /// One device of a `devices` reply.
 enum DeviceKey: Int, ObjectSchema {
-    case id, name, caps, path, containers, rules
+    case id, name, caps, path, containers, rules, natural, speed
     static let spellings: [(StaticString, DeviceKey)] = [
         ("id", .id), ("name", .name), ("caps", .caps), ("path", .path), ("containers", .containers), ("rules", .rules),
+        ("natural", .natural), ("speed", .speed),
     ]
+}
+
+/// `{"value":…,"source":…}`: a setting and where it came from (docs/design.md §23).
+enum SourcedKey: Int, ObjectSchema {
+    case value, source
+    static let spellings: [(StaticString, SourcedKey)] = [("value", .value), ("source", .source)]
 }
 
 /// `{"state":…,"reason":…}` of a `devices` reply (docs/design.md §15).

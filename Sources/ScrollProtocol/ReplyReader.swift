@@ -22,7 +22,11 @@ struct ReplyReader {
         case "state":
             return .state(try stateLine(id: id))
         case "devices":
-            return .devices(id: id, devices: try devices(), input: try inputState(), focus: try focus())
+            var reducedMotion: DesktopInput.Sourced<Bool>?
+            if let range = reader.present(fields[.reducedMotion]) {
+                reducedMotion = try reader.sourced(at: range, key: "reducedMotion") { reader, range, key throws(ProtocolError) in try reader.bool(at: range, key: key) }
+            }
+            return .devices(id: id, devices: try devices(), input: try inputState(), focus: try focus(), reducedMotion: reducedMotion)
         case "reloaded":
             let ok = try reader.bool(at: require(.ok), key: "ok")
             var file: String?
@@ -135,6 +139,26 @@ struct ReplyReader {
         if let range = reader.present(fields[.rules]) {
             rules = try reader.strings(at: range, key: "devices[].rules")
         }
-        return DeviceInfo(id: id, name: name, capabilities: capabilities, path: path, containers: containers, rules: rules)
+        var device = DeviceInfo(id: id, name: name, capabilities: capabilities, path: path, containers: containers, rules: rules)
+        if let range = reader.present(fields[.natural]) {
+            device.naturalScrolling = try reader.sourced(at: range, key: "devices[].natural") { reader, range, key throws(ProtocolError) in try reader.bool(at: range, key: key) }
+        }
+        if let range = reader.present(fields[.speed]) {
+            device.speed = try reader.sourced(at: range, key: "devices[].speed") { reader, range, key throws(ProtocolError) in try reader.number(at: range, key: key) }
+        }
+        return device
+    }
+}
+
+extension ProtocolReader {
+    /// `{"value":…,"source":"…"}`, the value read by `value`.
+    mutating func sourced<Value>(
+        at range: Range<Int>, key: String, _ value: (inout ProtocolReader, Range<Int>, String) throws(ProtocolError) -> Value
+    ) throws(ProtocolError) -> DesktopInput.Sourced<Value> {
+        let fields = try object(SourcedKey.self, at: range, key: key)
+        guard let valueRange = fields[.value] else { throw .missing("\(key).value") }
+        guard let sourceRange = fields[.source] else { throw .missing("\(key).source") }
+        let read = try value(&self, valueRange, key + ".value")
+        return DesktopInput.Sourced(read, source: try string(at: sourceRange, key: key + ".source"))
     }
 }

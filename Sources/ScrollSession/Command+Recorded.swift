@@ -17,6 +17,12 @@ extension Command {
             self = try Command.reload(from: ProtocolValue(parsing: line.json), line: line, atStart: atStart)
         case .restore:
             self = try Command.restore(from: ProtocolValue(parsing: line.json), at: line.time)
+        case .desktop:
+            let value = try ProtocolValue(parsing: line.json)
+            guard let desktop = value[member: "desktop"] else {
+                throw ProtocolError(.invalidValue, "a recorded desktop line needs its \"desktop\" object")
+            }
+            self = .desktop(try DesktopInput(recorded: desktop), at: line.time)
         case .request:
             let request: Request
             do {
@@ -43,10 +49,14 @@ extension Command {
         guard case .object(let members)? = value[member: "configuration"] else {
             throw ProtocolError(.invalidValue, "a recorded reload needs its \"configuration\" object")
         }
+        var desktop = DesktopInput()
+        if let recorded = value[member: "desktop"] { desktop = try DesktopInput(recorded: recorded) }
         do {
             var assignments: [(key: String, value: ConfigValue)] = []
             for (key, value) in members { assignments.append((key, try ConfigValue(value, key: key))) }
-            let configuration = try Configuration(engineAssignments: assignments)
+            var configuration = try Configuration(engineAssignments: assignments)
+            // The desktop's settings in force then; none written: none.
+            configuration.desktop = desktop
             return .reload(configuration, client: line.client, at: line.time, initial: atStart && line.client == 0)
         } catch {
             throw ProtocolError(.invalidValue, "recorded configuration: \(error.description)")

@@ -15,6 +15,9 @@ public enum Command: Sendable {
     /// `reload`. `initial`: the configuration a recording opens with, describing containers
     /// that already existed live (those it creates publish nothing).
     case reload(Configuration, client: Int, at: Timestamp, initial: Bool = false)
+    /// The user's desktop settings changed (docs/design.md §23): they apply from each device's
+    /// next event, and reduced motion to every container at once.
+    case desktop(DesktopInput, at: Timestamp)
     /// What a restart took back from the previous process (docs/design.md §16).
     case restore(Restoration, at: Timestamp)
     /// Time passing: every frame and timer due by the instant runs, and the session is then

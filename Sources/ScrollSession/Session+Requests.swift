@@ -171,8 +171,11 @@ extension Session {
         // The file's containers, before the ones clients created join them: only these are
         // the file's (a `remove` or an owner's close may still remove the others), and only
         // these are recorded, so that a replay's reload keeps the same ones the same way.
-        let file = new
+        // A configuration file says nothing of the desktop: its settings stay (a recorded
+        // reload says which were in force).
         var new = new
+        if new.desktop == nil { new.desktop = configuration.desktop }
+        let file = new
         new.keepContainers(from: configuration)
         guard new.containers.count <= Limits.containers else {
             throw ConfigurationError(key: "containers", message: "too many containers: the daemon holds at most \(Limits.containers) (the file's and those clients created)")
@@ -195,7 +198,7 @@ extension Session {
         configuration = new
         engine.frameRate = new.daemon.frameRate
         // New shaping applies from each device's next event (docs/design.md §18).
-        engine.setShapingRules(new.input.shapingRules)
+        engine.setShapingRules(new.shapingRules)
         for (name, container) in resolved {
             if let index = index(of: name) {
                 var changed = false

@@ -33,7 +33,7 @@ public struct Session: Sendable {
         self.configuration = configuration
         fileContainers = Set(configuration.containers.map(\.name))
         engine = ScrollEngine(frameRate: configuration.daemon.frameRate)
-        engine.setShapingRules(configuration.input.shapingRules)
+        engine.setShapingRules(configuration.shapingRules)
         for settings in configuration.containers where only?.contains(settings.name) ?? true {
             let resolved = try configuration.resolve(container: settings.name)
             engine.add(ScrollContainer(name: settings.name, configuration: resolved, at: time))
@@ -58,6 +58,8 @@ public struct Session: Sendable {
             try reload(configuration, client: client, at: time, initial: initial, into: &published)
         case let .restore(restoration, time):
             restore(restoration, at: time, into: &published)
+        case let .desktop(desktop, time):
+            try follow(desktop, at: time, into: &published)
         case .advance(let time):
             advance(to: time, into: &published)
         case .runDeadlines(let time):

@@ -11,6 +11,8 @@ import ScrollProtocol
 /// - a configuration put in force: `{"t":T,"type":"reload","client":N,"configuration":{…}}`,
 ///   every assignment that decides the engine (``Configuration/engineAssignments``), so a
 ///   replay runs the daemon's containers whatever configuration file it finds;
+/// - the desktop's settings put in force: `{"t":T,"type":"desktop","desktop":{…}}` (and a
+///   reload line carries those in force as its `desktop`);
 /// - what a restart took back: `{"t":T,"type":"restore","containers":[…],"focus":NAME|null}`.
 ///
 /// The passing of time is not written: a replay runs the frames due before each line, as the
@@ -47,6 +49,19 @@ public struct SessionRecorder: Sendable {
         beginLine(at: time, type: "reload", client: client)
         pending.append(contentsOf: ",\"configuration\":".utf8)
         ProtocolValue.object(configuration.engineAssignments.map { ($0.key, ProtocolValue($0.value)) }).encode(into: &pending)
+        if let desktop = configuration.desktop, !desktop.isEmpty {
+            pending.append(contentsOf: ",\"desktop\":".utf8)
+            desktop.recorded.encode(into: &pending)
+        }
+        pending.append(contentsOf: "}\n".utf8)
+    }
+
+    /// The desktop's settings put in force (docs/design.md §23):
+    /// `{"t":T,"type":"desktop","desktop":{…}}`.
+    mutating func recordDesktop(_ desktop: DesktopInput, at time: Timestamp) {
+        beginLine(at: time, type: "desktop", client: nil)
+        pending.append(contentsOf: ",\"desktop\":".utf8)
+        desktop.recorded.encode(into: &pending)
         pending.append(contentsOf: "}\n".utf8)
     }
 

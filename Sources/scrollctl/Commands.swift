@@ -307,11 +307,12 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         try connection.request(.devices) { message, _ throws(ClientFailure) in
-            guard case .devices(_, let devices, let input, let focus) = message.reply else { throw .unexpected(message.reply, for: .devices) }
+            guard case .devices(_, let devices, let input, let focus, let reducedMotion) = message.reply else { throw .unexpected(message.reply, for: .devices) }
             if json {
                 Output.write(message.line + [UInt8(ascii: "\n")])
             } else {
-                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? "") + (focus.map(Self.focusLine) ?? ""))
+                let motion = reducedMotion.map { "Reduced motion: \($0.value ? "on" : "off") (\($0.source))\n" } ?? ""
+                Output.write(Self.table(devices) + (input.map(Self.inputLine) ?? "") + (focus.map(Self.focusLine) ?? "") + motion)
             }
         }
     }
@@ -332,16 +333,24 @@ struct Devices: ParsableCommand {
         focus.map { "Focus: \($0)\n" } ?? "Focus: none\n"
     }
 
+    /// `on (desktop:kde)`: a setting and where it came from (docs/design.md §23); `-` if unsaid.
+    static func sourced<Value>(_ value: DesktopInput.Sourced<Value>?, _ text: (Value) -> String) -> String {
+        value.map { "\(text($0.value)) (\($0.source))" } ?? "-"
+    }
+
     static func table(_ devices: [DeviceInfo]) -> String {
         guard !devices.isEmpty else { return "No input devices.\n" }
-        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS", "RULES"]]
+        let desktop = devices.contains { $0.naturalScrolling != nil || $0.speed != nil }
+        // The desktop's columns before RULES, the last, whose width varies most.
+        var rows = [["ID", "NAME", "CAPS", "PATH", "CONTAINERS"] + (desktop ? ["NATURAL", "SPEED"] : []) + ["RULES"]]
         for device in devices {
             let caps = DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1)
-            rows.append([
+            var row: [String] = [
                 String(device.id), device.name, caps.isEmpty ? "-" : caps.joined(separator: ","),
                 device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
-                device.rules.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-",
-            ])
+            ]
+            if desktop { row += [Self.sourced(device.naturalScrolling) { $0 ? "on" : "off" }, Self.sourced(device.speed) { "\($0)" }] }
+            rows.append(row + [device.rules.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-"])
         }
         var widths = Array(repeating: 0, count: rows[0].count)
         for row in rows {

@@ -115,7 +115,7 @@ struct KeySpellingTests {
         let physics: [String: ConfigValue] = [
             "profile": .string("gtk"), "wheel_step": .string("auto"), "wheel_animation": .string("none"),
             "wheel_duration": .double(0.2), "wheel_idle": .double(0.25), "finger_scale": .double(2.5),
-            "rubber_band": .double(0.55), "overscroll": .bool(false), "momentum": .bool(false),
+            "rubber_band": .double(0.55), "overscroll": .bool(false), "momentum": .bool(false), "reduced_motion": .bool(true),
             "min_fling_velocity": .integer(50), "velocity_window": .double(0.15), "deceleration_rate": .double(0.998),
             "deceleration_end_distance": .double(0.5), "bounce_stiffness": .integer(100), "settle_distance": .double(0.5),
             "settle_velocity": .integer(10), "friction": .integer(4), "stop_velocity": .double(0.1),

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollDesktop
 import ScrollModel
 
 /// A random stream of what can happen to a live daemon, decoded from seeds (one step each), so
@@ -29,6 +30,10 @@ struct CommandStream: CustomStringConvertible {
         /// `beginRefresh` or `endRefresh` (docs/design.md §21).
         case refresh(begin: Bool, container: Int, client: Int)
         case flashIndicators(container: Int, client: Int)
+        /// The desktop's settings change (docs/design.md §23): natural scrolling for touchpads
+        /// (and the opposite for the wheel mouse by name), a scroll factor for mice, reduced
+        /// motion.
+        case desktop(natural: Bool, factor: Double, reducedMotion: Bool)
     }
 
     let steps: [Step]
@@ -68,7 +73,10 @@ struct CommandStream: CustomStringConvertible {
             switch value % 4 {
             case 0, 1: return .refresh(begin: value % 8 < 4, container: (value / 4) % 7, client: value % 3)
             case 2: return .flashIndicators(container: small, client: value % 3)
-            default: return .wait(microseconds: Int64(value % 30_000))
+            default:
+                let choice = value / 4
+                guard choice % 2 == 0 else { return .wait(microseconds: Int64(value % 30_000)) }
+                return .desktop(natural: choice % 4 == 0, factor: [0.5, 1, 2.5][(choice / 4) % 3], reducedMotion: (choice / 12) % 2 == 0)
             }
         }
     }
@@ -121,6 +129,10 @@ struct CommandStream: CustomStringConvertible {
         func name(_ index: Int) -> String { names[index % names.count] }
         let animations = [#""animation":"none""#, #""animation":"smooth""#, #""animation":{"spring":{"duration":0.3,"bounce":0.3}}"#, #""animation":"default""#]
 
+        // The devices are announced, so a desktop's settings can name them and their class.
+        daemon.input(.deviceAdded(name: "Wheel Mouse", capabilities: [.wheel]), device: 1)
+        daemon.input(.deviceAdded(name: "SynPS/2 Synaptics TouchPad", capabilities: [.finger, .hold]), device: 2)
+        daemon.input(.deviceAdded(name: "TPPS/2 TrackPoint", capabilities: [.continuous]), device: 3)
         try subscribeNew()
         try collect()
         for step in steps {
@@ -186,6 +198,12 @@ struct CommandStream: CustomStringConvertible {
                 clients[client] = try daemon.connect()
             case .reload:
                 try request(0, #""op":"reload""#)
+            case let .desktop(natural, factor, reducedMotion):
+                daemon.core.desktopSettingsChanged(DesktopSettings(
+                    desktop: .kde,
+                    naturalScrolling: [.touchpads: natural, .device(name: "Wheel Mouse", vendor: 1, product: 2): !natural],
+                    scrollFactor: [.mice: factor], reducedMotion: reducedMotion
+                ))
             case let .refresh(begin, container, client):
                 try request(client, #""op":"\#(begin ? "beginRefresh" : "endRefresh")","container":"\#(name(container))""#)
             }

@@ -61,6 +61,7 @@ struct LiveEqualsReplayTests {
         #expect(tally.refreshingStates > 1_000)
         #expect(tally.stickyStates > 1_000)
         #expect(tally.reloads > 50)
+        #expect(tally.desktops > 50)
         #expect(tally.touches > 2_000)
         #expect(tally.touchFrames > 50)
     }
@@ -107,6 +108,8 @@ final class Tally {
     var states = 0
     var containers = 0
     var reloads = 0
+    /// `desktop` lines: the desktop's settings changed (docs/design.md §23).
+    var desktops = 0
     var requestKinds: Set<String> = []
     /// Touch lines recorded (docs/design.md §25), and configure requests giving a touch frame.
     var touches = 0
@@ -126,6 +129,7 @@ final class Tally {
         for (number, line) in text.split(separator: "\n").enumerated() {
             // Line 2 is the configuration the recording opens with.
             if number > 1, line.contains(#""type":"reload""#) { reloads += 1 }
+            if line.contains(#""type":"desktop""#) { desktops += 1 }
             if line.contains(#""type":"touch_"#) { touches += 1 }
             if line.contains(#""type":"request""#), line.contains(#""touch_frame""#) { touchFrames += 1 }
             guard let range = line.range(of: #""request":{"op":""#) else { continue }

@@ -101,6 +101,8 @@ final class Daemon: Sendable {
         // Under systemd, the session and the connections are kept in its file descriptor store
         // and taken back after a restart (docs/design.md §16), before the socket accepts anew.
         try keepSession(core: core, loop: loop)
+        // The desktop's settings are in force (and recorded) before a client can connect.
+        let desktops = followDesktops(running)
         let inherited = try listen(running)
         let web = try listenForBrowsers(running)
 
@@ -122,6 +124,7 @@ final class Daemon: Sendable {
         notifier.notify("STOPPING=1")
         watchdog?.cancel()
         libinput?.stop()
+        for watcher in desktops { watcher.stop() }
         try? loop.submit {
             replay.value?.stop()
             for client in core.value.clients.values { client.channel.close(promise: nil) }

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A joinable thread that blocks in `poll(2)` on its descriptors and a wake-up pipe, with no
+/// timeout: it uses no CPU until the kernel has something for it. `stop()` writes to the pipe
+/// and joins the thread, so nothing it does follows the return.
+final class WatcherThread: @unchecked Sendable {
+    private var thread = pthread_t()
+    private let wake: (read: Int32, write: Int32)
+    private let body: @Sendable (_ wakeFD: Int32) -> Void
+    private var started = false
+
+    /// A thread that will run `body`, which must return once `wakeFD` is readable.
+    init(_ body: @escaping @Sendable (_ wakeFD: Int32) -> Void) throws(WatcherError) {
+        var fds: [Int32] = [-1, -1]
+        // (Glibc's module has no pipe2.)
+        guard pipe(&fds) == 0 else { throw WatcherError("pipe", errno) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wake = (fds[0], fds[1])
+        self.body = body
+    }
+
+    func start() throws(WatcherError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(&thread, nil, { context in
+            let watcher = Unmanaged<WatcherThread>.fromOpaque(context!).takeRetainedValue()
+            watcher.body(watcher.wake.read)
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<WatcherThread>.fromOpaque(context).release()
+            throw WatcherError("pthread_create", result)
+        }
+        started = true
+    }
+
+    /// Wakes the thread and waits for it to end.
+    func stop() {
+        guard started else { return }
+        started = false
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+        pthread_join(thread, nil)
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Blocks until one of `fds` or the wake-up pipe is readable; returns the readable ones
+    /// of `fds`, or nil once woken to stop.
+    static func wait(for fds: [Int32], wakeFD: Int32) -> [Int32]? {
+        var polled = ([wakeFD] + fds).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        while true {
+            let count = poll(&polled, nfds_t(polled.count), -1)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0, polled[0].revents == 0 else { return nil }
+            return polled.dropFirst().filter { $0.revents != 0 }.map(\.fd)
+        }
+    }
+}
+
+/// A system call that failed, with its errno.
+public struct WatcherError: Error, CustomStringConvertible {
+    public var description: String
+
+    init(_ call: String, _ code: Int32) {
+        description = "\(call): \(String(cString: strerror(code)))"
+    }
+
+    init(_ message: String) {
+        description = message
+    }
+}
+
+/// A whole file's bytes as text; nil when it cannot be read (it does not exist).
+func readWholeFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16384)
+    while true {
+        let count = read(fd, &chunk, chunk.count)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += chunk[0..<count]
+        // KDE's files are a few kilobytes; a huge one is not KDE's.
+        if bytes.count > 4 << 20 { return nil }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,49 @@
+import NIOCore
+import ScrollDaemon
+import ScrollDesktop
+
+/// Hands a watcher's settings, on the watcher's thread, to the loop that owns the core.
+final class DesktopSink: DesktopSettingsSink {
+    let core: NIOLoopBound<DaemonCore>
+
+    init(core: NIOLoopBound<DaemonCore>) {
+        self.core = core
+    }
+
+    func desktopSettingsChanged(_ settings: DesktopSettings) {
+        let core = self.core
+        core.eventLoop.execute { core.value.desktopSettingsChanged(settings) }
+    }
+}
+
+extension Daemon {
+    /// Starts every desktop's watcher unless `[input] follow_desktop = false`, and says once
+    /// which desktops were looked for and what was found. Returns the running ones, to stop.
+    func followDesktops(_ running: Running) -> [any DesktopSettingsWatcher] {
+        guard options.configuration.input.followDesktop else {
+            logger.notice("not following the desktop's settings: [input] follow_desktop = false")
+            return []
+        }
+        let current = DesktopMerge.current(options.environment["XDG_CURRENT_DESKTOP"])
+        let core = running.core
+        try? running.loop.submit { core.value.currentDesktops = current }.wait()
+        let sink = DesktopSink(core: core)
+        var started: [any DesktopSettingsWatcher] = []
+        var report: [String] = []
+        for watcher in DesktopWatchers.all(environment: options.environment) {
+            do {
+                if let found = try watcher.start(delivering: sink) {
+                    started.append(watcher)
+                    report.append("\(watcher.desktop.rawValue): \(found)")
+                } else {
+                    let why = DesktopWatchers.absence(of: watcher).map { " (\($0))" } ?? ""
+                    report.append("\(watcher.desktop.rawValue): not found\(why)")
+                }
+            } catch {
+                report.append("\(watcher.desktop.rawValue): \(error)")
+            }
+        }
+        logger.notice("desktop settings looked for (\(started.isEmpty ? "none found" : "following \(started.map(\.desktop.rawValue).joined(separator: ", "))")): \(report.joined(separator: "; "))")
+        return started
+    }
+}
