@@ -45,7 +45,18 @@ public final class GNOMESettingsWatcher: DesktopSettingsWatcher {
     public var absence: String? { absenceReason.withLock { $0 } }
     private let absenceReason = Mutex<String?>(nil)
 
-    public init() {}
+    /// Whether `start` looks for the session bus where sd-bus does before GLib connects (see
+    /// `sessionBus()`). Off only in tests, which connect GLib once and then put back the
+    /// process' environment.
+    private let looksForTheBus: Bool
+
+    public convenience init() {
+        self.init(looksForTheBus: true)
+    }
+
+    init(looksForTheBus: Bool) {
+        self.looksForTheBus = looksForTheBus
+    }
 
     deinit { stop() }
 
@@ -56,7 +67,7 @@ public final class GNOMESettingsWatcher: DesktopSettingsWatcher {
             return absent("none of GNOME's schemas is installed (\(Watched.allCases.map(\.schema).joined(separator: ", ")))")
         }
         let bus: OpaquePointer
-        switch Self.sessionBus() {
+        switch Self.sessionBus(looking: looksForTheBus) {
         case .success(let connection): bus = connection
         case .failure(let reason): return absent(reason.description)
         }
@@ -104,7 +115,13 @@ public final class GNOMESettingsWatcher: DesktopSettingsWatcher {
     /// GLib's shared connection ends the process (SIGTERM) when the bus closes, by default; a
     /// daemon that outlives a session bus must not, so that is turned off here, and the
     /// reference kept while watching keeps the setting on the one connection dconf uses too.
-    static func sessionBus() -> Result<OpaquePointer, NoSessionBus> {
+    static func sessionBus(looking: Bool) -> Result<OpaquePointer, NoSessionBus> {
+        // Where sd-bus looks too. GLib alone would go on to autolaunch a bus of its own for an X
+        // display (dbus-launch), which no other process of the session would share.
+        let runtimeBus = g_getenv("XDG_RUNTIME_DIR").map { String(cString: $0) + "/bus" }
+        guard !looking || g_getenv("DBUS_SESSION_BUS_ADDRESS") != nil || runtimeBus.map({ g_file_test($0, G_FILE_TEST_EXISTS) != 0 }) == true else {
+            return .failure(NoSessionBus(description: "no session bus (DBUS_SESSION_BUS_ADDRESS is not set, and there is no $XDG_RUNTIME_DIR/bus)"))
+        }
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"

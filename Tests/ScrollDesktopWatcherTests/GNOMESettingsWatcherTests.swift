@@ -1,5 +1,5 @@
 import ScrollDesktop
-import ScrollDesktopGNOME
+@testable import ScrollDesktopGNOME
 import Testing
 
 /// The GNOME watcher against real GSettings: Debian's schemas, dconf's database and
@@ -23,7 +23,7 @@ struct GNOMESettingsWatcherTests {
 
     @Test func deliversWhatGNOMESaysAtStart() throws {
         try GNOMESession.gsettings("set", Self.mouse, "natural-scroll", "true")
-        let watcher = GNOMESettingsWatcher()
+        let watcher = GNOMESession.watcher()
         let sink = RecordingSink()
         let found = try watcher.start(delivering: sink)
         #expect(found?.contains(Self.touchpad) == true, "\(watcher.absence ?? "")")
@@ -32,7 +32,7 @@ struct GNOMESettingsWatcherTests {
     }
 
     @Test func naturalScrollingOfTheTouchpadFollowsGsettingsSet() throws {
-        let watcher = GNOMESettingsWatcher()
+        let watcher = GNOMESession.watcher()
         let sink = RecordingSink()
         #expect(try watcher.start(delivering: sink) != nil, "\(watcher.absence ?? "")")
         try GNOMESession.gsettings("set", Self.touchpad, "natural-scroll", "true")
@@ -44,7 +44,7 @@ struct GNOMESettingsWatcherTests {
     }
 
     @Test func animationsOffIsReducedMotion() throws {
-        let watcher = GNOMESettingsWatcher()
+        let watcher = GNOMESession.watcher()
         let sink = RecordingSink()
         _ = try watcher.start(delivering: sink)
         try GNOMESession.gsettings("set", Self.interface, "enable-animations", "false")
@@ -58,7 +58,7 @@ struct GNOMESettingsWatcherTests {
     /// gsettings nor dconf tells as a change), delivers nothing: a later real change is the next
     /// delivery.
     @Test func otherKeysAndSameValuesDeliverNothing() throws {
-        let watcher = GNOMESettingsWatcher()
+        let watcher = GNOMESession.watcher()
         let sink = RecordingSink()
         _ = try watcher.start(delivering: sink)
         try GNOMESession.gsettings("set", Self.touchpad, "tap-to-click", "true")
@@ -72,7 +72,7 @@ struct GNOMESettingsWatcherTests {
     /// After `stop()` returns, its thread has ended and a change reaches no sink: a second
     /// watcher sees it, and by then the first would have too.
     @Test func nothingIsDeliveredAfterStop() throws {
-        let first = GNOMESettingsWatcher()
+        let first = GNOMESession.watcher()
         let stopped = RecordingSink()
         _ = try GNOMESession.shared.get()
         let threads = ThreadCensus.count(named: "scrolld-gnome")
@@ -80,7 +80,7 @@ struct GNOMESettingsWatcherTests {
         #expect(ThreadCensus.count(named: "scrolld-gnome") == threads + 1)
         first.stop()
         #expect(ThreadCensus.count(named: "scrolld-gnome") == threads)
-        let second = GNOMESettingsWatcher()
+        let second = GNOMESession.watcher()
         let running = RecordingSink()
         _ = try second.start(delivering: running)
         try GNOMESession.gsettings("set", Self.touchpad, "natural-scroll", "true")

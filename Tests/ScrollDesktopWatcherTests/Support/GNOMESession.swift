@@ -1,6 +1,6 @@
 import Foundation
 import ScrollDesktop
-import ScrollDesktopGNOME
+@testable import ScrollDesktopGNOME
 
 /// The private session bus GSettings uses in this test process, with its own dconf database.
 ///
@@ -36,6 +36,12 @@ enum GNOMESession {
 
     /// Never stopped: it holds GLib's connection to the private bus.
     private static let holder = GNOMESettingsWatcher()
+
+    /// A watcher that does not look for the bus in the environment (put back by now): GLib is
+    /// connected already.
+    static func watcher() -> GNOMESettingsWatcher {
+        GNOMESettingsWatcher(looksForTheBus: false)
+    }
 
     /// Runs the real `gsettings` on the private bus (dconf-service writes the database).
     static func gsettings(_ arguments: String...) throws {
