@@ -37,14 +37,20 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
             throw WatcherError("inotify_add_watch \(directory)", code)
         }
         sink.desktopSettingsChanged(Self.read(directory))
-        let thread = try WatcherThread { wakeFD in
-            defer { close(fd) }
-            while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD) {
-                guard !ready.isEmpty, Self.drain(fd) else { continue }
-                sink.desktopSettingsChanged(Self.read(directory))
+        let thread: WatcherThread
+        do {
+            thread = try WatcherThread { wakeFD in
+                defer { close(fd) }
+                while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD) {
+                    guard !ready.isEmpty, Self.drain(fd) else { continue }
+                    sink.desktopSettingsChanged(Self.read(directory))
+                }
             }
+            try thread.start()
+        } catch {
+            close(fd)
+            throw error
         }
-        try thread.start()
         self.thread = thread
         return "\(directory)/kcminputrc and kdeglobals, watched with inotify"
     }

@@ -30,6 +30,8 @@ final class WatcherThread: @unchecked Sendable {
         }, context)
         guard result == 0 else {
             Unmanaged<WatcherThread>.fromOpaque(context).release()
+            close(wake.read)
+            close(wake.write)
             throw WatcherError("pthread_create", result)
         }
         started = true

@@ -182,9 +182,8 @@ struct EventLine {
         let time = try time(at: require(.t, "t"))
         switch type {
         case .request: return .request(try recordedRequest(at: time))
-        case .reload: return .request(try recordedCommand(.reload, at: time))
-        case .restore: return .request(try recordedCommand(.restore, at: time))
-        case .desktop: return .request(try recordedCommand(.desktop, at: time))
+        case .reload, .restore, .desktop:
+            return .request(try recordedCommand(type == .reload ? .reload : type == .restore ? .restore : .desktop, at: time))
         default: break
         }
         let device = try int(at: require(.dev, "dev"), key: "dev")
@@ -241,9 +240,8 @@ struct EventLine {
         return RecordedRequest(time: time, client: client, json: Array(UnsafeRawBufferPointer(rebasing: scanner.bytes[range])))
     }
 
-    /// docs/event-log.md: `{"t":T,"type":"reload","client":N,"configuration":{…}}` and
-    /// `{"t":T,"type":"restore","containers":[…],"focus":…}` (client 0, the daemon). The whole
-    /// line is kept as JSON text: its members are the session's to read.
+    /// docs/event-log.md: `reload` (with its `client`), `restore` and `desktop` (client 0, the
+    /// daemon). The whole line is kept as JSON text: its members are the session's to read.
     private mutating func recordedCommand(_ kind: RecordedRequest.Kind, at time: Int64) throws(EventLogError) -> RecordedRequest {
         let client = kind == .reload ? try int(at: require(.client, "client"), key: "client") : 0
         return RecordedRequest(time: time, client: client, kind: kind, json: Array(scanner.bytes))

@@ -168,13 +168,13 @@ extension Session {
     /// (the configuration a recording starts with describes containers the daemon already had).
     @inline(never)  // a request is rare: input's way through `apply` stays short
     mutating func reload(_ new: Configuration, client: Int, at time: Timestamp, announcingNew: Bool, into published: inout Publications) throws(ConfigurationError) {
-        // The file's containers, before the ones clients created join them: only these are
-        // the file's (a `remove` or an owner's close may still remove the others), and only
-        // these are recorded, so that a replay's reload keeps the same ones the same way.
         // A configuration file says nothing of the desktop: its settings stay (a recorded
         // reload says which were in force).
         var new = new
         if new.desktop == nil { new.desktop = configuration.desktop }
+        // The file's containers, before the ones clients created join them: only these are
+        // the file's (a `remove` or an owner's close may still remove the others), and only
+        // these are recorded, so that a replay's reload keeps the same ones the same way.
         let file = new
         new.keepContainers(from: configuration)
         guard new.containers.count <= Limits.containers else {
