@@ -2,7 +2,7 @@
 # with Swift: the apt packages below are installed when missing (as root, or through sudo).
 
 SWIFT ?= swift
-APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev pkg-config python3 util-linux systemd librsvg2-bin iproute2
+APT_PACKAGES := libinput-dev libudev-dev libsystemd-dev libglib2.0-dev pkg-config python3 util-linux systemd librsvg2-bin iproute2
 BUILD_FLAGS ?=
 BIN := .build/debug/scrolld
 
@@ -32,7 +32,11 @@ run: build
 # Every test judges behaviour, never time: a check waits for its condition, with a deadline that
 # only catches a hang (docs/decisions.md, "Tests and time"). scripts/soak-tests.sh N runs this N
 # times on a fresh clone beside a busy core.
+# The desktop watchers' tests (Tests/ScrollDesktopWatcherTests) run real GSettings, dconf and a
+# portal peer on a private session bus; without these packages they say they are skipped.
+DESKTOP_TEST_APT := dbus-daemon libglib2.0-bin dconf-service dconf-gsettings-backend gsettings-desktop-schemas python3-dbus python3-gi
 test: deps
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="$(DESKTOP_TEST_APT)"
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	@# Built before the tests rather than by the man page test, alongside the others.
 	$(MAKE) --no-print-directory manual-tool

@@ -33,6 +33,14 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // GLib's GIO, from Debian's -dev package: GSettings, for GNOME's settings (docs/design.md §23).
+        // Found through gobject-2.0's pkg-config (the same include folders): gio-2.0's brings
+        // gmodule's `-pthread`, a flag SwiftPM refuses with a warning; the module map links gio.
+        .systemLibrary(
+            name: "CGIO",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         // The pure, deterministic model: geometry, coordinate spaces, preferences, containers,
         // physics and the engine's virtual clock. No I/O, no wall clock, no Foundation.
         .target(
@@ -77,6 +85,16 @@ let package = Package(
         // The desktops' watchers that need only the C library: KDE's files with inotify, sway's
         // IPC socket. Each blocks on a thread of its own, in the kernel, until something changes.
         .target(name: "ScrollDesktopWatchers", dependencies: ["ScrollDesktop"]),
+        // GNOME's settings through GSettings, on a GLib main loop of its own (docs/design.md §23).
+        .target(
+            name: "ScrollDesktopGNOME",
+            dependencies: ["CGIO", "ScrollDesktop", "ScrollPOSIX"]
+        ),
+        // The XDG desktop portal's Settings (reduced motion) over sd-bus (docs/design.md §23).
+        .target(
+            name: "ScrollDesktopPortal",
+            dependencies: ["CSystemd", "ScrollDesktop", "ScrollPOSIX"]
+        ),
         // A TOML 1.0 reader in Swift alone (no Foundation), keeping the line of every key.
         .target(name: "TOML"),
         // The configuration of docs/design.md §8: keys, defaults, validation with the offending
@@ -153,6 +171,8 @@ let package = Package(
                 "ScrollCommandLine",
                 "ScrollDesktop",
                 "ScrollDesktopWatchers",
+                "ScrollDesktopGNOME",
+                "ScrollDesktopPortal",
             ]
         ),
         // What the command lines of scrolld and scrollctl share: the options that shape a
@@ -185,6 +205,13 @@ let package = Package(
         .testTarget(name: "ScrollConfigTests", dependencies: ["ScrollConfig", "ScrollModel"]),
         .testTarget(name: "ScrollPlotTests", dependencies: ["ScrollPlot", "ScrollModel"]),
         .testTarget(name: "ScrollDesktopTests", dependencies: ["ScrollDesktop", "ScrollModel"]),
+        // The desktop watchers against real GSettings (dconf) and a real portal peer, on a private
+        // session bus.
+        .testTarget(
+            name: "ScrollDesktopWatcherTests",
+            dependencies: ["ScrollDesktopGNOME", "ScrollDesktopPortal", "ScrollDesktop"],
+            exclude: ["Support/portal-settings-peer.py"]
+        ),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel", "ScrollClient", "ScrollProtocol"]),
         // The session as a command processor, and live = replay as a property: random command
         // streams applied to the daemon's logic on an EmbeddedEventLoop, recorded, replayed.

@@ -41,7 +41,7 @@ public enum DetachedThread {
 
     /// What `pthread_setname_np` does (Glibc's module does not export it): the name shows in
     /// `top -H`, `ps -L` and core dumps.
-    private static func nameCurrentThread(_ name: String) {
+    static func nameCurrentThread(_ name: String) {
         let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }

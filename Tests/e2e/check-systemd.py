@@ -103,7 +103,8 @@ def containing(table, path):
 
 def threads_of(c, key):
     """`key`.threads as (name, policy, rt_priority) triples, policy 0 SCHED_OTHER, 2 SCHED_RR."""
-    return [tuple(t.rsplit(":", 2)) for t in (c.facts.get(key + ".threads") or "").split()]
+    # A name may hold spaces (GLib's "dconf worker"): each entry ends with its two numbers.
+    return re.findall(r"(\S.*?):(-?[0-9]+):(-?[0-9]+)(?= |$)", c.facts.get(key + ".threads") or "")
 
 
 def check_sessions(c):
@@ -356,6 +357,32 @@ def check_restore(c, daemon_lines):
             "pids %s %s %s %s" % (f("restore-before.MainPID"), f("restore-round1.MainPID"), f("restore-round2.MainPID"), f("restore-round3.MainPID")))
 
 
+def check_gnome(c, daemon_lines):
+    """GNOME's settings followed live (docs/design.md §23): gsettings as the user, scrolld as
+    their service; the next drag after natural scrolling is turned on moves the other way, and
+    with animations off a smooth scrollTo lands at once."""
+    f = c.fact
+    c.check("the running daemon follows GNOME through GSettings on the user's session bus (set up before it started)",
+            f("gnome-setup.rc") == "0" and f("gnome.followed") == "0" and f("gnome.touchpad.listed") == "0", c.text("gnome-looked-for.out") + "\n".join(daemon_lines[-5:]))
+    c.facts_equal("`gsettings set` natural-scroll false, then true: `devices` says each for the touchpad, from desktop:gnome", {
+        "gnome-set-natural-off.rc": "0", "gnome.natural.off": "0", "gnome-set-natural-on.rc": "0", "gnome.natural.on": "0",
+    })
+    try:
+        before, after = float(f("gnome-drag-off.y")) - 1000, float(f("gnome-drag-on.y")) - 1000
+    except (TypeError, ValueError):
+        before = after = None
+    c.check("the same two-finger drag moves the content one way before and the other way after natural scrolling is on",
+            f("gnome-drag-off.rest") == "0" and f("gnome-drag-on.rest") == "0" and before is not None
+            and before * after < 0,
+            "from y = 1000: %s before, %s after" % (f("gnome-drag-off.y"), f("gnome-drag-on.y")))
+    c.facts_equal("`gsettings set` enable-animations false: `devices` says reduced motion, from desktop:gnome", {
+        "gnome-set-animations-off.rc": "0", "gnome.reduced": "0",
+    })
+    c.check("with GNOME's animations off a smooth scrollTo lands at once (the next get is at rest at 3000)",
+            f("gnome.scroll-to.rc") == "0" and f("gnome.after-scroll-to") == '"phase":"idle" "y":3000 ',
+            "%r: %s" % (f("gnome.after-scroll-to"), c.text("gnome-after-scroll-to.out")))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.stderr.write("usage: check-systemd.py WORKDIR\n")
@@ -489,6 +516,7 @@ def main():
             "systemctl rc %s; daemon lines:\n%s" % (f("bad-config-start.rc"), "\n".join(daemon_lines[-5:])))
 
     check_sessions(c)
+    check_gnome(c, daemon_lines)
     check_restore(c, daemon_lines)
 
     # Root's manager: the same units, and a device policy that is enforced there.

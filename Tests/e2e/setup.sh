@@ -18,7 +18,10 @@ set -euo pipefail
 CACHE=${E2E_CACHE:-/var/cache/scrolld-e2e}
 # dbus: with systemd as PID 1 in the guest (E2E_INIT=systemd), a user manager's runtime directory
 # is made by systemd-user-runtime-dir, which asks logind over the system bus.
-PACKAGES=(qemu-system-x86 busybox-static kmod cpio udev python3-libevdev libinput-tools dbus)
+# dbus-user-session, dconf and GNOME's schemas: the user's session bus and GSettings, which the
+# systemd guest's GNOME step writes with the real gsettings while scrolld follows (docs/design.md §23).
+PACKAGES=(qemu-system-x86 busybox-static kmod cpio udev python3-libevdev libinput-tools dbus
+  dbus-user-session dconf-service dconf-gsettings-backend gsettings-desktop-schemas libglib2.0-bin)
 # Modules the initramfs loads (with their dependencies): what it needs to mount the host root,
 # plus uinput and evdev (loading those from RAM is ~5 s faster than modprobe over 9p in the guest).
 # (modprobe needs -a to take several names: without it the later names become module options.)

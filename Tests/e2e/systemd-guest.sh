@@ -210,6 +210,11 @@ loginctl show-seat seat0 >"$W/vt-seat0.out" 2>&1
 # --- 3. the user's manager, the socket ------------------------------------------------------
 run user-manager systemctl start "user@$MANAGER_UID.service"  # returns once it is up
 fact user-manager.state "$(systemctl show "user@$MANAGER_UID.service" -p ActiveState --value)"
+# The user's session bus is up with their manager (dbus-user-session), and scrolld follows
+# GNOME's settings there (docs/design.md §23). GNOME's touchpads scroll naturally by default: the
+# steps before 5f expect libinput's default, as a user who turned it off in GNOME has it.
+as_user_bus() { as_manager_user env "DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$MANAGER_UID/bus" "$@"; }
+run gnome-setup as_user_bus gsettings set org.gnome.desktop.peripherals.touchpad natural-scroll false
 SOCK=/run/user/$MANAGER_UID/scrolld/scrolld.sock
 run socket-start as_manager_user systemctl --user start scrolld.socket
 show socket scrolld.socket ActiveState,SubState
@@ -440,6 +445,70 @@ rm -f /etc/systemd/user/scrolld.service.d/e2e-idle.conf
 as_manager_user systemctl --user daemon-reload
 idle_look session.idle_watchdog
 rm -f "$CONFIG_DIR/scrolld.toml"
+
+# --- 5f. GNOME's settings, followed live (docs/design.md §23) ---------------------------------
+# The user's session bus (dbus-user-session's dbus.socket in their manager) and dconf, as in a
+# GNOME session: the real `gsettings` as the user while the daemon started in 5d runs as their
+# service. Natural scrolling of touchpads turned on makes the next two-finger drag move the
+# content the other way; animations turned off make a smooth scrollTo land at once.
+gnome_followed() { journalctl -b --no-pager -o cat _PID="$PID2" | grep -q '^desktop settings looked for.*gnome: GSettings on the session bus'; }
+wait_until 30 gnome_followed
+fact gnome.followed $?
+# A touchpad of this step's own (the one of 5b is gone).
+e2e_dev add touchpad --id gnometp >/dev/null || e2e_fail "add a touchpad for GNOME's step"
+wait_until 30 lists gnome-devices.out "$DEV_GNOMETP_NODE"
+fact gnome.touchpad.listed $?
+journalctl -b --no-pager -o cat _PID="$PID2" | grep '^desktop settings looked for' >"$W/gnome-looked-for.out" 2>&1
+# devices_say OUTFILE EXPECTED: the touchpad's natural scrolling and the reduced motion, each
+# VALUE@SOURCE, as `scrollctl devices --json` says them
+devices_say() {
+  ctl devices --json >"$W/$1" 2>&1 || return 1
+  [ "$(/usr/bin/python3 -c '
+import json, sys
+reply = json.load(open(sys.argv[1]))
+pad = [d for d in reply["devices"] if d.get("path") == sys.argv[2]]
+say = lambda v: "%s@%s" % (json.dumps(v.get("value")), v.get("source")) if isinstance(v, dict) else "absent"
+print(say(pad[0].get("natural")) if pad else "no-touchpad", say(reply.get("reducedMotion")))
+' "$W/$1" "$DEV_GNOMETP_NODE" 2>&1)" = "$2" ]
+}
+# drag KEY: from y = 1000 at rest, two fingers 15 mm up; the resting offset after it, from a
+# subscriber's states (the first rest after the drag's first state)
+ctl watch main --json >"$W/gnome-watch.out" 2>&1 &
+GNOME_WATCH=$!
+gnome_lines() { wc -l <"$W/gnome-watch.out"; }
+last_gnome_state() { tail -n 1 "$W/gnome-watch.out"; }
+resting_at() { last_gnome_state | grep -q '"phase":"idle"' && last_gnome_state | grep -q "\"y\":$1[,}]"; }
+moved_and_resting() { [ "$(gnome_lines)" -gt "$1" ] && last_gnome_state | grep -q '"phase":"idle"'; }
+drag() {
+  ctl scroll-to main --y 1000 --animation none >/dev/null 2>&1
+  wait_until 30 resting_at 1000
+  local n
+  n=$(gnome_lines)
+  e2e_dev touchpad-scroll --dy -15 --device gnometp >/dev/null
+  wait_until 60 moved_and_resting "$n"
+  fact "$1.rest" $?
+  fact "$1.y" "$(last_gnome_state | grep -o '"y":[-0-9.e]*' | head -n 1 | cut -d: -f2)"
+}
+run gnome-set-natural-off as_user_bus gsettings set org.gnome.desktop.peripherals.touchpad natural-scroll false
+wait_until 30 devices_say gnome-devices-off.out 'false@desktop:gnome false@desktop:gnome'
+fact gnome.natural.off $?
+drag gnome-drag-off
+run gnome-set-natural-on as_user_bus gsettings set org.gnome.desktop.peripherals.touchpad natural-scroll true
+wait_until 30 devices_say gnome-devices-on.out 'true@desktop:gnome false@desktop:gnome'
+fact gnome.natural.on $?
+drag gnome-drag-on
+run gnome-set-animations-off as_user_bus gsettings set org.gnome.desktop.interface enable-animations false
+wait_until 30 devices_say gnome-devices-reduced.out 'true@desktop:gnome true@desktop:gnome'
+fact gnome.reduced $?
+ctl scroll-to main --y 3000 --animation smooth >"$W/gnome-scroll-to.out" 2>&1
+fact gnome.scroll-to.rc $?
+ctl get main >"$W/gnome-after-scroll-to.out" 2>&1
+fact gnome.after-scroll-to "$(grep -o '"y":[-0-9.e]*\|"phase":"[a-z]*"' "$W/gnome-after-scroll-to.out" | head -n 2 | tr '\n' ' ')"
+kill "$GNOME_WATCH" 2>/dev/null
+e2e_dev remove gnometp >/dev/null
+# As before this step, for the steps after it.
+as_user_bus gsettings set org.gnome.desktop.peripherals.touchpad natural-scroll false
+as_user_bus gsettings reset org.gnome.desktop.interface enable-animations
 
 # --- 5e. restart without loss: systemd's file descriptor store (docs/design.md §16)
 # --------- Two clients stay connected while the daemon is killed three times: SIGKILL, a watchdog

@@ -36,7 +36,8 @@ extension Daemon {
                     started.append(watcher)
                     report.append("\(watcher.desktop.rawValue): \(found)")
                 } else {
-                    report.append("\(watcher.desktop.rawValue): not found")
+                    let why = DesktopWatchers.absence(of: watcher).map { " (\($0))" } ?? ""
+                    report.append("\(watcher.desktop.rawValue): not found\(why)")
                 }
             } catch {
                 report.append("\(watcher.desktop.rawValue): \(error)")

@@ -12,6 +12,9 @@ import Testing
         "ScrollDesktop": ["ScrollModel", "ScrollProtocol"],
         // inotify, sway's socket, a thread blocked in poll(2).
         "ScrollDesktopWatchers": ["ScrollDesktop", "Glibc"],
+        // The desktop watchers (docs/design.md §23): GLib's GIO, or sd-bus, on a thread of their own.
+        "ScrollDesktopGNOME": ["CGIO", "ScrollDesktop", "ScrollPOSIX", "Synchronization"],
+        "ScrollDesktopPortal": ["CSystemd", "ScrollDesktop", "ScrollPOSIX", "Synchronization", "Glibc"],
         // memchr for lines.
         "ScrollJSON": ["Glibc"],
         "ScrollLog": ["ScrollModel", "ScrollJSON"],
@@ -34,10 +37,12 @@ import Testing
         "scrolld": [
             "ScrollModel", "ScrollJSON", "ScrollLog", "ScrollTranscript", "ScrollConfig", "ScrollProtocol", "ScrollSession",
             "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollInput", "ScrollPlot", "ScrollPOSIX", "ScrollCommandLine",
-            "ScrollDesktop", "ScrollDesktopWatchers",
+            "ScrollDesktop", "ScrollDesktopWatchers", "ScrollDesktopGNOME", "ScrollDesktopPortal",
             "CScrolldShim", "CSystemd", "CLibinput", "Glibc", "FoundationEssentials", "Synchronization", "SystemPackage",
             "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging", "ArgumentParser",
         ],
+        // Real GSettings and a real portal peer on a private session bus, run as processes.
+        "ScrollDesktopWatcherTests": ["ScrollDesktop", "ScrollDesktopGNOME", "ScrollDesktopPortal", "Testing", "Foundation"],
         "ScrollModelTests": ["ScrollModel", "PropertyBased", "Testing", "Foundation", "Glibc"],
         "ScrollJSONTests": ["ScrollJSON", "Testing"],
         "ScrollLogTests": ["ScrollLog", "ScrollJSON", "ScrollModel", "Testing", "Foundation"],
@@ -68,6 +73,7 @@ import Testing
     static let systemLibraries: [String: (includes: Set<String>, links: Set<String>)] = [
         "CLibinput": (["libinput.h", "libudev.h"], ["input", "udev"]),
         "CSystemd": (["systemd/sd-bus.h", "systemd/sd-daemon.h"], ["systemd"]),
+        "CGIO": (["gio/gio.h"], ["gio-2.0", "gobject-2.0", "glib-2.0"]),
     ]
     static let compiledShims: [String: (header: String, includes: Set<String>)] = [
         "CScrolldShim": ("include/CScrolldShim.h", ["stdint.h"]),
@@ -79,7 +85,7 @@ import Testing
     static let withoutSystemCalls = ["ScrollModel", "TOML", "ScrollDesktop", "ScrollLog", "ScrollTranscript", "ScrollPlot", "ScrollSession", "ScrollDaemon"]
     static let systemModules: Set<String> = [
         "Glibc", "Musl", "Darwin", "WASILibc", "Foundation", "FoundationEssentials", "SystemPackage", "System", "NIOPosix",
-        "CScrolldShim", "CSystemd", "CLibinput", "ScrollPOSIX", "ScrollDaemonPOSIX",
+        "CScrolldShim", "CSystemd", "CLibinput", "CGIO", "ScrollPOSIX", "ScrollDaemonPOSIX",
     ]
 
     @Test func everyTargetOfThePackageIsChecked() throws {
