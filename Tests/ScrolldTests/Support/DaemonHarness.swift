@@ -61,6 +61,11 @@ final class DaemonProcess {
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = directory.path
+        // The daemon follows the desktop it runs in (docs/design.md §23): under test it sees
+        // none of the machine's (a developer's GNOME, sway or portal), only what a test gives it.
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + directory.appendingPathComponent("no-session-bus").path
+        environment["SWAYSOCK"] = nil
+        environment["XDG_CURRENT_DESKTOP"] = nil
         // The daemon says READY=1 once it is whole (socket, watchers, input source): tests
         // start from there, not from the first moment the socket accepts, so what they measure
         // as a baseline (its descriptors, say) is all there. A test may bring its own socket.
