@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "ScrollDesktop", dependencies: ["ScrollModel", "ScrollProtocol"]),
         // The desktops' watchers that need only the C library: KDE's files with inotify, sway's
         // IPC socket. Each blocks on a thread of its own, in the kernel, until something changes.
-        .target(name: "ScrollDesktopWatchers", dependencies: ["ScrollDesktop"]),
+        .target(name: "ScrollDesktopWatchers", dependencies: ["ScrollDesktop", "ScrollPOSIX"]),
         // GNOME's settings through GSettings, on a GLib main loop of its own (docs/design.md §23).
         .target(
             name: "ScrollDesktopGNOME",

@@ -72,8 +72,15 @@ public final class GNOMESettingsWatcher: DesktopSettingsWatcher {
         case .failure(let reason): return absent(reason.description)
         }
         let loop = GSettingsLoop(watching: watched, sink: sink)
-        let (thread, outcome) = JoinableThread.start(name: "scrolld-gnome") { (started: (String?) -> Void) in
-            loop.run(started: started)
+        let thread: JoinableThread
+        let outcome: String?
+        do {
+            (thread, outcome) = try JoinableThread.start(name: "scrolld-gnome") { (started: (String?) -> Void) in
+                loop.run(started: started)
+            }
+        } catch {
+            g_object_unref(UnsafeMutableRawPointer(bus))
+            throw error
         }
         if let backend = outcome {
             thread.join()

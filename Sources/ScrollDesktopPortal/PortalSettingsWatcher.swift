@@ -47,8 +47,16 @@ public final class PortalSettingsWatcher: DesktopSettingsWatcher {
         stop()
         let wake = try Self.wakePipe()
         let address = busAddress
-        let (thread, outcome) = JoinableThread.start(name: "scrolld-portal") { (started: (Result<String, PortalConnection.Absent>) -> Void) in
-            Self.watch(on: address, delivering: sink, wake: wake.read, started: started)
+        let thread: JoinableThread
+        let outcome: Result<String, PortalConnection.Absent>
+        do {
+            (thread, outcome) = try JoinableThread.start(name: "scrolld-portal") { (started: (Result<String, PortalConnection.Absent>) -> Void) in
+                Self.watch(on: address, delivering: sink, wake: wake.read, started: started)
+            }
+        } catch {
+            close(wake.read)
+            close(wake.write)
+            throw error
         }
         switch outcome {
         case .success(let found):

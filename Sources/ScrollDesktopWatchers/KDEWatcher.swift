@@ -39,7 +39,7 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         sink.desktopSettingsChanged(Self.read(directory))
         let thread: WatcherThread
         do {
-            thread = try WatcherThread { wakeFD in
+            thread = try WatcherThread(name: "scrolld-kde") { wakeFD in
                 defer { close(fd) }
                 while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD) {
                     guard !ready.isEmpty, Self.drain(fd) else { continue }

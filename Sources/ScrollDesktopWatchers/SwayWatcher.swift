@@ -32,7 +32,7 @@ public final class SwayWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         }
         let thread: WatcherThread
         do {
-            thread = try WatcherThread { wakeFD in
+            thread = try WatcherThread(name: "scrolld-sway") { wakeFD in
                 defer { close(fd) }
                 while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD), !ready.isEmpty {
                     // sway gone (or a message that is not i3-ipc): stop following it.

@@ -1,49 +1,46 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScrollPOSIX
 
-/// A joinable thread that blocks in `poll(2)` on its descriptors and a wake-up pipe, with no
-/// timeout: it uses no CPU until the kernel has something for it. `stop()` writes to the pipe
-/// and joins the thread, so nothing it does follows the return.
+/// A joinable thread (``JoinableThread``) that blocks in `poll(2)` on its descriptors and a
+/// wake-up pipe, with no timeout: it uses no CPU until the kernel has something for it. `stop()`
+/// writes to the pipe and joins the thread, so nothing it does follows the return.
 final class WatcherThread: @unchecked Sendable {
-    private var thread = pthread_t()
+    private let name: String
+    private var thread: JoinableThread?
     private let wake: (read: Int32, write: Int32)
     private let body: @Sendable (_ wakeFD: Int32) -> Void
-    private var started = false
 
-    /// A thread that will run `body`, which must return once `wakeFD` is readable.
-    init(_ body: @escaping @Sendable (_ wakeFD: Int32) -> Void) throws(WatcherError) {
+    /// A thread named `name` that will run `body`, which must return once `wakeFD` is readable.
+    init(name: String, _ body: @escaping @Sendable (_ wakeFD: Int32) -> Void) throws(WatcherError) {
         var fds: [Int32] = [-1, -1]
         // (Glibc's module has no pipe2.)
         guard pipe(&fds) == 0 else { throw WatcherError("pipe", errno) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wake = (fds[0], fds[1])
+        self.name = name
         self.body = body
     }
 
     func start() throws(WatcherError) {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            let watcher = Unmanaged<WatcherThread>.fromOpaque(context!).takeRetainedValue()
-            watcher.body(watcher.wake.read)
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<WatcherThread>.fromOpaque(context).release()
+        let (body, wakeFD) = (self.body, wake.read)
+        do {
+            thread = try JoinableThread(name: name) { body(wakeFD) }
+        } catch {
             close(wake.read)
             close(wake.write)
-            throw WatcherError("pthread_create", result)
+            throw WatcherError("pthread_create", error.code)
         }
-        started = true
     }
 
     /// Wakes the thread and waits for it to end.
     func stop() {
-        guard started else { return }
-        started = false
+        guard let thread else { return }
+        self.thread = nil
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
-        pthread_join(thread, nil)
+        thread.join()
         close(wake.read)
         close(wake.write)
     }

@@ -16,13 +16,16 @@ public struct JoinableThread: Sendable {
         }
     }
 
-    /// Starts `body` on a new thread named `name` (at most 15 bytes are kept, the kernel's limit).
-    public init(name: String, _ body: @escaping @Sendable () -> Void) {
+    /// Starts `body` on a new thread named `name` (at most 15 bytes are kept, the kernel's limit);
+    /// throws when the system makes no thread (then `body` never runs).
+    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
         let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, Self.threadMain, context)
-        // A watcher without its thread cannot watch: nothing sensible is left.
-        precondition(result == 0, "pthread_create: error \(result)")
+        guard result == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw ThreadStartError(code: result)
+        }
         self.thread = thread
     }
 
@@ -32,9 +35,9 @@ public struct JoinableThread: Sendable {
     public static func start<Outcome: Sendable>(
         name: String,
         _ body: @escaping @Sendable (_ started: (Outcome) -> Void) -> Void
-    ) -> (thread: JoinableThread, outcome: Outcome) {
+    ) throws(ThreadStartError) -> (thread: JoinableThread, outcome: Outcome) {
         let handshake = Handshake<Outcome>()
-        let thread = JoinableThread(name: name) {
+        let thread = try JoinableThread(name: name) {
             body { handshake.report($0) }
             precondition(handshake.reported, "\(name) ended without reporting its start")
         }
@@ -52,6 +55,14 @@ public struct JoinableThread: Sendable {
         body.run()
         return nil
     }
+}
+
+/// `pthread_create` failed (no memory, the process's or the user's thread limit): `code` is
+/// its error number.
+public struct ThreadStartError: Error, CustomStringConvertible {
+    public var code: Int32
+
+    public var description: String { "pthread_create: \(String(cString: strerror(code)))" }
 }
 
 /// One value handed from a new thread to the thread that started it, through a POSIX semaphore

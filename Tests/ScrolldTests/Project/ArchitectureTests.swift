@@ -11,7 +11,7 @@ import Testing
         "TOML": [],
         "ScrollDesktop": ["ScrollModel", "ScrollProtocol"],
         // inotify, sway's socket, a thread blocked in poll(2).
-        "ScrollDesktopWatchers": ["ScrollDesktop", "Glibc"],
+        "ScrollDesktopWatchers": ["ScrollDesktop", "ScrollPOSIX", "Glibc"],
         // The desktop watchers (docs/design.md §23): GLib's GIO, or sd-bus, on a thread of their own.
         "ScrollDesktopGNOME": ["CGIO", "ScrollDesktop", "ScrollPOSIX", "Synchronization"],
         "ScrollDesktopPortal": ["CSystemd", "ScrollDesktop", "ScrollPOSIX", "Synchronization", "Glibc"],
