@@ -110,11 +110,8 @@ import Glibc
         #expect(replay.status == 0, "\(replay.stderr)")
         let seqs = live.compactMap { ($0["seq"] as? NSNumber)?.intValue }
         #expect(seqs.count > 20)
-        let window = replay.states.filter { state in
-            let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
-            return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
-        }
-        #expect(window.map(RecordReplayTests.key) == live.map(RecordReplayTests.key), "live and replay differ")
+        let keys = liveAndReplayKeys(live: live, replay: replay.states)
+        #expect(keys.replay == keys.live, "live and replay differ")
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""type":"desktop""#))
         #expect(text.contains(#""devices":"touchpads","natural_scrolling":true,"scroll_factor":1.5,"source":"desktop:kde""#), "\(text.prefix(2000))")

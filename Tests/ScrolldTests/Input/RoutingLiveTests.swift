@@ -80,12 +80,8 @@ import Testing
         for (name, states) in live {
             let replay = try Scrolld.run(["replay", recording, "--container", name])
             #expect(replay.status == 0, "\(replay.stderr)")
-            let seqs = states.compactMap { ($0["seq"] as? NSNumber)?.intValue }
-            let window = replay.states.filter { state in
-                let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
-                return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
-            }
-            #expect(window.map(RecordReplayTests.key) == states.map(RecordReplayTests.key), "\(name): live and replay differ")
+            let keys = liveAndReplayKeys(live: states, replay: replay.states)
+            #expect(keys.replay == keys.live, "\(name): live and replay differ")
             if name == "b" { #expect(replay.states.isEmpty) }
         }
     }

@@ -115,11 +115,8 @@ import Glibc
             let seqs = published.compactMap { ($0["seq"] as? NSNumber)?.intValue }
             #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + seqs.count)), "\(name): a healthy subscriber gets every seq")
             // Line for line: the replay's states over the same seqs are exactly the live ones.
-            let window = replayed.filter { state in
-                let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
-                return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
-            }
-            #expect(window.map(Self.key) == published.map(Self.key), "\(name): live and replay differ")
+            let keys = liveAndReplayKeys(live: published, replay: replayed)
+            #expect(keys.replay == keys.live, "\(name): live and replay differ")
         }
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""type":"reload","client":0,"configuration":"#))
@@ -177,12 +174,8 @@ import Glibc
         let published = Array(states.dropFirst())
         #expect(published.count > 20, "\(published.count) states")
         #expect(published.contains { $0["paused"] as? Bool == true })
-        let seqs = published.compactMap { ($0["seq"] as? NSNumber)?.intValue }
-        let window = replay.states.filter { state in
-            let seq = (state["seq"] as? NSNumber)?.intValue ?? -1
-            return seq >= (seqs.first ?? 0) && seq <= (seqs.last ?? -1)
-        }
-        #expect(window.map(Self.key) == published.map(Self.key), "live and replay differ")
+        let keys = liveAndReplayKeys(live: published, replay: replay.states)
+        #expect(keys.replay == keys.live, "live and replay differ")
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""request":{"op":"remove","container":"owned"}"#))
         #expect(text.contains(#""request":{"op":"resume","container":"list"}"#))
