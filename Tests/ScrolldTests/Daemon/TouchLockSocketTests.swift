@@ -20,21 +20,12 @@ struct TouchLockSocketTests {
     }
     static var lift: Int64 { points.last!.t + 8_000 }
     /// The frame of TouchSocketTests: s = (1000, 1200) px per unit.
-    static var frame: [String: Any] { ["x": 0.2, "y": 0.25, "width": 0.4, "height": 0.5] }
-    static let scale = (x: 400 / 0.4, y: 600 / 0.5)
-    static let slop = 8.0
+    static var frame: [String: Any] { TouchSocketTests.frame }
+    static var scale: (x: Double, y: Double) { TouchSocketTests.scale }
+    static var slop: Double { TouchSocketTests.slop }
 
     static func touchLog() throws -> String {
-        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-27T00:00:00Z","source":"test"}"#]
-        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"glass","caps":["touch"]}"#)
-        lines.append(#"{"t":\#(down),"dev":1,"type":"touch_down","slot":0,"x":\#(start.x),"y":\#(start.y)}"#)
-        for p in points {
-            lines.append(#"{"t":\#(p.t),"dev":1,"type":"touch_motion","slot":0,"x":\#(p.x),"y":\#(p.y)}"#)
-        }
-        lines.append(#"{"t":\#(lift),"dev":1,"type":"touch_up","slot":0}"#)
-        // The pass lasts 6 s more, so the fling comes to rest before the loop starts over.
-        lines.append(#"{"t":\#(lift + 6_000_000),"dev":1,"type":"device_removed"}"#)
-        return try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        try ScrolldTests.touchLog(down: down, start: start, points: points, lift: lift)
     }
 
     /// The y offsets the lock lets through, from rest at 0: docs/design.md §25's displacement

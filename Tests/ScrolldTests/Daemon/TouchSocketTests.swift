@@ -31,16 +31,7 @@ struct TouchSocketTests {
     static let slop = 8.0
 
     static func touchLog() throws -> String {
-        var lines = [#"{"format":"scrolld-events","version":1,"created":"2026-11-27T00:00:00Z","source":"test"}"#]
-        lines.append(#"{"t":0,"dev":1,"type":"device_added","name":"glass","caps":["touch"]}"#)
-        lines.append(#"{"t":\#(Finger.down),"dev":1,"type":"touch_down","slot":0,"x":\#(Finger.start.x),"y":\#(Finger.start.y)}"#)
-        for p in Finger.points {
-            lines.append(#"{"t":\#(p.t),"dev":1,"type":"touch_motion","slot":0,"x":\#(p.x),"y":\#(p.y)}"#)
-        }
-        lines.append(#"{"t":\#(Finger.lift),"dev":1,"type":"touch_up","slot":0}"#)
-        // The pass lasts 6 s more, so the fling comes to rest before the loop starts over.
-        lines.append(#"{"t":\#(Finger.lift + 6_000_000),"dev":1,"type":"device_removed"}"#)
-        return try Scrolld.temporaryFile(lines.joined(separator: "\n") + "\n")
+        try ScrolldTests.touchLog(down: Finger.down, start: Finger.start, points: Finger.points, lift: Finger.lift)
     }
 
     /// docs/design.md §25's offsets: nil while within the slop, then `y₀ − s·(P − P₀) + slop·u`
