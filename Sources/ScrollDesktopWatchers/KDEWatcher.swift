@@ -62,8 +62,8 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
 
     static func read(_ directory: String) -> DesktopSettings {
         KDESettings.settings(
-            kcminputrc: readWholeFile(directory + "/kcminputrc"),
-            kdeglobals: readWholeFile(directory + "/kdeglobals")
+            kcminputrc: Self.readWholeFile(directory + "/kcminputrc"),
+            kdeglobals: Self.readWholeFile(directory + "/kdeglobals")
         )
     }
 
@@ -83,5 +83,23 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
                 offset += 16 + length
             }
         }
+    }
+
+    /// A whole file's bytes as text; nil when it cannot be read (it does not exist).
+    static func readWholeFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+            // KDE's files are a few kilobytes; a huge one is not KDE's.
+            if bytes.count > 4 << 20 { return nil }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

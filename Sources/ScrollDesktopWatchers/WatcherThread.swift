@@ -70,21 +70,3 @@ public struct WatcherError: Error, CustomStringConvertible {
         description = message
     }
 }
-
-/// A whole file's bytes as text; nil when it cannot be read (it does not exist).
-func readWholeFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16384)
-    while true {
-        let count = read(fd, &chunk, chunk.count)
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes += chunk[0..<count]
-        // KDE's files are a few kilobytes; a huge one is not KDE's.
-        if bytes.count > 4 << 20 { return nil }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
