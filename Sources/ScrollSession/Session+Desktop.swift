@@ -10,23 +10,15 @@ extension Session {
     mutating func follow(_ desktop: DesktopInput, at time: Timestamp, into published: inout Publications) throws(ProtocolError) {
         var new = configuration
         new.desktop = desktop
-        var resolved: [(Int, ContainerConfiguration)] = []
+        var resolved: [(name: String, settings: ContainerConfiguration)] = []
         do {
-            for index in engine.slots.indices {
-                resolved.append((index, try new.resolve(container: engine.slots[index].container.name)))
+            for slot in engine.slots {
+                resolved.append((slot.container.name, try new.resolve(container: slot.container.name)))
             }
         } catch {
             throw ProtocolError(.invalidValue, error.description)
         }
-        advance(to: Swift.max(time, engine.now), into: &published)
-        let time = engine.now
-        configuration = new
-        engine.setShapingRules(new.shapingRules)
-        for (index, container) in resolved {
-            var changed = false
-            _ = engine.update(container: index, at: time) { changed = $0.configure(container, at: time) }
-            if changed { published.states.append(engine.publish(container: index)) }
-        }
-        recorder?.recordDesktop(desktop, at: time)
+        putInForce(new, resolved: resolved, at: time, announcing: true, into: &published)
+        recorder?.recordDesktop(desktop, at: engine.now)
     }
 }

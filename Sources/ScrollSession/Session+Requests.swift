@@ -188,30 +188,40 @@ extension Session {
         }
         // The file was checked alone; with the clients' containers its chains may grow.
         try new.checkNesting(only: file.containers.map(\.name))
-        var resolved: [(String, ContainerConfiguration)] = []
+        var resolved: [(name: String, settings: ContainerConfiguration)] = []
         for settings in new.containers {
             resolved.append((settings.name, try new.resolve(container: settings.name)))
         }
-        let time = Swift.max(time, engine.now)
-        advance(to: time, into: &published)
         fileContainers = Set(file.containers.map(\.name))
+        // The configuration a recording opens with is what the daemon's containers already
+        // had: a replay started under other options takes it on silently, as the live
+        // subscribers saw nothing then.
+        putInForce(new, resolved: resolved, at: time, announcing: announcingNew, into: &published)
+        recorder?.recordReload(file, client: client, at: engine.now)
+    }
+
+    /// Puts `new` in force at `time` (after what was due before it): the frame rate, the shaping
+    /// (from each device's next event, docs/design.md §18) and each container's `resolved`
+    /// settings, a container not there yet being created. With `announcing`, a container whose
+    /// settings changed, and a new one, publish their state.
+    mutating func putInForce(
+        _ new: Configuration, resolved: [(name: String, settings: ContainerConfiguration)], at time: Timestamp,
+        announcing: Bool, into published: inout Publications
+    ) {
+        advance(to: Swift.max(time, engine.now), into: &published)
+        let time = engine.now
         configuration = new
         engine.frameRate = new.daemon.frameRate
-        // New shaping applies from each device's next event (docs/design.md §18).
         engine.setShapingRules(new.shapingRules)
-        for (name, container) in resolved {
+        for (name, settings) in resolved {
             if let index = index(of: name) {
                 var changed = false
-                _ = engine.update(container: index, at: engine.now) { changed = $0.configure(container, at: time) }
-                // The configuration a recording opens with is what the daemon's containers
-                // already had: a replay started under other options takes it on silently, as
-                // the live subscribers saw nothing then.
-                if changed, announcingNew { published.states.append(engine.publish(container: index)) }
+                _ = engine.update(container: index, at: time) { changed = $0.configure(settings, at: time) }
+                if changed, announcing { published.states.append(engine.publish(container: index)) }
             } else {
-                let index = engine.add(ScrollContainer(name: name, configuration: container, at: engine.now))
-                if announcingNew { published.states.append(engine.publish(container: index)) }
+                let index = engine.add(ScrollContainer(name: name, configuration: settings, at: time))
+                if announcing { published.states.append(engine.publish(container: index)) }
             }
         }
-        recorder?.recordReload(file, client: client, at: engine.now)
     }
 }
