@@ -43,30 +43,18 @@ extension DaemonCore {
     /// connection, so a recording replays it. Also for a connection that did not come back
     /// after a restart (docs/design.md §16).
     func undo(forConnection number: Int) {
-        let now = eventLoop.timestamp
-        // In the order the containers were made, so a recording of it is the same every time.
-        let owned = publisher.containers.values.filter { $0.owner == number }.sorted { $0.id < $1.id }
-        let paused = publisher.containers.values.filter { $0.pausedBy == number }.sorted { $0.id < $1.id }
-        let leftBehind = !owned.isEmpty || !paused.isEmpty || connections.focusedBy == number
-        for container in owned {
+        let undoing = connections.requestsUndoing(leasesOf: number, on: publisher.containers.values)
+        let leftBehind = !undoing.isEmpty || connections.focusedBy == number
+        for operation in undoing {
             do {
-                try execute(.request(.remove(container: container.name), client: number, at: now))
-                publisher.remove(container.id)
+                try request(operation, from: number)
             } catch {
-                logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
+                logger.error("cannot \(operation.name) \(operation.container ?? ""), left by closed connection \(number): \(error.message)")
             }
         }
-        for container in paused where publisher[container.id] != nil {
-            container.pausedBy = nil
-            _ = try? execute(.request(.resume(container: container.name), client: number, at: now))
-        }
-        if session.focus == nil { connections.focusedBy = nil }
-        if connections.focusedBy == number {
-            connections.focusedBy = nil
-            _ = try? execute(.request(.focus(container: nil), client: number, at: now))
-        }
+        if connections.focusedBy == number, session.focus != nil { try? request(.focus(container: nil), from: number) }
         finish()
-        // The session's store: the containers changed only if the connection left something.
-        if leftBehind { sessionChanged() } else { sessionChanged(closed: number) }
+        // The restart store: the containers changed only if the connection left something.
+        if leftBehind { store?.containersChanged() } else { store?.connectionClosed(number) }
     }
 }

@@ -8,34 +8,14 @@ extension DaemonCore {
     /// the recording has it and a replay applies it at the same instant.
     package func desktopSettingsChanged(_ settings: DesktopSettings) {
         eventLoop.assertInEventLoop()
-        desktops.removeAll { $0.desktop == settings.desktop }
-        desktops.append(settings)
-        let merged = DesktopMerge.input(desktops, current: currentDesktops)
+        let merged = desktop.take(settings)
         guard merged != session.configuration.desktop ?? DesktopInput() else { return }
         do {
             _ = try execute(.desktop(merged, at: eventLoop.timestamp))
-            logger.info("following \(settings.desktop.sourceName): \(Self.describe(merged))")
+            logger.info("following \(settings.desktop.sourceName): \(merged)")
         } catch {
             logger.error("the desktop's settings were not applied: \(error.message)")
         }
         finish()
-    }
-
-    /// One line for the log: what the desktops say.
-    static func describe(_ input: DesktopInput) -> String {
-        var parts: [String] = input.rules.map { rule in
-            let devices: String
-            switch rule.devices {
-            case .touchpads: devices = "touchpads"
-            case .mice: devices = "mice"
-            case .named(let name): devices = "\"\(name)\""
-            }
-            var keys: [String] = []
-            if let natural = rule.naturalScrolling { keys.append("natural scrolling \(natural ? "on" : "off")") }
-            if let factor = rule.scrollFactor { keys.append("scroll factor \(factor)") }
-            return "\(devices): \(keys.joined(separator: ", ")) (\(rule.source))"
-        }
-        if let motion = input.reducedMotion { parts.append("reduced motion \(motion.value ? "on" : "off") (\(motion.source))") }
-        return parts.isEmpty ? "nothing set" : parts.joined(separator: "; ")
     }
 }

@@ -46,10 +46,8 @@ package final class DaemonCore {
     /// A replayed log waiting for the first client to connect (`run --replay-start
     /// first-client`), started then.
     package var startsWithFirstClient: ReplaySource?
-    /// The latest settings of each desktop found (docs/design.md §23), and the desktops of the
-    /// running session (`XDG_CURRENT_DESKTOP`), which win.
-    var desktops: [DesktopSettings] = []
-    package var currentDesktops: [Desktop] = []
+    /// What the desktops found say (docs/design.md §23).
+    package var desktop = DesktopFollower()
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: RecordingWriter
 
@@ -94,7 +92,7 @@ package final class DaemonCore {
     /// schedules the next wake-up.
     func finish() {
         publisher.deliver()
-        if publisher.hasObserved { publisher.deliverObservations(from: self) }
+        if publisher.hasObserved { publisher.deliverObservations(from: session) }
         recording.write(from: &session)
         scheduler.reschedule(at: session.nextDeadline)
     }
@@ -131,12 +129,10 @@ package final class DaemonCore {
     func apply(_ new: Configuration, client: Int = 0) throws(ProtocolError) {
         try execute(.reload(new, client: client, at: eventLoop.timestamp))
         // A container the file now names is the file's: no connection's close removes it.
-        for name in session.fileContainers {
-            if let index = session.index(of: name) { publisher[session.engine.slots[index].id]?.owner = nil }
-        }
+        for name in session.fileContainers { record(named: name)?.owner = nil }
         scheduler.input?.apply(new.input)
         finish()
-        sessionChanged()
+        store?.containersChanged()
     }
 
     /// Reads the configuration file again and puts it in force; a bad one is reported and the
@@ -151,6 +147,15 @@ package final class DaemonCore {
         session.startRecording(SessionRecorder(header: header), at: eventLoop.timestamp)
         recording.start(file)
         recording.write(from: &session)
+    }
+
+    /// Puts `store` in charge of keeping the session (docs/design.md §16); `taken` is what a
+    /// previous process of it left there (nil: nothing, or it was refused), and `connections`
+    /// the numbers of the connections whose sockets came back with it.
+    package func keep(in store: RestartStore, restoring taken: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?, connections numbers: [Int]) {
+        self.store = store
+        store.core = self
+        store.takeBack(taken, connections: numbers)
     }
 
     // MARK: What the edges read
@@ -183,13 +188,6 @@ extension DaemonCore: DeadlineTarget {
             _ = try? execute(.runDeadlines(dueBy: time))
         }
         finish()
-    }
-}
-
-extension DaemonCore: ObservationSource {
-    func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue? {
-        guard let index = session.engine.index(of: id) else { return nil }
-        return session.value(of: observation, container: index, in: state)
     }
 }
 

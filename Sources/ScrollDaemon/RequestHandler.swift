@@ -47,8 +47,8 @@ final class RequestHandler {
             }.get()
             reply = try perform(decoded, for: client)
             switch decoded.operation.storeChange {
-            case .session: core.sessionChanged()
-            case .connection: core.sessionChanged(connection: client)
+            case .session: core.store?.containersChanged()
+            case .connection: core.store?.connectionChanged(client)
             case .none: break
             }
         } catch {

@@ -1,0 +1,35 @@
+import ScrollProtocol
+
+/// The leases a connection holds (docs/design.md §19): the containers it created `owned`, the
+/// containers its `pause` holds (both kept on the container's record, ``PublishedContainer``),
+/// and the focus it set. What it holds is undone when it closes.
+extension Connections {
+    /// Notes what `operation` of connection `number` took or gave up, once the session applied
+    /// it: `container` is the record it addressed (the new one when it created it, `created`),
+    /// `focusInForce` whether the session has a focus after it.
+    func noteLeases(of operation: Operation, by number: Int, on container: PublishedContainer?, created: Bool, focusInForce: Bool) {
+        switch operation {
+        case .configure(_, _, _, true) where created:
+            container?.owner = number
+        case .pause:
+            container?.pausedBy = number
+        case .resume:
+            container?.pausedBy = nil
+        case .focus(let name):
+            focusedBy = name == nil ? nil : number
+        default:
+            break
+        }
+        if !focusInForce { focusedBy = nil }
+    }
+
+    /// The requests that undo the containers' leases connection `number` holds, in the order
+    /// the containers were made, so a recording of it is the same every time: its owned
+    /// containers removed, then its pauses on the others resumed. (Its focus is undone after
+    /// them: a removal may have cleared it.)
+    func requestsUndoing(leasesOf number: Int, on containers: some Sequence<PublishedContainer>) -> [Operation] {
+        let ordered = containers.sorted { $0.id < $1.id }
+        return ordered.filter { $0.owner == number }.map { .remove(container: $0.name) }
+            + ordered.filter { $0.pausedBy == number && $0.owner != number }.map { .resume(container: $0.name) }
+    }
+}
