@@ -8,7 +8,7 @@ import ScrollModel
 struct EventLine {
     /// The largest `t` a log may hold, either side of 0 (see `time(at:)`).
     static let timeLimit: Int64 = 1 << 53
-    private enum Field: Int {
+    enum Field: Int {
         case t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request, slot, x, y
 
         /// Matched on the raw bytes by length first: this runs for every key of every line.
@@ -85,7 +85,7 @@ struct EventLine {
     }
 
     /// Where each known key's value starts; absent keys stay nil.
-    private struct Offsets {
+    struct Offsets {
         var t, dev, type, name, caps, v120, deg, delta, fingers, cancelled, client, request, slot, x, y: Int?
 
         subscript(field: Field) -> Int? {
@@ -130,10 +130,10 @@ struct EventLine {
         }
     }
 
-    private var scanner: JSONScanner
-    private var offsets = Offsets()
-    private let lineNumber: Int
-    private var record = EventLogError.Record.event(type: nil)
+    var scanner: JSONScanner
+    var offsets = Offsets()
+    let lineNumber: Int
+    var record = EventLogError.Record.event(type: nil)
 
     private init(_ line: UnsafeRawBufferPointer, lineNumber: Int) {
         scanner = JSONScanner(line)
@@ -187,6 +187,11 @@ struct EventLine {
         default: break
         }
         let device = try int(at: require(.dev, "dev"), key: "dev")
+        return .event(ScrollEvent(time: time, device: device, kind: try eventKind(type)))
+    }
+
+    /// What an input event of `type` says, from its keys (docs/design.md §5).
+    private mutating func eventKind(_ type: EventType) throws(EventLogError) -> ScrollEvent.Kind {
         let kind: ScrollEvent.Kind
         switch type {
         case .deviceAdded:
@@ -225,7 +230,7 @@ struct EventLine {
         case .request, .reload, .restore, .desktop:
             preconditionFailure("recorded commands are read by recordedRequest(at:) and recordedCommand(_:at:)")
         }
-        return .event(ScrollEvent(time: time, device: device, kind: kind))
+        return kind
     }
 
     /// docs/design.md §17: `{"t":T,"type":"request","client":N,"request":{…}}`. The request object
@@ -245,149 +250,6 @@ struct EventLine {
     private mutating func recordedCommand(_ kind: RecordedRequest.Kind, at time: Int64) throws(EventLogError) -> RecordedRequest {
         let client = kind == .reload ? try int(at: require(.client, "client"), key: "client") : 0
         return RecordedRequest(time: time, client: client, kind: kind, json: Array(scanner.bytes))
-    }
-
-    // MARK: Values
-
-    /// A touch's `slot`: a small non-negative integer (libinput's slots; docs/design.md §25).
-    private mutating func touchSlot() throws(EventLogError) -> Int {
-        let offset = try require(.slot, "slot")
-        let slot = try int(at: offset, key: "slot")
-        guard slot >= 0, slot <= Self.slotLimit else {
-            throw invalid("slot", at: offset, expected: "an integer between 0 and \(Self.slotLimit)")
-        }
-        return slot
-    }
-
-    /// The largest touch `slot` a log may hold.
-    static let slotLimit = 1 << 16
-
-    /// A touch's `x` or `y`: normalized, within [−1, 2] (a touch just off the glass still reads;
-    /// libinput reports a point on it).
-    private mutating func coordinate(_ field: Field, _ key: String) throws(EventLogError) -> Double {
-        let offset = try require(field, key)
-        scanner.position = offset
-        guard (try? scanner.peekValueKind()) == .number, let number = try? scanner.readNumber(),
-              number.double >= -1, number.double <= 2 else {
-            throw invalid(key, at: offset, expected: "a normalized coordinate between -1 and 2")
-        }
-        return number.double
-    }
-
-    private func require(_ field: Field, _ key: String) throws(EventLogError) -> Int {
-        guard let offset = offsets[field] else { throw missing(key) }
-        return offset
-    }
-
-    private mutating func isNull(at offset: Int) -> Bool {
-        scanner.position = offset
-        return (try? scanner.peekValueKind()) == .null
-    }
-
-    private mutating func string(at offset: Int) -> String? {
-        scanner.position = offset
-        guard (try? scanner.peekValueKind()) == .string else { return nil }
-        return try? scanner.readString()
-    }
-
-    private mutating func integer(at offset: Int, key: String) throws(EventLogError) -> Int64 {
-        scanner.position = offset
-        guard (try? scanner.peekValueKind()) == .number, let number = try? scanner.readNumber() else {
-            throw invalid(key, at: offset, expected: "an integer")
-        }
-        switch number.integerValue {
-        case .exact(let value): return value
-        case .fractional: throw invalid(key, at: offset, expected: "an integer")
-        case .outOfRange: throw invalid(key, at: offset, expected: "an integer that fits in 64 bits")
-        }
-    }
-
-    /// `t`: microseconds within ±2^53 (285 years), where a double still holds every one and
-    /// no sum of a time and a duration the model makes can overflow.
-    private mutating func time(at offset: Int) throws(EventLogError) -> Int64 {
-        let value = try integer(at: offset, key: "t")
-        guard value.magnitude <= EventLine.timeLimit.magnitude else {
-            throw invalid("t", at: offset, expected: "microseconds within ±\(EventLine.timeLimit) (2^53, about 285 years)")
-        }
-        return value
-    }
-
-    private mutating func int(at offset: Int, key: String) throws(EventLogError) -> Int {
-        let value = try integer(at: offset, key: key)
-        guard let int = Int(exactly: value) else {
-            throw invalid(key, at: offset, expected: "an integer that fits in \(Int.bitWidth) bits")
-        }
-        return int
-    }
-
-    /// An axis object: `x` and `y` are each present or not; `null` counts as absent. Each
-    /// value read consumes it, so that the object's walk goes on after it.
-    private mutating func axes(at offset: Int, key: String) throws(EventLogError) -> AxisValues {
-        scanner.position = offset
-        guard (try? scanner.peekValueKind()) == .object else {
-            throw invalid(key, at: offset, expected: "an object like {\"x\":…,\"y\":…}")
-        }
-        var axes = AxisValues()
-        // Validated by the first pass: these calls cannot fail.
-        try? scanner.beginObject()
-        while let axisKey = try? scanner.nextKey() {
-            let isX = scanner.key(axisKey, is: "x")
-            guard isX || scanner.key(axisKey, is: "y") else {
-                _ = try? scanner.skipValue()
-                continue
-            }
-            let value = try axis(at: scanner.position, key: key + (isX ? ".x" : ".y"))
-            if isX { axes.x = value } else { axes.y = value }
-        }
-        return axes
-    }
-
-    /// `key` is only built when there is an error to report: this runs for every axis value.
-    private mutating func axis(at offset: Int, key: @autoclosure () -> String) throws(EventLogError) -> Double? {
-        scanner.position = offset
-        switch try? scanner.peekValueKind() {
-        case .null?:
-            _ = try? scanner.skipNull()
-            return nil
-        case .number?:
-            guard let number = try? scanner.readNumber(), number.double.isFinite else {
-                throw invalid(key(), at: offset, expected: "a number within the range of a double")
-            }
-            return number.double
-        default:
-            throw invalid(key(), at: offset, expected: "a number")
-        }
-    }
-
-    /// `caps`: the names this library knows; names it does not know are ignored, so that a
-    /// newer recorder's logs still read.
-    private mutating func capabilities(at offset: Int) throws(EventLogError) -> DeviceCapabilities {
-        let expected = "an array of strings"
-        scanner.position = offset
-        guard (try? scanner.peekValueKind()) == .array else { throw invalid("caps", at: offset, expected: expected) }
-        var capabilities = DeviceCapabilities()
-        try? scanner.beginArray()
-        while (try? scanner.nextElement()) == true {
-            let element = scanner.position
-            guard let name = string(at: element) else { throw invalid("caps", at: offset, expected: expected) }
-            for (capability, capabilityName) in DeviceCapabilities.names where capabilityName == name {
-                capabilities.insert(capability)
-            }
-        }
-        return capabilities
-    }
-
-    // MARK: Errors
-
-    private func missing(_ key: String) -> EventLogError {
-        EventLogError(line: lineNumber, problem: .missingKey(key, in: record))
-    }
-
-    private func invalid(_ key: String, at offset: Int, expected: String) -> EventLogError {
-        EventLogError(
-            line: lineNumber,
-            problem: .invalidValue(key: key, in: record, expected: expected, found: found(scanner, at: offset))
-        )
     }
 }
 
