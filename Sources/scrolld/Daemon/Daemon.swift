@@ -9,6 +9,7 @@ import ScrollModel
 import ScrollProtocol
 import ScrollDaemon
 import ScrollDaemonPOSIX
+import ScrollDesktop
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -123,20 +124,23 @@ final class Daemon: Sendable {
         logger.notice("\(signal == SIGTERM ? "SIGTERM" : "SIGINT"): shutting down")
         notifier.notify("STOPPING=1")
         watchdog?.cancel()
-        libinput?.stop()
-        for watcher in desktops { watcher.stop() }
-        try? loop.submit {
-            replay.value?.stop()
-            for client in core.value.clients.values { client.channel.close(promise: nil) }
-        }.wait()
-        try? watcher?.close().wait()
-        try? signals.close().wait()
-        try? inherited?.close().wait()
-        try? web?.close().wait()
-        if let own = running.listener.withLockedValue({ $0 }) {
-            try? loop.flatSubmit { own.value.stop() }.wait()
-        }
+        stop(running, desktops: desktops, closing: [watcher, signals, inherited, web].compactMap { $0 })
         try group.syncShutdownGracefully()
+    }
+
+    /// Stops the input and the desktops' watchers, closes every connection, then `channels` in
+    /// their order and the daemon's own socket.
+    private func stop(_ running: Running, desktops: [any DesktopSettingsWatcher], closing channels: [Channel]) {
+        running.libinput?.stop()
+        for watcher in desktops { watcher.stop() }
+        try? running.loop.submit {
+            running.replay.value?.stop()
+            for client in running.core.value.clients.values { client.channel.close(promise: nil) }
+        }.wait()
+        for channel in channels { try? channel.close().wait() }
+        if let own = running.listener.withLockedValue({ $0 }) {
+            try? running.loop.flatSubmit { own.value.stop() }.wait()
+        }
     }
 
     /// The core, created on (and bound to) the loop: everything that touches it runs there.
