@@ -9,10 +9,6 @@ public struct JSONByteWriter {
     /// The most bytes `number(_:)` or `integer(_:)` writes ("-1.7976931348623157e+308" is 24).
     public static let maxNumberLength = 32
 
-    /// The most scratch memory `withUnsafeTemporaryAllocation` takes from the stack (the
-    /// standard library's `swift_stdlib_isStackAllocationSafe` allows 1 KiB).
-    public static let stackScratchLimit = 1024
-
     @inlinable
     init(cursor: UnsafeMutablePointer<UInt8>) {
         self.cursor = cursor
@@ -41,17 +37,47 @@ public struct JSONByteWriter {
 
     public mutating func integer(_ value: Int64) {
         if value < 0 { byte(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // The length by comparison (cheaper than dividing), then the digits two at a time
-        // from the end of their place: a state line's timestamps and seqs are most of its
-        // integers, and this halves the divisions they cost.
-        var digits = 1
+        digits(value.magnitude, count: Self.digitCount(value.magnitude))
+    }
+
+    /// How many decimal digits `value` has (1 for 0): by comparison, cheaper than dividing.
+    @inline(__always)
+    static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
         var power: UInt64 = 10
-        while digits < 19, magnitude >= power {
-            digits += 1
+        while count < 19, value >= power {
+            count += 1
             power &*= 10
         }
-        if digits == 19, magnitude >= power { digits = 20 }
+        if count == 19, value >= power { count = 20 }
+        return count
+    }
+
+    /// A decimal `digits × 10^exponent` with exponent < 0, as `description` writes it: "12.5",
+    /// "0.0625".
+    @inline(__always)
+    mutating func fraction(_ decimal: ShortestDecimal) {
+        let places = -decimal.exponent
+        let count = ShortestDecimal.digitCount(decimal.digits)
+        if places < count {
+            let power = ShortestDecimal.powersOfTen[places]
+            let whole = decimal.digits / power
+            digits(whole, count: count - places)
+            byte(UInt8(ascii: "."))
+            digits(decimal.digits - whole &* power, count: places)
+        } else {
+            raw("0.")
+            digits(decimal.digits, count: places)
+        }
+    }
+
+    /// `value` in exactly `count` digits, zeros first when it has fewer: the digits two at a
+    /// time from the end of their place (a state line's timestamps and seqs are most of its
+    /// integers, and this halves the divisions they cost).
+    @inline(__always)
+    mutating func digits(_ value: UInt64, count: Int) {
+        var magnitude = value
+        let digits = count
         var p = cursor + digits
         let pairs = Self.digitPairs.utf8Start
         while magnitude >= 100 {
@@ -69,6 +95,10 @@ public struct JSONByteWriter {
         } else {
             p -= 1
             p.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+        }
+        while p > cursor {
+            p -= 1
+            p.pointee = UInt8(ascii: "0")
         }
         cursor += digits
     }
@@ -91,6 +121,19 @@ public struct JSONByteWriter {
         if value.magnitude < 9_007_199_254_740_992, value == value.rounded(.towardZero) {
             integer(Int64(value))
             return
+        }
+        // The magnitudes of a state line (a fraction between 0.001 and 10^15): Ryu's digits,
+        // written as `description` writes them (`ShortestDecimal`).
+        if var decimal = ShortestDecimal(value.magnitude) {
+            while decimal.digits % 10 == 0 {
+                decimal.digits /= 10
+                decimal.exponent += 1
+            }
+            if decimal.exponent < 0 {
+                if value < 0 { byte(UInt8(ascii: "-")) }
+                fraction(decimal)
+                return
+            }
         }
         // Double's TextOutputStreamable conformance formats on the stack and hands the bytes to
         // `_writeASCII`: no String is made.
@@ -123,20 +166,20 @@ struct PointerSink: TextOutputStream {
 }
 
 extension Array where Element == UInt8 {
-    /// Appends what `body` writes, which must be at most `maxCount` bytes. The writing goes to
-    /// scratch memory on the stack, then one copy appends it. The standard library puts scratch
-    /// memory on the stack only up to ``JSONByteWriter/stackScratchLimit`` bytes and allocates
-    /// beyond: a larger reservation would cost an allocation per line on the hot path, so the
-    /// tests' debug builds trap on one (a line writes its parts in separate reservations).
+    /// Appends what `body` writes, which must be at most `maxCount` bytes, straight into the
+    /// array's spare capacity (grown as appends grow it, so a reused buffer stops growing): no
+    /// scratch memory, no copy.
     @inlinable
     public mutating func appendJSON(maxCount: Int, _ body: (inout JSONByteWriter) -> Void) {
-        assert(maxCount <= JSONByteWriter.stackScratchLimit, "a reservation of \(maxCount) bytes would be allocated on the heap")
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxCount) { scratch in
-            let base = scratch.baseAddress!
-            var writer = JSONByteWriter(cursor: base)
-            body(&writer)
-            precondition(writer.cursor - base <= maxCount, "JSONByteWriter overran its reservation")
-            append(contentsOf: UnsafeBufferPointer(start: base, count: writer.cursor - base))
+        append(addingCapacity: maxCount) { span in
+            span.withUnsafeMutableBufferPointer { buffer, count in
+                let base = buffer.baseAddress! + count
+                var writer = JSONByteWriter(cursor: base)
+                body(&writer)
+                let written = writer.cursor - base
+                precondition(written <= buffer.count - count, "JSONByteWriter overran its reservation")
+                count += written
+            }
         }
     }
 }

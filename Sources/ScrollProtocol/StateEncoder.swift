@@ -71,12 +71,11 @@ public struct StateEncoder: Sendable {
             sizes.appendJSON(maxCount: 160 + 8 * JSONByteWriter.maxNumberLength) { Self.writeSizes(key, &$0) }
             sizesKey = key
         }
-        // Each part reserves what it may write on the stack, which `withUnsafeTemporaryAllocation`
-        // does only up to 1 KiB (beyond, every state would cost an allocation); the name and the
-        // sizes are bytes already.
-        buffer.append(contentsOf: opening)
-        // 100 bytes of fixed text at most, and six numbers.
-        buffer.appendJSON(maxCount: 100 + 6 * JSONByteWriter.maxNumberLength) { w in
+        // One reservation for the whole line: the opening and the sizes (bytes already), 380
+        // bytes of fixed text at most, and sixteen numbers.
+        let maxCount = opening.count + sizes.count + 380 + 16 * JSONByteWriter.maxNumberLength
+        buffer.appendJSON(maxCount: maxCount) { [opening, sizes] w in
+            opening.withUnsafeBufferPointer { w.bytes($0) }
             w.integer(Int64(seq))
             w.raw(",\"t\":")
             w.integer(state.time)
@@ -89,10 +88,7 @@ public struct StateEncoder: Sendable {
             w.raw(",\"y\":")
             w.number(state.velocity.y)
             w.raw("},")
-        }
-        buffer.append(contentsOf: sizes)
-        // 280 bytes of fixed text at most, and ten numbers.
-        buffer.appendJSON(maxCount: 280 + 10 * JSONByteWriter.maxNumberLength) { w in
+            sizes.withUnsafeBufferPointer { w.bytes($0) }
             Self.writeOptionalMembers(of: state, &w)
             if paused { w.raw(",\"paused\":true") }
             w.byte(UInt8(ascii: "}"))
