@@ -27,15 +27,10 @@ package final class DaemonCore {
     package private(set) var scheduler: DeadlineScheduler!
     package private(set) var status: StatusReporter!
     private(set) var requests: RequestHandler!
-    /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
-    let daemonSettingsAtStart: DaemonSettings
-    /// `[web]` as the daemon started with it: the listener's address stays so.
-    let webSettingsAtStart: WebSettings
     /// Whether the WebSocket listener is on (docs/design.md §24): `welcome` lists "web".
     package var servesWeb = false
-    let configurationSource: ConfigurationFileSource
-    /// The file the configuration in force came from (nil: the built-in defaults).
-    package var fileInForce: String?
+    /// The configuration file, and what of it stays as started.
+    package let configurationFile: ConfigurationReloader
     /// `scrolld <version>`, for `welcome`.
     let serverName: String
     /// A random id chosen at each start (`welcome`'s `instance`, docs/design.md §19).
@@ -57,9 +52,7 @@ package final class DaemonCore {
         self.serverName = serverName
         instance = DaemonInstance.random()
         recording = RecordingWriter(logger: logger)
-        daemonSettingsAtStart = configuration.daemon
-        webSettingsAtStart = configuration.web
-        configurationSource = source
+        configurationFile = ConfigurationReloader(source: source, startedWith: configuration)
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
         publisher = Publisher(eventLoop: eventLoop)
         publisher.addContainers(of: session.engine.slots)
@@ -136,9 +129,9 @@ package final class DaemonCore {
     }
 
     /// Reads the configuration file again and puts it in force; a bad one is reported and the
-    /// last good one stays (``ConfigurationFileSource/reload(into:)``).
+    /// last good one stays (``ConfigurationReloader/reload(into:)``).
     package func reload() -> ReloadResult {
-        configurationSource.reload(into: self)
+        configurationFile.reload(into: self)
     }
 
     /// Records everything the session applies from now on into `file` (docs/design.md §17),

@@ -151,7 +151,7 @@ final class Daemon: Sendable {
                 eventLoop: loop, configuration: options.configuration, source: options.configFile,
                 serverName: "scrolld \(Scrolld.version)", logger: logger
             )
-            core.fileInForce = options.fileInForce
+            core.configurationFile.fileInForce = options.fileInForce
             core.connections.stuckClientLimit = options.stuckClientLimit
             core.connections.limit = OpenFileLimit.connectionLimit()
             return NIOLoopBound(core, eventLoop: loop)
