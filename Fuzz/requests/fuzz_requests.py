@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A property-based fuzz of scrolld's request surface, against the real daemon over its real
-Unix socket (issue 29, item 5; docs/fuzzing.md, "The daemon's request surface").
+Unix socket (docs/fuzzing.md, "The daemon's request surface").
 
 Each example is a sequence of steps — requests of every op with values from the extremes, raw
 lines, waits, reconnections — sent to a fresh `scrolld run` on a private socket. After every
