@@ -59,21 +59,13 @@ struct ShortestDecimal {
             while vp / 10 > vm / 10 {
                 vmIsTrailingZeros = vmIsTrailingZeros && vm % 10 == 0
                 vrIsTrailingZeros = vrIsTrailingZeros && lastRemovedDigit == 0
-                lastRemovedDigit = vr % 10
-                vr /= 10
-                vp /= 10
-                vm /= 10
+                lastRemovedDigit = Self.removeDigit(&vr, &vp, &vm)
                 removed += 1
             }
-            if vmIsTrailingZeros {
-                while vm % 10 == 0 {
-                    vrIsTrailingZeros = vrIsTrailingZeros && lastRemovedDigit == 0
-                    lastRemovedDigit = vr % 10
-                    vr /= 10
-                    vp /= 10
-                    vm /= 10
-                    removed += 1
-                }
+            while vmIsTrailingZeros, vm % 10 == 0 {
+                vrIsTrailingZeros = vrIsTrailingZeros && lastRemovedDigit == 0
+                lastRemovedDigit = Self.removeDigit(&vr, &vp, &vm)
+                removed += 1
             }
             // An exact …50…0 rounds to even.
             if vrIsTrailingZeros, lastRemovedDigit == 5, vr % 2 == 0 { lastRemovedDigit = 4 }
@@ -90,16 +82,23 @@ struct ShortestDecimal {
                 removed += 2
             }
             while vp / 10 > vm / 10 {
-                roundUp = vr % 10 >= 5
-                vr /= 10
-                vp /= 10
-                vm /= 10
+                roundUp = Self.removeDigit(&vr, &vp, &vm) >= 5
                 removed += 1
             }
             output = vr + (vr == vm || roundUp ? 1 : 0)
         }
         digits = output
         exponent = e10 + removed
+    }
+
+    /// Drops the last digit of the value and of both bounds; returns the value's.
+    @inline(__always)
+    static func removeDigit(_ vr: inout UInt64, _ vp: inout UInt64, _ vm: inout UInt64) -> UInt64 {
+        let digit = vr % 10
+        vr /= 10
+        vp /= 10
+        vm /= 10
+        return digit
     }
 
     /// ⌊log₁₀ 5^e⌋, for 0 ≤ e ≤ 2620.

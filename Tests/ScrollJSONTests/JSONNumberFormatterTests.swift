@@ -2,11 +2,7 @@
 import Testing
 
 @Suite struct JSONNumberFormatterTests {
-    func text(_ value: Double) -> String {
-        var buffer: [UInt8] = []
-        JSONNumberFormatter.append(value, to: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
-    }
+    func text(_ value: Double) -> String { written(value) }
 
     func text(_ value: Int64) -> String {
         var buffer: [UInt8] = []

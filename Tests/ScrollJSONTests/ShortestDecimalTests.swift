@@ -5,12 +5,6 @@ import Testing
 /// `description`, which the lines printed before it and which every recording and golden file
 /// holds: the bytes must be the same for every double it serves.
 @Suite struct ShortestDecimalTests {
-    func text(_ value: Double) -> String {
-        var buffer: [UInt8] = []
-        JSONNumberFormatter.append(value, to: &buffer)
-        return String(decoding: buffer, as: UTF8.self)
-    }
-
     /// How many values each sweep draws (a one-off run of 10 000 000 found no difference
     /// either: docs/decisions.md, "Printing doubles").
     let samples = 100_000
@@ -19,7 +13,7 @@ import Testing
     /// integers, without its ".0").
     func expectSameText(_ value: Double, sourceLocation: SourceLocation = #_sourceLocation) {
         guard value.isFinite, value != value.rounded(.towardZero) else { return }
-        #expect(text(value) == value.description, "bits 0x\(String(value.bitPattern, radix: 16))", sourceLocation: sourceLocation)
+        #expect(written(value) == value.description, "bits 0x\(String(value.bitPattern, radix: 16))", sourceLocation: sourceLocation)
     }
 
     @Test func servesExactlyTheRangeOfAStateLinesFractions() {
@@ -36,16 +30,16 @@ import Testing
     }
 
     @Test func writesFractionsAsTheStandardLibraryDoes() {
-        #expect(text(9.061270858929106) == "9.061270858929106")
-        #expect(text(-2169.2699162408308) == "-2169.2699162408308")
-        #expect(text(0.001) == "0.001")
-        #expect(text(0.0009765625) == "0.0009765625")
-        #expect(text(1125899906842623.5) == "1125899906842623.5")
-        #expect(text(0.5) == "0.5")
-        #expect(text(1.0 / 3.0) == "0.3333333333333333")
-        #expect(text(2.0 / 3.0) == "0.6666666666666666")
-        #expect(text(0.3) == "0.3")
-        #expect(text(0.1 + 0.2) == "0.30000000000000004")
+        #expect(written(9.061270858929106) == "9.061270858929106")
+        #expect(written(-2169.2699162408308) == "-2169.2699162408308")
+        #expect(written(0.001) == "0.001")
+        #expect(written(0.0009765625) == "0.0009765625")
+        #expect(written(1125899906842623.5) == "1125899906842623.5")
+        #expect(written(0.5) == "0.5")
+        #expect(written(1.0 / 3.0) == "0.3333333333333333")
+        #expect(written(2.0 / 3.0) == "0.6666666666666666")
+        #expect(written(0.3) == "0.3")
+        #expect(written(0.1 + 0.2) == "0.30000000000000004")
     }
 
     /// Random bit patterns across the whole range, both signs.

@@ -44,3 +44,10 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
+
+/// `value` as the encoders write it.
+func written(_ value: Double) -> String {
+    var buffer: [UInt8] = []
+    JSONNumberFormatter.append(value, to: &buffer)
+    return String(decoding: buffer, as: UTF8.self)
+}
