@@ -37,21 +37,12 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
             throw WatcherError("inotify_add_watch \(directory)", code)
         }
         sink.desktopSettingsChanged(Self.read(directory))
-        let thread: WatcherThread
-        do {
-            thread = try WatcherThread(name: "scrolld-kde") { wakeFD in
-                defer { close(fd) }
-                while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD) {
-                    guard !ready.isEmpty, Self.drain(fd) else { continue }
-                    sink.desktopSettingsChanged(Self.read(directory))
-                }
+        thread = try WatcherThread.start(name: "scrolld-kde", owning: fd) { wakeFD in
+            while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD) {
+                guard !ready.isEmpty, Self.drain(fd) else { continue }
+                sink.desktopSettingsChanged(Self.read(directory))
             }
-            try thread.start()
-        } catch {
-            close(fd)
-            throw error
         }
-        self.thread = thread
         return "\(directory)/kcminputrc and kdeglobals, watched with inotify"
     }
 

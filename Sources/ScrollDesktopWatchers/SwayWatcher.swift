@@ -30,22 +30,13 @@ public final class SwayWatcher: DesktopSettingsWatcher, @unchecked Sendable {
             close(fd)
             throw error
         }
-        let thread: WatcherThread
-        do {
-            thread = try WatcherThread(name: "scrolld-sway") { wakeFD in
-                defer { close(fd) }
-                while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD), !ready.isEmpty {
-                    // sway gone (or a message that is not i3-ipc): stop following it.
-                    guard let event = try? Self.receive(fd), event.type & SwayIPC.eventBit != 0 else { return }
-                    if let settings = try? Self.inputs(at: path) { sink.desktopSettingsChanged(settings) }
-                }
+        thread = try WatcherThread.start(name: "scrolld-sway", owning: fd) { wakeFD in
+            while let ready = WatcherThread.wait(for: [fd], wakeFD: wakeFD), !ready.isEmpty {
+                // sway gone (or a message that is not i3-ipc): stop following it.
+                guard let event = try? Self.receive(fd), event.type & SwayIPC.eventBit != 0 else { return }
+                if let settings = try? Self.inputs(at: path) { sink.desktopSettingsChanged(settings) }
             }
-            try thread.start()
-        } catch {
-            close(fd)
-            throw error
         }
-        self.thread = thread
         return "sway's IPC at \(path), subscribed to input events"
     }
 

@@ -23,6 +23,22 @@ final class WatcherThread: @unchecked Sendable {
         self.body = body
     }
 
+    /// A started thread named `name` that watches `fd` with `body` and closes it when `body`
+    /// returns; `fd` is closed at once when the thread cannot start.
+    static func start(name: String, owning fd: Int32, _ body: @escaping @Sendable (_ wakeFD: Int32) -> Void) throws(WatcherError) -> WatcherThread {
+        do {
+            let thread = try WatcherThread(name: name) { wakeFD in
+                defer { close(fd) }
+                body(wakeFD)
+            }
+            try thread.start()
+            return thread
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
     func start() throws(WatcherError) {
         let (body, wakeFD) = (self.body, wake.read)
         do {

@@ -120,25 +120,10 @@ public struct JSONScanner {
     /// (or skips) exactly one value next; nil once the object's '}' has been consumed.
     public mutating func nextKey() throws(JSONError) -> JSONKey? {
         skipWhitespace()
-        if takeFirst() {
-            if byte(at: cursor) == UInt8(ascii: "}") {
-                close()
-                return nil
-            }
-            guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: "a key or '}'") }
-        } else {
-            switch byte(at: cursor) {
-            case UInt8(ascii: "}"):
-                close()
-                return nil
-            case UInt8(ascii: ","):
-                cursor += 1
-                skipWhitespace()
-                guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: "a key") }
-            default:
-                throw failure(expected: "',' or '}'")
-            }
-        }
+        let first = takeFirst()
+        guard try nextMember(first: first, closer: UInt8(ascii: "}"), expected: "',' or '}'") else { return nil }
+        if !first { skipWhitespace() }
+        guard byte(at: cursor) == UInt8(ascii: "\"") else { throw failure(expected: first ? "a key or '}'" : "a key") }
         let key = try scanString()
         skipWhitespace()
         guard byte(at: cursor) == UInt8(ascii: ":") else { throw failure(expected: "':'") }
@@ -157,23 +142,22 @@ public struct JSONScanner {
     /// false once the array's ']' has been consumed.
     public mutating func nextElement() throws(JSONError) -> Bool {
         skipWhitespace()
-        if takeFirst() {
-            if byte(at: cursor) == UInt8(ascii: "]") {
-                close()
-                return false
-            }
-            return true
-        }
-        switch byte(at: cursor) {
-        case UInt8(ascii: "]"):
+        return try nextMember(first: takeFirst(), closer: UInt8(ascii: "]"), expected: "',' or ']'")
+    }
+
+    /// What an object's key and an array's element are preceded by: false once the innermost
+    /// container's `closer` has been consumed; true when a member follows, its ',' consumed
+    /// (the `first` member has none). `expected` names the separators in the error.
+    @inline(__always)
+    private mutating func nextMember(first: Bool, closer: UInt8, expected: String) throws(JSONError) -> Bool {
+        if byte(at: cursor) == closer {
             close()
             return false
-        case UInt8(ascii: ","):
-            cursor += 1
-            return true
-        default:
-            throw failure(expected: "',' or ']'")
         }
+        if first { return true }
+        guard byte(at: cursor) == UInt8(ascii: ",") else { throw failure(expected: expected) }
+        cursor += 1
+        return true
     }
 
     // MARK: Literals

@@ -88,8 +88,18 @@ public enum ReplyEncoder {
         id: RequestID, container: String, of key: String, seq: Int, time: Timestamp,
         old: ObservationValue?, new: ObservationValue, into buffer: inout [UInt8]
     ) {
-        JSONOutput.raw("{\"type\":\"observation\",\"id\":", &buffer)
-        buffer.append(contentsOf: id.json.utf8)
+        observationHead(id: id, container: container, of: key, seq: seq, time: time, &buffer)
+        if let old { encode(old, &buffer) } else { JSONOutput.raw("null", &buffer) }
+        JSONOutput.raw(",\"new\":", &buffer)
+        encode(new, &buffer)
+        buffer.append(UInt8(ascii: "}"))
+    }
+
+    /// An observation up to its `old` value: `{"type":"observation","id":I,"container":C,
+    /// "of":KEY,"seq":S,"t":T,"old":`.
+    private static func observationHead(id: RequestID?, container: String, of key: String, seq: Int, time: Timestamp, _ buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"observation\"", &buffer)
+        JSONOutput.id(id, &buffer)
         JSONOutput.raw(",\"container\":", &buffer)
         JSONOutput.string(container, &buffer)
         JSONOutput.raw(",\"of\":", &buffer)
@@ -99,10 +109,6 @@ public enum ReplyEncoder {
         JSONOutput.raw(",\"t\":", &buffer)
         JSONOutput.int(Int(time), &buffer)
         JSONOutput.raw(",\"old\":", &buffer)
-        if let old { encode(old, &buffer) } else { JSONOutput.raw("null", &buffer) }
-        JSONOutput.raw(",\"new\":", &buffer)
-        encode(new, &buffer)
-        buffer.append(UInt8(ascii: "}"))
     }
 
     private static func encode(_ value: ObservationValue, _ buffer: inout [UInt8]) {
@@ -232,17 +238,7 @@ public enum ReplyEncoder {
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):
-            JSONOutput.raw("{\"type\":\"observation\"", &buffer)
-            JSONOutput.id(message.id, &buffer)
-            JSONOutput.raw(",\"container\":", &buffer)
-            JSONOutput.string(message.container, &buffer)
-            JSONOutput.raw(",\"of\":", &buffer)
-            JSONOutput.string(message.of, &buffer)
-            JSONOutput.raw(",\"seq\":", &buffer)
-            JSONOutput.int(message.seq, &buffer)
-            JSONOutput.raw(",\"t\":", &buffer)
-            JSONOutput.int(Int(message.time), &buffer)
-            JSONOutput.raw(",\"old\":", &buffer)
+            observationHead(id: message.id, container: message.container, of: message.of, seq: message.seq, time: message.time, &buffer)
             (message.old ?? .null).encode(into: &buffer)
             JSONOutput.raw(",\"new\":", &buffer)
             message.new.encode(into: &buffer)

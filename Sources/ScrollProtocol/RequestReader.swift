@@ -8,13 +8,14 @@ struct RequestReader {
     mutating func operation() throws(ProtocolError) -> Operation {
         guard let opRange = fields[.op] else { throw .missing("op") }
         let op = try reader.string(at: opRange, key: "op", expected: "a string", code: .badRequest)
+        if let operation = Self.containerOperations[op] {
+            return operation(try container())
+        }
         switch op {
         case "subscribe":
             return .subscribe(container: try container(), rate: try rate(), wait: try wait())
         case "unsubscribe":
             return .unsubscribe(container: reader.present(fields[.container]) == nil ? nil : try container())
-        case "get":
-            return .get(container: try container())
         case "configure":
             return try configure()
         case "scrollTo":
@@ -25,18 +26,6 @@ struct RequestReader {
             let container = try container()
             let delta = try axes(.dx, .dy)
             return .scrollBy(container: container, delta: delta, animation: try animation() ?? .smooth)
-        case "pause":
-            return .pause(container: try container())
-        case "resume":
-            return .resume(container: try container())
-        case "remove":
-            return .remove(container: try container())
-        case "beginRefresh":
-            return .beginRefresh(container: try container())
-        case "endRefresh":
-            return .endRefresh(container: try container())
-        case "flashIndicators":
-            return .flashIndicators(container: try container())
         case "focus":
             // `container` is required, and null clears the focus.
             guard fields[.container] != nil else { throw .missing("container") }
@@ -56,6 +45,13 @@ struct RequestReader {
             throw ProtocolError(.unknownOp, "unknown op \(ProtocolError.quoted(op)) (expected one of: \(Self.ops))")
         }
     }
+
+    /// The ops that name a container and nothing else.
+    static let containerOperations: [String: @Sendable (_ container: String) -> Operation] = [
+        "get": Operation.get, "pause": Operation.pause, "resume": Operation.resume, "remove": Operation.remove,
+        "beginRefresh": Operation.beginRefresh, "endRefresh": Operation.endRefresh,
+        "flashIndicators": Operation.flashIndicators,
+    ]
 
     static let ops = "subscribe, unsubscribe, get, configure, scrollTo, scrollBy, pause, resume, remove, flashIndicators, focus, observe, unobserve, beginRefresh, endRefresh, devices, reload, ping"
 

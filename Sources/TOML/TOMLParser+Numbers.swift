@@ -122,14 +122,9 @@ extension TOMLParser {
         var p = start
         let year = try number(&p, end, digits: 4, "year")
         try expect(&p, end, "-", "between year and month")
-        let monthStart = p
-        let month = try number(&p, end, digits: 2, "month")
-        guard (1...12).contains(month) else { throw error("the month must be 01 to 12", at: monthStart) }
+        let month = try twoDigits(&p, end, "month", in: 1...12)
         try expect(&p, end, "-", "between month and day")
-        let dayStart = p
-        let day = try number(&p, end, digits: 2, "day")
-        let days = TOMLDate.days(inMonth: month, year: year)
-        guard (1...days).contains(day) else { throw error("the day must be 01 to \(days) in that month", at: dayStart) }
+        let day = try twoDigits(&p, end, "day", in: 1...TOMLDate.days(inMonth: month, year: year), " in that month")
         let date = TOMLDate(year: year, month: month, day: day)
         guard p < end else { return .localDate(date) }
         guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(bytes[p]) else {
@@ -145,13 +140,9 @@ extension TOMLParser {
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             let sign = bytes[p] == UInt8(ascii: "-") ? -1 : 1
             p += 1
-            let hourStart = p
-            let hours = try number(&p, end, digits: 2, "offset's hours")
-            guard hours <= 23 else { throw error("the offset's hours must be 00 to 23", at: hourStart) }
+            let hours = try twoDigits(&p, end, "offset's hours", in: 0...23)
             try expect(&p, end, ":", "in the offset")
-            let minuteStart = p
-            let minutes = try number(&p, end, digits: 2, "offset's minutes")
-            guard minutes <= 59 else { throw error("the offset's minutes must be 00 to 59", at: minuteStart) }
+            let minutes = try twoDigits(&p, end, "offset's minutes", in: 0...59)
             offset = sign * (hours * 60 + minutes)
         default:
             throw error("expected 'Z' or an offset (+HH:MM) after the time, found \(found(at: p))", at: p)
@@ -162,17 +153,11 @@ extension TOMLParser {
 
     /// `HH:MM:SS`, perhaps with a fraction of a second.
     func parseTime(_ p: inout Int, _ end: Int) throws(TOMLError) -> TOMLTime {
-        let hourStart = p
-        let hour = try number(&p, end, digits: 2, "hour")
-        guard hour <= 23 else { throw error("the hour must be 00 to 23", at: hourStart) }
+        let hour = try twoDigits(&p, end, "hour", in: 0...23)
         try expect(&p, end, ":", "between hour and minute")
-        let minuteStart = p
-        let minute = try number(&p, end, digits: 2, "minute")
-        guard minute <= 59 else { throw error("the minute must be 00 to 59", at: minuteStart) }
+        let minute = try twoDigits(&p, end, "minute", in: 0...59)
         try expect(&p, end, ":", "between minute and second (TOML 1.0 requires seconds)")
-        let secondStart = p
-        let second = try number(&p, end, digits: 2, "second")
-        guard second <= 60 else { throw error("the second must be 00 to 60", at: secondStart) }
+        let second = try twoDigits(&p, end, "second", in: 0...60)
         var nanosecond = 0
         if p < end, bytes[p] == UInt8(ascii: ".") {
             p += 1
@@ -197,6 +182,19 @@ extension TOMLParser {
             }
             value = value * 10 + Int(bytes[p] - UInt8(ascii: "0"))
             p += 1
+        }
+        return value
+    }
+
+    /// A two-digit field of a date or time (`month`, `offset's hours`, …) that must lie in
+    /// `range`; out of it, the error names the range (`the month must be 01 to 12`, then `suffix`)
+    /// at the field's first digit.
+    private func twoDigits(_ p: inout Int, _ end: Int, _ what: String, in range: ClosedRange<Int>, _ suffix: String = "") throws(TOMLError) -> Int {
+        let start = p
+        let value = try number(&p, end, digits: 2, what)
+        guard range.contains(value) else {
+            func padded(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            throw error("the \(what) must be \(padded(range.lowerBound)) to \(padded(range.upperBound))\(suffix)", at: start)
         }
         return value
     }

@@ -18,6 +18,18 @@ import Testing
         #expect(encoded { ReplyEncoder.pong(id: RequestID("p"), into: &$0) } == #"{"type":"pong","id":"p"}"#)
     }
 
+    /// The daemon's observation and a decoded one (ScrollClient, tools) encode to the same line.
+    @Test func observations() {
+        let line = #"{"type":"observation","id":4,"container":"main","of":"phase","seq":9,"t":1500,"old":"idle","new":"tracking"}"#
+        #expect(encoded { ReplyEncoder.observation(id: RequestID(4), container: "main", of: "phase", seq: 9, time: 1500, old: .phase(.idle), new: .phase(.tracking), into: &$0) } == line)
+        let message = ObservationMessage(id: RequestID(4), container: "main", of: "phase", seq: 9, time: 1500, old: .string("idle"), new: .string("tracking"))
+        #expect(ReplyEncoder.encode(.observation(message)) == line)
+        let first = #"{"type":"observation","id":"o","container":"m","of":"contentOffset.y","seq":1,"t":0,"old":null,"new":12.5}"#
+        #expect(encoded { ReplyEncoder.observation(id: RequestID("o"), container: "m", of: "contentOffset.y", seq: 1, time: 0, old: nil, new: .number(12.5), into: &$0) } == first)
+        let firstMessage = ObservationMessage(id: RequestID("o"), container: "m", of: "contentOffset.y", seq: 1, time: 0, old: nil, new: .double(12.5))
+        #expect(ReplyEncoder.encode(.observation(firstMessage)) == first)
+    }
+
     @Test func errors() {
         #expect(encoded { ReplyEncoder.error(ProtocolError(.unknownOp, #"unknown op "x""#), into: &$0) }
             == #"{"type":"error","code":"unknown_op","message":"unknown op \"x\""}"#)
