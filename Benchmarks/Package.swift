@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // The benchmark suite lives in its own package so the project's build and CI stay lean:
 // `make bench` builds it (release) and runs it with package-benchmark's plugin.
 import PackageDescription

@@ -23,13 +23,10 @@ extension Connections {
         if !focusInForce { focusedBy = nil }
     }
 
-    /// The requests that undo the containers' leases connection `number` holds, in the order
-    /// the containers were made, so a recording of it is the same every time: its owned
-    /// containers removed, then its pauses on the others resumed. (Its focus is undone after
-    /// them: a removal may have cleared it.)
-    func requestsUndoing(leasesOf number: Int, on containers: some Sequence<PublishedContainer>) -> [Operation] {
+    /// The containers connection `number` owns, and those its `pause` holds, in the order the
+    /// containers were made (so a recording of what undoes them is the same every time).
+    func leases(of number: Int, on containers: some Sequence<PublishedContainer>) -> (owned: [PublishedContainer], paused: [PublishedContainer]) {
         let ordered = containers.sorted { $0.id < $1.id }
-        return ordered.filter { $0.owner == number }.map { .remove(container: $0.name) }
-            + ordered.filter { $0.pausedBy == number && $0.owner != number }.map { .resume(container: $0.name) }
+        return (ordered.filter { $0.owner == number }, ordered.filter { $0.pausedBy == number })
     }
 }

@@ -43,16 +43,23 @@ extension DaemonCore {
     /// connection, so a recording replays it. Also for a connection that did not come back
     /// after a restart (docs/design.md §16).
     func undo(forConnection number: Int) {
-        let undoing = connections.requestsUndoing(leasesOf: number, on: publisher.containers.values)
-        let leftBehind = !undoing.isEmpty || connections.focusedBy == number
-        for operation in undoing {
+        let now = eventLoop.timestamp
+        let held = connections.leases(of: number, on: publisher.containers.values)
+        let leftBehind = !held.owned.isEmpty || !held.paused.isEmpty || connections.focusedBy == number
+        for container in held.owned {
             do {
-                try request(operation, from: number)
+                try request(.remove(container: container.name), from: number, at: now)
             } catch {
-                logger.error("cannot \(operation.name) \(operation.container ?? ""), left by closed connection \(number): \(error.message)")
+                logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
             }
         }
-        if connections.focusedBy == number, session.focus != nil { try? request(.focus(container: nil), from: number) }
+        // After the removals: a container both owned and paused is gone, unless its removal failed.
+        for container in held.paused where publisher[container.id] != nil {
+            container.pausedBy = nil
+            _ = try? request(.resume(container: container.name), from: number, at: now)
+        }
+        if session.focus == nil { connections.focusedBy = nil }
+        if connections.focusedBy == number { _ = try? request(.focus(container: nil), from: number, at: now) }
         finish()
         // The restart store: the containers changed only if the connection left something.
         if leftBehind { store?.containersChanged() } else { store?.connectionClosed(number) }

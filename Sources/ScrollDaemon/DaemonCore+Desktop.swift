@@ -8,11 +8,11 @@ extension DaemonCore {
     /// the recording has it and a replay applies it at the same instant.
     package func desktopSettingsChanged(_ settings: DesktopSettings) {
         eventLoop.assertInEventLoop()
-        let merged = desktop.take(settings)
+        let merged = desktops.take(settings)
         guard merged != session.configuration.desktop ?? DesktopInput() else { return }
         do {
             _ = try execute(.desktop(merged, at: eventLoop.timestamp))
-            logger.info("following \(settings.desktop.sourceName): \(merged)")
+            logger.info("following \(settings.desktop.sourceName): \(merged.summary)")
         } catch {
             logger.error("the desktop's settings were not applied: \(error.message)")
         }

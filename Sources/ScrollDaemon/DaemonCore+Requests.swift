@@ -11,10 +11,11 @@ extension DaemonCore {
     }
 
     /// Applies `operation` as a request of connection `number` and notes the leases it takes or
-    /// gives up (docs/design.md §19). Nothing is delivered until ``finish()``.
-    func request(_ operation: Operation, from number: Int) throws(ProtocolError) {
+    /// gives up (docs/design.md §19), at `time` (nil: now). Nothing is delivered until
+    /// ``finish()``.
+    func request(_ operation: Operation, from number: Int, at time: Timestamp? = nil) throws(ProtocolError) {
         let before = operation.container.flatMap(record(named:))
-        try execute(.request(operation, client: number, at: eventLoop.timestamp))
+        try execute(.request(operation, client: number, at: time ?? eventLoop.timestamp))
         if case .remove = operation, let before { publisher.remove(before.id) }
         connections.noteLeases(
             of: operation, by: number, on: before ?? operation.container.flatMap(record(named:)),

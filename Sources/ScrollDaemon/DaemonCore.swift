@@ -42,7 +42,7 @@ package final class DaemonCore {
     /// first-client`), started then.
     package var startsWithFirstClient: ReplaySource?
     /// What the desktops found say (docs/design.md §23).
-    package var desktop = DesktopFollower()
+    package var desktops = DesktopFollower()
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: RecordingWriter
 

@@ -16,7 +16,7 @@ final class Publisher {
     /// The containers with a batch to deliver, in the order their first state came.
     @exclusivity(unchecked) private var batched: [PublishedContainer] = []
     /// States published during the current command to containers somebody observes, evaluated
-    /// once the command is done (``deliverObservations(in:)``: the values read the containers'
+    /// once the command is done (``deliverObservations(from:)``: the values read the containers'
     /// rows).
     @exclusivity(unchecked) private var observed: [Publication] = []
     /// One encoder for all containers: its remembered opening and sizes are per container, so

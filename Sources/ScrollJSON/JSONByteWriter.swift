@@ -60,7 +60,7 @@ public struct JSONByteWriter {
     @inline(__always)
     mutating func fraction(_ decimal: ShortestDecimal) {
         let places = -decimal.exponent
-        let count = ShortestDecimal.digitCount(decimal.digits)
+        let count = ShortestDecimal.decimalLength(decimal.digits)
         if places < count {
             let power = ShortestDecimal.powersOfTen[places]
             let whole = decimal.digits / power
@@ -96,6 +96,7 @@ public struct JSONByteWriter {
             p[1] = pairs[pair &+ 1]
         }
         if p > cursor { cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small) }
+        assert(p > cursor ? small < 10 : small == 0, "\(value) has more than \(count) digits")
         cursor += count
     }
 
@@ -135,16 +136,13 @@ public struct JSONByteWriter {
         }
         // The magnitudes of a state line (a fraction between 0.001 and 10^15): Ryu's digits,
         // written as `description` writes them (`ShortestDecimal`).
-        if var decimal = ShortestDecimal(value.magnitude) {
-            while decimal.digits % 10 == 0 {
-                decimal.digits /= 10
-                decimal.exponent += 1
-            }
-            if decimal.exponent < 0 {
-                if value < 0 { byte(UInt8(ascii: "-")) }
-                fraction(decimal)
-                return
-            }
+        if let decimal = ShortestDecimal(value.magnitude) {
+            // Shortest digits never end in a zero (the interval would hold one digit fewer), and
+            // a value that is not integral has a fraction.
+            assert(decimal.digits % 10 != 0 && decimal.exponent < 0, "\(value): \(decimal)")
+            if value < 0 { byte(UInt8(ascii: "-")) }
+            fraction(decimal)
+            return
         }
         // Double's TextOutputStreamable conformance formats on the stack and hands the bytes to
         // `_writeASCII`: no String is made.

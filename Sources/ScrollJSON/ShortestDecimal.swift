@@ -27,13 +27,15 @@ struct ShortestDecimal {
         // m2 × 2^e2 is the value, with two more bits for the bounds' midpoints.
         let e2 = Int(ieeeExponent) - 1023 - 52 - 2
         let m2 = 1 << 52 | ieeeMantissa
-        let acceptBounds = m2 & 1 == 0
         let mv = 4 * m2
         // The interval below is half as wide at a power of two.
         let mmShift: UInt64 = ieeeMantissa != 0 ? 1 : 0
 
-        // The interval's bounds and the value, scaled by 10^q / 2^e2 (e2 < 0 here).
-        let q = Self.log10Pow5(-e2) - (-e2 > 1 ? 1 : 0)
+        // The interval's bounds and the value, scaled by 10^q / 2^e2. In this range e2 is −64 to
+        // −5, so q is 2 to 43: Ryu's branches for e2 ≥ 0 and for q ≤ 1 cannot run, the lower
+        // bound's product is never exact (its `vmIsTrailingZeros` stays false, and whether a
+        // bound may be taken never matters), and only the value's product may be (q < 63).
+        let q = Self.log10Pow5(-e2) - 1
         let e10 = q + e2
         let i = -e2 - q
         let j = q + 125 - Self.pow5Bits(i)
@@ -41,36 +43,22 @@ struct ShortestDecimal {
         var vr = Self.mulShift(mv, multiplier, j)
         var vp = Self.mulShift(mv + 2, multiplier, j)
         var vm = Self.mulShift(mv - 1 - mmShift, multiplier, j)
-        var vmIsTrailingZeros = false
-        var vrIsTrailingZeros = false
-        if q <= 1 {
-            vrIsTrailingZeros = true
-            if acceptBounds { vmIsTrailingZeros = mmShift == 1 } else { vp -= 1 }
-        } else if q < 63 {
-            vrIsTrailingZeros = mv & (1 << UInt64(q) - 1) == 0
-        }
+        var vrIsTrailingZeros = mv & (1 << UInt64(q) - 1) == 0
 
         // Remove digits while the interval still holds a shorter decimal.
         var removed = 0
         var output: UInt64
-        if vmIsTrailingZeros || vrIsTrailingZeros {
-            // The general case (under 1 % of values): exact ties and a bound that may be taken.
+        if vrIsTrailingZeros {
+            // The value is an exact decimal here (under 1 % of values): an exact tie rounds to
+            // even.
             var lastRemovedDigit: UInt64 = 0
             while vp / 10 > vm / 10 {
-                vmIsTrailingZeros = vmIsTrailingZeros && vm % 10 == 0
                 vrIsTrailingZeros = vrIsTrailingZeros && lastRemovedDigit == 0
                 lastRemovedDigit = Self.removeDigit(&vr, &vp, &vm)
                 removed += 1
             }
-            while vmIsTrailingZeros, vm % 10 == 0 {
-                vrIsTrailingZeros = vrIsTrailingZeros && lastRemovedDigit == 0
-                lastRemovedDigit = Self.removeDigit(&vr, &vp, &vm)
-                removed += 1
-            }
-            // An exact …50…0 rounds to even.
             if vrIsTrailingZeros, lastRemovedDigit == 5, vr % 2 == 0 { lastRemovedDigit = 4 }
-            let outside = vr == vm && (!acceptBounds || !vmIsTrailingZeros)
-            output = vr + (outside || lastRemovedDigit >= 5 ? 1 : 0)
+            output = vr + (vr == vm || lastRemovedDigit >= 5 ? 1 : 0)
         } else {
             var roundUp = false
             // Two digits at a time first: most values lose two or three.
@@ -115,7 +103,7 @@ struct ShortestDecimal {
         UInt128(powersOfFive[i]) << (125 - pow5Bits(i))
     }
 
-    /// 5⁰ … 5²⁵, the powers of five below 2⁶⁴ that this range needs (5²¹ at the most).
+    /// 5⁰ … 5²⁵, exact in 64 bits (this range needs 5²¹ at the most).
     /// (Literals: the compiler lays them out at build time, with no lazy initialisation to
     /// check on every use.)
     static let powersOfFive: [UInt64] = [
@@ -125,16 +113,17 @@ struct ShortestDecimal {
         59604644775390625, 298023223876953125
     ]
 
-    /// 10⁰ … 10¹⁹.
+    /// 10⁰ … 10¹⁶: a length of 17 digits at the most is counted, and split.
     static let powersOfTen: [UInt64] = [
         1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
         100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
-        10000000000000000, 100000000000000000, 1000000000000000000, 10000000000000000000
+        10000000000000000
     ]
 
-    /// How many digits `value` (below 10¹⁷) has: from the most, the lengths most values have.
+    /// How many digits `value` (below 10¹⁷) has: from the most, the lengths most values have
+    /// (Ryu's `decimalLength17`).
     @inline(__always)
-    static func digitCount(_ value: UInt64) -> Int {
+    static func decimalLength(_ value: UInt64) -> Int {
         var count = 17
         while count > 1, value < powersOfTen[count - 1] { count -= 1 }
         return count

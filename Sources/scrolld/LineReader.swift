@@ -1,4 +1,6 @@
+#if canImport(Glibc)
 import Glibc
+#endif
 import SystemPackage
 
 /// Reads a file (or standard input) in large chunks and hands out its lines without copying

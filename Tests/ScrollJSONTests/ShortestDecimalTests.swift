@@ -71,6 +71,28 @@ import Testing
         }
     }
 
+    /// Values with few significant bits, a / 2^f: their exact decimals are short enough that
+    /// the shortest one is often the exact value itself, and a removed digit an exact tie that
+    /// rounds to even — at every magnitude of the range, where random bit patterns make such
+    /// values only above 2^37.
+    @Test func exactBinaryFractionsAndTheirTies() {
+        var random = SplitMix(state: 7)
+        for exponent in -10..<50 {
+            for bits in [8, 12, 16, 20, 24, 30, 36, 42] {
+                for _ in 0..<40 {
+                    let significand = Double(UInt64.random(in: 1..<(1 << UInt64(bits)), using: &random) | 1)
+                    let value = Double(sign: .plus, exponent: exponent - bits + 1, significand: significand)
+                    guard ShortestDecimal(value) != nil else { continue }
+                    expectSameText(value)
+                }
+            }
+        }
+        #expect(written(0.0010995864868164062) == "0.0010995864868164062")
+        #expect(written(1.1611862182617188) == "1.1611862182617188")
+        #expect(written(1970.5658569335938) == "1970.5658569335938")
+        #expect(written(1689287.3627929688) == "1689287.3627929688")
+    }
+
     /// Powers of two and ten and the values around them, where the rounding interval is
     /// lopsided (a power of two) or a decimal is exact.
     @Test func powersAndTheirNeighbours() {

@@ -26,7 +26,7 @@ extension Daemon {
         }
         let current = DesktopMerge.current(options.environment["XDG_CURRENT_DESKTOP"])
         let core = running.core
-        try? running.loop.submit { core.value.desktop.current = current }.wait()
+        try? running.loop.submit { core.value.desktops.current = current }.wait()
         let sink = DesktopSink(core: core)
         var started: [any DesktopSettingsWatcher] = []
         var report: [String] = []

@@ -128,8 +128,8 @@ final class Daemon: Sendable {
         try group.syncShutdownGracefully()
     }
 
-    /// Stops the input and the desktops' watchers, closes every connection, then `channels` in
-    /// their order and the daemon's own socket.
+    /// Stops the input (libinput's thread, a replay) and the desktops' watchers, closes every
+    /// connection, then `channels` in their order and the daemon's own socket.
     private func stop(_ running: Running, desktops: [any DesktopSettingsWatcher], closing channels: [Channel]) {
         running.libinput?.stop()
         for watcher in desktops { watcher.stop() }
