@@ -96,7 +96,7 @@ struct SubscriptionRateTests {
         resubscribe(5_000..<55_000)
         let after = daemon.probe.residentKiB
         let pong = client.request(["op": "ping"], id: 1)
-        #expect(pong?["type"] as? String == "pong", "connection ended: \(client.reachedEnd); the daemon's log: \(daemon.stderr.suffix(2000))")
+        #expect(pong?["type"] as? String == "pong", "connection ended: \(client.endReason ?? "no"); the daemon's log: \(daemon.stderr.suffix(2000))")
         #expect(after - before < 2048, "VmRSS grew from \(before) to \(after) KiB over 50 000 subscriptions at distinct rates")
         print("50 000 subscriptions at distinct rates: VmRSS \(before) -> \(after) KiB")
         #expect(daemon.stop() == 0)

@@ -44,6 +44,8 @@ final class LineClient {
     var mayHaveFilled: Bool { mostQueued >= Self.neverFullBelow }
     /// The daemon closed the connection (a read returned 0 or failed).
     private(set) var reachedEnd = false
+    /// How the connection ended, when it has: "end of file", or the error `recv` gave.
+    private(set) var endReason: String?
 
     /// `mostQueued` since the last call, for telling which stretch of a stream may have been
     /// coalesced.
@@ -124,6 +126,7 @@ final class LineClient {
             let n = recv(fd, chunk.baseAddress, chunk.count, 0)
             if n <= 0 {
                 reachedEnd = true
+                endReason = n == 0 ? "end of file" : "recv: \(String(cString: strerror(errno)))"
                 return nil
             }
             mostQueued = max(mostQueued, n)

@@ -7,6 +7,11 @@ import Glibc
 /// text), `SUBSCRIBE` with `{"success":true}`, and ``sendInputEvent(_:)`` to the subscribers.
 /// It stands for sway where the real one cannot show what a test needs: headless sway has no
 /// input devices, so its `GET_INPUTS` is always empty (docs/decisions.md).
+///
+/// Descriptors are closed under the lock that `stop` and ``sendInputEvent(_:)`` use them
+/// under: tests run in parallel in one process, and a descriptor number this server closed may
+/// be another test's socket a moment later (shutting down or writing to a stale number once
+/// ended another test's daemon connection).
 final class SwayIPCServer: @unchecked Sendable {
     let path: String
     private let listener: Int32
@@ -18,7 +23,7 @@ final class SwayIPCServer: @unchecked Sendable {
     init(inputs: String) throws {
         path = "/tmp/sd-swayipc-\(UUID().uuidString.prefix(8)).sock"
         currentInputs = inputs
-        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
@@ -38,22 +43,32 @@ final class SwayIPCServer: @unchecked Sendable {
     /// An `input` event (type 0x80000015) to every subscriber.
     func sendInputEvent(_ payload: String) {
         let message = Self.message(0x8000_0015, payload)
-        for fd in lock.withLock({ subscribers }) { _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        lock.withLock {
+            for fd in subscribers { _ = message.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        }
     }
 
     var subscriberCount: Int { lock.withLock { subscribers.count } }
 
+    /// Ends the accept loop (which closes the listener) and every connection (whose threads
+    /// close them).
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for fd in lock.withLock({ connections }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        lock.withLock {
+            for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
         unlink(path)
     }
 
     private func acceptLoop() {
         while true {
             let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
+            if fd < 0, errno == EINTR || errno == ECONNABORTED { continue }
+            guard fd >= 0 else {
+                close(listener)
+                return
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             lock.withLock { connections.append(fd) }
             Thread.detachNewThread { [self] in serve(fd) }
         }
@@ -72,8 +87,11 @@ final class SwayIPCServer: @unchecked Sendable {
             }
             _ = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        lock.withLock { subscribers.removeAll { $0 == fd } }
-        close(fd)
+        lock.withLock {
+            subscribers.removeAll { $0 == fd }
+            connections.removeAll { $0 == fd }
+            close(fd)
+        }
     }
 
     static func message(_ type: UInt32, _ payload: String) -> [UInt8] {
