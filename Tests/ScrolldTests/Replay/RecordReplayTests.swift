@@ -105,18 +105,14 @@ import Glibc
         daemon.stop()
 
         for (name, states) in live {
-            let replay = try Scrolld.run(["replay", recording, "--container", name])
-            #expect(replay.status == 0, "\(replay.stderr)")
-            #expect(replay.stderr.isEmpty, "\(replay.stderr)")
-            let replayed = replay.states
             // The first line answers `subscribe` (the state at that moment, not a publication).
             let published = Array(states.dropFirst())
             #expect(published.count > 20, "\(name): \(published.count) states")
             let seqs = published.compactMap { ($0["seq"] as? NSNumber)?.intValue }
             #expect(seqs == Array((seqs.first ?? 0)..<((seqs.first ?? 0) + seqs.count)), "\(name): a healthy subscriber gets every seq")
             // Line for line: the replay's states over the same seqs are exactly the live ones.
-            let keys = liveAndReplayKeys(live: published, replay: replayed)
-            #expect(keys.replay == keys.live, "\(name): live and replay differ")
+            let replay = try expectReplayReproduces(published, recording: recording, container: name)
+            #expect(replay.stderr.isEmpty, "\(replay.stderr)")
         }
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""type":"reload","client":0,"configuration":"#))
@@ -168,14 +164,11 @@ import Glibc
         let states = list.stop()
         daemon.stop()
 
-        let replay = try Scrolld.run(["replay", recording, "--container", "list"])
-        #expect(replay.status == 0, "\(replay.stderr)")
-        #expect(replay.stderr.isEmpty, "\(replay.stderr)")
         let published = Array(states.dropFirst())
         #expect(published.count > 20, "\(published.count) states")
         #expect(published.contains { $0["paused"] as? Bool == true })
-        let keys = liveAndReplayKeys(live: published, replay: replay.states)
-        #expect(keys.replay == keys.live, "live and replay differ")
+        let replay = try expectReplayReproduces(published, recording: recording, container: "list")
+        #expect(replay.stderr.isEmpty, "\(replay.stderr)")
         let text = try String(contentsOfFile: recording, encoding: .utf8)
         #expect(text.contains(#""request":{"op":"remove","container":"owned"}"#))
         #expect(text.contains(#""request":{"op":"resume","container":"list"}"#))
