@@ -22,27 +22,12 @@ import math
 import os
 import sys
 
+from e2e_results import Results
+
 THRESHOLD, TANGENT, EPS = 10.0, math.sqrt(2) - 1, 1e-9
 W, TOUCHPAD = sys.argv[1], sys.argv[2]
-RESULTS = open(os.path.join(W, "results.txt"), "a")
-
-
-def result(ok, what, details=""):
-    """One PASS/FAIL line in results.txt (the details under a failure); the details always on
-    stdout (check-lock.log), so a passing run shows what it saw."""
-    line = "%s: %s" % ("PASS" if ok else "FAIL", what)
-    indented = ["    " + d for d in str(details).splitlines()]
-    RESULTS.write("\n".join([line] + ([] if ok else indented)) + "\n")
-    RESULTS.flush()
-    print("\n".join([line] + indented))
-
-
-def check(what, fn):
-    try:
-        ok, details = fn()
-    except Exception as e:  # a check that crashes fails, with the reason
-        ok, details = False, "%s: %s" % (type(e).__name__, e)
-    result(ok, what, details)
+results = Results(W, always_print_details=True)
+result, check = results.result, results.check
 
 
 def read_states(name):

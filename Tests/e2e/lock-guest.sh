@@ -77,7 +77,7 @@ lock_checks() {
   LOCK_REPLAY_RC=$?
   lock_replay_clean() { cat "$W/replay-lock.err"; [ "$LOCK_REPLAY_RC" = 0 ] && ! [ -s "$W/replay-lock.err" ]; }
   check "scrolld replay of the lock daemon's recording for container lock exits 0 with no warning (got $LOCK_REPLAY_RC)" lock_replay_clean
-  "$PY" "$E2E_DIR/check-lock.py" "$W" "$LOCK_TOUCHPAD" >"$W/check-lock.log" 2>&1
+  PYTHONDONTWRITEBYTECODE=1 "$PY" "$E2E_DIR/check-lock.py" "$W" "$LOCK_TOUCHPAD" >"$W/check-lock.log" 2>&1
   local rc=$?
   cat "$W/check-lock.log"
   [ "$rc" = 0 ] || result FAIL "the lock checker itself ran (exit $rc)" "$(tail -n 20 "$W/check-lock.log")"

@@ -634,6 +634,7 @@ REPLAY2_RC=$?
 # --- checks on the recording, live states, replays, opens -----------------------------------
 cat >"$RUN/check.py" <<'PY'
 import json, os, re, shlex, sys
+from e2e_results import Results
 
 W = sys.argv[1]
 env = {}
@@ -642,25 +643,8 @@ for l in open(os.path.join(W, "devices.env")).read().splitlines():
     env[k] = " ".join(shlex.split(v))
 def var(name):
     return env[name]
-RESULTS = open(os.path.join(W, "results.txt"), "a")
-
-def result(ok, what, details=""):
-    line = "%s: %s" % ("PASS" if ok else "FAIL", what)
-    RESULTS.write(line + "\n")
-    print(line)
-    if details and not ok:
-        for d in str(details).splitlines():
-            RESULTS.write("    " + d + "\n")
-            print("    " + d)
-    RESULTS.flush()
-    sys.stdout.flush()
-
-def check(what, fn):
-    try:
-        ok, details = fn()
-    except Exception as e:  # a check that crashes fails, with the reason
-        ok, details = False, "%s: %s" % (type(e).__name__, e)
-    result(ok, what, details)
+results = Results(W)
+result, check = results.result, results.check
 
 # ---- the recording
 raw = open(os.path.join(W, "recorded.scrolllog"), "rb").read()
@@ -1169,7 +1153,7 @@ check("fanotify: no scrolld process (run, record, devices) ever opened a keyboar
       "pointer nodes", fanotify_check)
 PY
 cp "$RUN/pids" "$W/pids.txt"
-"$PY" "$RUN/check.py" "$W" >"$W/check.log" 2>&1
+PYTHONPATH="$E2E_DIR" PYTHONDONTWRITEBYTECODE=1 "$PY" "$RUN/check.py" "$W" >"$W/check.log" 2>&1
 CHECK_RC=$?
 cat "$W/check.log"
 [ "$CHECK_RC" = 0 ] || result FAIL "the checker itself ran (exit $CHECK_RC)" "$(tail -n 20 "$W/check.log")"
