@@ -85,7 +85,7 @@ package final class DaemonCore {
     /// schedules the next wake-up.
     func finish() {
         publisher.deliver()
-        if publisher.hasObserved { publisher.deliverObservations(from: session) }
+        if publisher.hasObserved { publisher.deliverObservations(from: self) }
         recording.write(from: &session)
         scheduler.reschedule(at: session.nextDeadline)
     }
@@ -181,6 +181,12 @@ extension DaemonCore: DeadlineTarget {
             _ = try? execute(.runDeadlines(dueBy: time))
         }
         finish()
+    }
+}
+
+extension DaemonCore: ObservationSource {
+    func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue? {
+        session.engine.index(of: id).map { session.value(of: observation, container: $0, in: state) }
     }
 }
 

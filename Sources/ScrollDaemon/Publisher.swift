@@ -223,15 +223,11 @@ final class Publisher {
     }
 }
 
-/// What evaluates an observation of a published state: the session, over its model.
+/// What evaluates an observation of a published state: the core, over its session's model
+/// (the core itself, not a copy of the session: passing the session by value would retain
+/// everything it holds on every delivery).
 protocol ObservationSource {
     /// The value of `observation` in `state`, which container `id` published; nil once the
     /// container is gone.
     func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue?
-}
-
-extension Session: ObservationSource {
-    func value(of observation: ScrollObservation, container id: ContainerID, in state: ScrollState) -> ObservationValue? {
-        engine.index(of: id).map { value(of: observation, container: $0, in: state) }
-    }
 }
