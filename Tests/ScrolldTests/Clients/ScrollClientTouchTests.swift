@@ -9,7 +9,8 @@ import Testing
 @Suite("ScrollClient: touch_frame and touch_slop against a real scrolld")
 struct ScrollClientTouchTests {
     @Test func aTouchFrameInPixelsOfTheScreenGetsTheFingerOneToOne() async throws {
-        let daemon = try DaemonProcess(arguments: ["--loop"], replay: try TouchSocketTests.touchLog())
+        let recording = try Scrolld.temporaryFile("", name: "touch-client.scrolllog")
+        let daemon = try DaemonProcess(arguments: ["--loop", "--record", recording], replay: try TouchSocketTests.touchLog())
         defer { daemon.stop() }
         let client = try await ScrollClient.connect(socket: daemon.socketPath)
         defer { client.close() }
@@ -26,14 +27,20 @@ struct ScrollClientTouchTests {
         // container is then seen from its down.
         #expect(try await states.next()?.contentOffset == .zero)
         try await client.configure("glass", ContainerSettings(touchFrame: frame))
-        // The first state that moved is the first motion past the slop, exactly.
-        var moved: ContainerState?
-        while moved == nil, let state = try await states.next() {
-            if state.contentOffset != .zero { moved = state }
-        }
+        var moved = false
+        while !moved, let state = try await states.next() { moved = state.contentOffset != .zero }
+        client.close()
+        daemon.stop()
+        // The first state that moved is the first motion past the slop, exactly: read from the
+        // session's replay, which has every state (a consumer of the live sequence more than
+        // 1024 states behind, as on a loaded machine, loses the oldest).
+        let replay = try Scrolld.run(["replay", recording, "--container", "glass"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let first = try #require(replay.lines.first { !$0.contains(#""contentOffset":{"x":0,"y":0}"#) && $0.contains(#""type":"state""#) })
         let want = try #require(TouchSocketTests.expectedOffsets.compactMap { $0 }.first)
-        #expect(moved?.phase == .interacting)
-        #expect(moved?.contentOffset == Point(x: want.x, y: want.y))
+        #expect(first.contains(#""phase":"interacting""#), "\(first)")
+        // As text: the daemon prints the shortest round trip of each double, exactly.
+        #expect(first.contains(#""contentOffset":{"x":\#(want.x),"y":\#(want.y)}"#), "\(first)")
     }
 
     @Test func aBadTouchFrameOrSlopIsTheDaemonsNamedErrorAndNoneRemovesTheFrame() async throws {
