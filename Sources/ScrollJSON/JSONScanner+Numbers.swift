@@ -1,6 +1,18 @@
 extension JSONScanner {
     /// Reads a number, with its exact integer reading and its correctly rounded double.
+    ///
+    /// The numbers event logs and requests are made of (`-12.345`, `1226781`) take a one-pass
+    /// path (`readPlainNumber`); every other text, valid or not, takes the general one, which
+    /// gives the same result (a double is correctly rounded whichever way it is computed) and
+    /// is what reports errors.
     public mutating func readNumber() throws(JSONError) -> JSONNumber {
+        skipWhitespace()
+        if let number = readPlainNumber() { return number }
+        return try readNumberInGeneral()
+    }
+
+    /// `readNumber` without its fast path: every form JSON allows, and its errors.
+    mutating func readNumberInGeneral() throws(JSONError) -> JSONNumber {
         skipWhitespace()
         switch byte(at: cursor) {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
