@@ -54,6 +54,33 @@ import Testing
         #expect(text(.infinity) == "1.7976931348623157e+308")
     }
 
+    /// Integral doubles below 2^53 print as their integer, both signs, every length; their
+    /// neighbours, a fraction apart, do not.
+    @Test func formatsIntegralDoublesAsIntegers() {
+        var values: [Double] = [1, 2, 36, 9_007_199_254_740_991]
+        var power = 1.0
+        while power < 9_007_199_254_740_992 {
+            values += [power, power - 1, power + 1, power * 3]
+            power *= 2
+        }
+        power = 10
+        while power < 9_007_199_254_740_992 {
+            values += [power, power - 1, power + 1]
+            power *= 10
+        }
+        for value in values where value > 0 && value < 9_007_199_254_740_992 {
+            #expect(text(value) == String(Int64(value)), "\(value)")
+            #expect(text(-value) == String(-Int64(value)), "\(-value)")
+            for neighbour in [value.nextUp, value.nextDown, -value.nextUp] where neighbour != neighbour.rounded(.towardZero) {
+                #expect(text(neighbour) == neighbour.description, "\(neighbour)")
+            }
+        }
+        #expect(text(0.0) == "0")
+        #expect(text(-0.0) == "0")
+        #expect(text(-.nan) == "0")
+        #expect(text(-.infinity) == "-1.7976931348623157e+308")
+    }
+
     @Test func matchesTheStandardLibrarysShortestText() throws {
         var random = SplitMix(state: 99)
         for _ in 0..<20_000 {
