@@ -6,6 +6,7 @@ import ScrollInput
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List the input devices scrolld would use, and why others are skipped."
     )
 

@@ -12,6 +12,7 @@ import Glibc
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Record the real devices' scroll events to an event log.",
         discussion: """
             Writes event log v1 (docs/event-log.md), one line per event, each written as it \

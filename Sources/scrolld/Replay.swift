@@ -11,6 +11,7 @@ import SystemPackage
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "replay",
         abstract: "Run an event log through the engine as fast as possible and print its states, or plot them.",
         discussion: """
             Prints one JSON state line (docs/protocol.md) after every input event and at every frame \

@@ -14,6 +14,7 @@ import Glibc
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Run the daemon: read scroll input, drive the containers, serve clients on a Unix socket.",
         discussion: """
             Clients connect to the socket (default $XDG_RUNTIME_DIR/scrolld/scrolld.sock) and speak \
