@@ -7,6 +7,9 @@ import ScrollModel
 public struct EventLogParser: Sendable {
     /// The header, once line 1 has been parsed.
     public private(set) var header: EventLogHeader?
+    /// Whether `header` is set: tested on every line, where testing the optional header itself
+    /// copied it (its strings retained and released, ~150 instructions a line).
+    private var hasHeader = false
 
     public init() {}
 
@@ -17,9 +20,10 @@ public struct EventLogParser: Sendable {
     ///   mid-write leaves; it is skipped with a warning instead of failing the whole log. The
     ///   same line anywhere else, or with its newline, is an error.
     public mutating func parse(line: UnsafeRawBufferPointer, lineNumber: Int, isLast: Bool = false) throws(EventLogError) -> EventLogLine {
-        guard header != nil else {
+        guard hasHeader else {
             let header = try HeaderLine.parse(line, lineNumber: lineNumber)
             self.header = header
+            hasHeader = true
             return .header(header)
         }
         // NUL bytes end a line only where a power loss cut the file: the line is the last, with
