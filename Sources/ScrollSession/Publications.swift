@@ -22,14 +22,10 @@ public struct Publications: RandomAccessCollection, Sendable {
     public var endIndex: Int { states.endIndex }
     public subscript(position: Int) -> Publication { states[position] }
 
-    /// Empties the buffer for the next command. Most commands publish one state (an input
-    /// event), and taking the last one off is cheaper than emptying in general.
+    /// Empties the buffer for the next command, keeping its capacity. (`removeLast()` for the
+    /// common single state cost more: it copies the state out to return it.)
     mutating func next() {
-        switch states.count {
-        case 0: break
-        case 1: states.removeLast()
-        default: states.removeAll(keepingCapacity: true)
-        }
+        if !states.isEmpty { states.removeAll(keepingCapacity: true) }
         refusals = nil
     }
 }
