@@ -113,21 +113,13 @@ struct ShortestDecimal {
         59604644775390625, 298023223876953125
     ]
 
-    /// 10⁰ … 10¹⁶: a length of 17 digits at the most is counted, and split.
+    /// 10⁰ … 10¹⁶: a fraction's digits are split at most 16 places from their end (its whole
+    /// part has one digit at least).
     static let powersOfTen: [UInt64] = [
         1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 10000000000,
         100000000000, 1000000000000, 10000000000000, 100000000000000, 1000000000000000,
         10000000000000000
     ]
-
-    /// How many digits `value` (below 10¹⁷) has: from the most, the lengths most values have
-    /// (Ryu's `decimalLength17`).
-    @inline(__always)
-    static func decimalLength(_ value: UInt64) -> Int {
-        var count = 17
-        while count > 1, value < powersOfTen[count - 1] { count -= 1 }
-        return count
-    }
 
     /// ⌊m × multiplier / 2^j⌋ for j ≥ 64, as Ryu computes it (the low product's low word does
     /// not reach the result).

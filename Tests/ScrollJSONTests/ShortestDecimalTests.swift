@@ -93,6 +93,28 @@ import Testing
         #expect(written(1689287.3627929688) == "1689287.3627929688")
     }
 
+    /// The doubles next to integers, below and above, where a fraction's whole part is taken
+    /// from the double (truncated) rather than from its decimal digits: the two must agree.
+    @Test func neighboursOfIntegers() {
+        var random = SplitMix(state: 5)
+        var integers: [Double] = [1, 2, 9, 10, 99, 100, 999, 1000, 65535, 65536, 999_999, 1_000_000]
+        for _ in 0..<samples / 10 {
+            // Integers of every magnitude up to 2^50, more of them small.
+            let bits = 1 + Int(random.next() % 50)
+            integers.append(Double(random.next() >> UInt64(64 - bits)))
+        }
+        for integer in integers where integer >= 1 {
+            var below = integer.nextDown
+            var above = integer.nextUp
+            for _ in 0..<3 {
+                expectSameText(below)
+                expectSameText(above)
+                below = below.nextDown
+                above = above.nextUp
+            }
+        }
+    }
+
     /// Powers of two and ten and the values around them, where the rounding interval is
     /// lopsided (a power of two) or a decimal is exact.
     @Test func powersAndTheirNeighbours() {
