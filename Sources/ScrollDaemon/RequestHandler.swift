@@ -10,7 +10,7 @@ import ScrollSession
 ///
 /// Answers what reads (`get`, `devices`, `ping`) and what concerns the connection (`subscribe`,
 /// `observe` and their ends) itself; what changes containers goes to the core as a command
-/// (``DaemonCore/perform(_:from:)``), and a reload to the configuration source.
+/// (``perform(_:from:)``), and a reload to the configuration source.
 final class RequestHandler {
     unowned let core: DaemonCore
 
@@ -99,7 +99,7 @@ final class RequestHandler {
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus, .beginRefresh, .endRefresh, .flashIndicators:
             do {
-                try core.perform(request.operation, from: client)
+                try perform(request.operation, from: client)
             } catch {
                 var error = error
                 error.id = id
