@@ -81,6 +81,9 @@ final class RequestHandler {
             guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
                 throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
             }
+            guard client.observationCount < Limits.observations else {
+                throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
+            }
             guard let (index, container) = try? core.container(named: name) else {
                 try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
                 return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
