@@ -36,6 +36,8 @@ package final class Client {
     /// Its subscriptions and observations waiting for their containers (docs/design.md §20),
     /// at most ``Limits/waiting``.
     var waiters: [Waiter] = []
+    /// Its observations, waiting ones included: at most ``Limits/observations``.
+    var observationCount: Int { observers.count + waiters.lazy.filter { $0.observationID != nil }.count }
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?

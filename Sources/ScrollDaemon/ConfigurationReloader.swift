@@ -7,14 +7,15 @@ import ScrollProtocol
 package final class ConfigurationReloader {
     let source: ConfigurationFileSource
     /// The file the configuration in force came from (nil: the built-in defaults).
-    package var fileInForce: String?
+    private(set) var fileInForce: String?
     /// `[daemon]` as the daemon started with it: its socket, input and threads stay so.
     let daemonAtStart: DaemonSettings
     /// `[web]` as the daemon started with it: the listener's address stays so.
     let webAtStart: WebSettings
 
-    init(source: ConfigurationFileSource, startedWith configuration: Configuration) {
+    init(source: ConfigurationFileSource, startedWith configuration: Configuration, from file: String?) {
         self.source = source
+        fileInForce = file
         daemonAtStart = configuration.daemon
         webAtStart = configuration.web
     }
@@ -40,7 +41,7 @@ package final class ConfigurationReloader {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         }
         do throws(ProtocolError) {
-            try core.apply(configuration)
+            try putInForce(configuration, in: core)
             fileInForce = file
             ConfigurationFileSource.logWarnings(of: configuration, to: core.logger)
             let waiting = configuration.daemon.startOnlyChanges(from: daemonAtStart)
@@ -53,5 +54,16 @@ package final class ConfigurationReloader {
             // line of the file is to blame.
             return ReloadResult(ok: false, file: source.explicitPath, message: error.message)
         }
+    }
+
+    /// Puts a whole new configuration in force: containers it names are created or updated at
+    /// once; containers created by clients and not in it stay as they are.
+    private func putInForce(_ configuration: Configuration, in core: DaemonCore) throws(ProtocolError) {
+        try core.execute(.reload(configuration, client: 0, at: core.eventLoop.timestamp))
+        // A container the file now names is the file's: no connection's close removes it.
+        for name in core.session.fileContainers { core.record(named: name)?.owner = nil }
+        core.scheduler.input?.apply(configuration.input)
+        core.finish()
+        core.store?.containersChanged()
     }
 }

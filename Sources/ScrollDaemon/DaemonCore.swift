@@ -15,8 +15,8 @@ import ScrollSession
 /// (``execute(_:)``), the same computation `replay` runs; what it published goes to the
 /// ``Publisher`` and the restart store, and after each turn of work ``finish()`` delivers it
 /// and has the ``DeadlineScheduler`` wake the loop at the next frame, or never when nothing
-/// moves. Connections and their leases are ``Connections``'; the status line is the
-/// ``StatusReporter``'s.
+/// moves. Requests are the ``RequestHandler``'s, connections and their leases
+/// ``Connections``', the status line the ``StatusReporter``'s.
 package final class DaemonCore {
     package let eventLoop: EventLoop
     package let logger: Logger
@@ -46,13 +46,14 @@ package final class DaemonCore {
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: RecordingWriter
 
-    package init(eventLoop: EventLoop, configuration: Configuration, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
+    /// A core serving `configuration`, read from `file` (nil: the built-in defaults).
+    package init(eventLoop: EventLoop, configuration: Configuration, from file: String? = nil, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
         self.eventLoop = eventLoop
         self.logger = logger
         self.serverName = serverName
         instance = DaemonInstance.random()
         recording = RecordingWriter(logger: logger)
-        configurationFile = ConfigurationReloader(source: source, startedWith: configuration)
+        configurationFile = ConfigurationReloader(source: source, startedWith: configuration, from: file)
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
         publisher = Publisher(eventLoop: eventLoop)
         publisher.addContainers(of: session.engine.slots)
@@ -104,9 +105,7 @@ package final class DaemonCore {
         finish()
     }
 
-    package func input(_ event: ScrollEvent) {
-        input([event])
-    }
+    package func input(_ event: ScrollEvent) { input([event]) }
 
     /// The container called `name`, byte for byte, with its position in the session.
     func container(named name: String, id requestID: RequestID? = nil) throws(ProtocolError) -> (index: Int, published: PublishedContainer) {
@@ -116,16 +115,9 @@ package final class DaemonCore {
         return (index, published)
     }
 
-    /// Puts a whole new configuration in force (a reload, or `client`'s `reload`): containers it
-    /// names are created or updated at once; containers created by clients and not in it stay
-    /// as they are.
-    func apply(_ new: Configuration, client: Int = 0) throws(ProtocolError) {
-        try execute(.reload(new, client: client, at: eventLoop.timestamp))
-        // A container the file now names is the file's: no connection's close removes it.
-        for name in session.fileContainers { record(named: name)?.owner = nil }
-        scheduler.input?.apply(new.input)
-        finish()
-        store?.containersChanged()
+    /// The record of the container called `name`, if there is one.
+    func record(named name: String) -> PublishedContainer? {
+        session.index(of: name).flatMap { publisher[session.engine.slots[$0].id] }
     }
 
     /// Reads the configuration file again and puts it in force; a bad one is reported and the
@@ -153,11 +145,6 @@ package final class DaemonCore {
 
     // MARK: What the edges read
 
-    /// The input source ended for good (see ``DeadlineScheduler/inputEnded()``).
-    package func inputEnded() { scheduler.inputEnded() }
-
-    package var clients: [ObjectIdentifier: Client] { connections.clients }
-
     /// The input devices in use.
     package var devices: [DeviceInfo] { scheduler.input?.devices ?? [] }
 
@@ -165,8 +152,6 @@ package final class DaemonCore {
     package var inputState: InputState { scheduler.input?.inputState ?? .active }
 
     package func statusChanged() { status.changed() }
-
-    var configuration: Configuration { session.configuration }
 }
 
 extension DaemonCore: DeadlineTarget {

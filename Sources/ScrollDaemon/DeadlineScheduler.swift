@@ -94,7 +94,7 @@ package final class DeadlineScheduler {
     /// The input source ended for good (its thread returned): nothing will answer a barrier
     /// again, so frames stop waiting for one and run on the loop's own timer from now on (after
     /// the replay source's events, if one runs).
-    func inputEnded() {
+    package func inputEnded() {
         input = replay
         barrierPending = false
         scheduled = nil

@@ -29,12 +29,6 @@ package struct InputGate: Hashable, Sendable {
         package var from: InputState
         package var to: InputState
         package var message: String
-
-        package init(from: InputState, to: InputState, message: String) {
-            self.from = from
-            self.to = to
-            self.message = message
-        }
     }
 
     /// The daemon's own uid.

@@ -180,8 +180,12 @@ final class Publisher {
         for subscription in client.subscriptions {
             subscription.container.subscriptions.removeAll { $0.client === client }
         }
-        for observer in client.observers.values {
-            observer.container.observers.removeAll { $0 === observer }
+        // Once per container, not once per observer: a connection may hold a thousand
+        // observations of one container.
+        var observed: [ObjectIdentifier: PublishedContainer] = [:]
+        for observer in client.observers.values { observed[ObjectIdentifier(observer.container)] = observer.container }
+        for container in observed.values {
+            container.observers.removeAll { $0.client === client }
         }
     }
 

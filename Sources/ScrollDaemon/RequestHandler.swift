@@ -10,7 +10,7 @@ import ScrollSession
 ///
 /// Answers what reads (`get`, `devices`, `ping`) and what concerns the connection (`subscribe`,
 /// `observe` and their ends) itself; what changes containers goes to the core as a command
-/// (``DaemonCore/perform(_:from:)``), and a reload to the configuration source.
+/// (``perform(_:from:)``), and a reload to the configuration source.
 final class RequestHandler {
     unowned let core: DaemonCore
 
@@ -81,6 +81,9 @@ final class RequestHandler {
             guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
                 throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
             }
+            guard client.observationCount < Limits.observations else {
+                throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
+            }
             guard let (index, container) = try? core.container(named: name) else {
                 try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
                 return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
@@ -99,7 +102,7 @@ final class RequestHandler {
             return line { ReplyEncoder.ok(id: id, into: &$0) }
         case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus, .beginRefresh, .endRefresh, .flashIndicators:
             do {
-                try core.perform(request.operation, from: client)
+                try perform(request.operation, from: client)
             } catch {
                 var error = error
                 error.id = id

@@ -22,21 +22,8 @@ package struct RestartSnapshot: Hashable, Sendable {
         package var owner: Int?
         /// Whether a refresh was running, and the header's height (docs/design.md §21): as of
         /// the same publication as `seq`.
-        package var refreshing: Bool
+        package var refreshing = false
         package var headerHeight: Double?
-
-        package init(name: String, settings: [ConfigureSetting], seq: Int, offset: Point, paused: Bool, pausedBy: Int? = nil, owner: Int? = nil,
-                     refreshing: Bool = false, headerHeight: Double? = nil) {
-            self.name = name
-            self.settings = settings
-            self.seq = seq
-            self.offset = offset
-            self.paused = paused
-            self.pausedBy = pausedBy
-            self.owner = owner
-            self.refreshing = refreshing
-            self.headerHeight = headerHeight
-        }
     }
 
     package struct Connection: Hashable, Sendable {
@@ -44,11 +31,6 @@ package struct RestartSnapshot: Hashable, Sendable {
         package var number: Int
         /// Its `subscribe` and `observe` requests in force, in the order they were made.
         package var requests: [Operation]
-
-        package init(number: Int, requests: [Operation]) {
-            self.number = number
-            self.requests = requests
-        }
     }
 
     package var instance: String
@@ -57,15 +39,6 @@ package struct RestartSnapshot: Hashable, Sendable {
     package var focusedBy: Int?
     package var containers: [Container]
     package var connections: [Connection]
-
-    package init(instance: String, nextClientNumber: Int, focus: String?, focusedBy: Int?, containers: [Container], connections: [Connection]) {
-        self.instance = instance
-        self.nextClientNumber = nextClientNumber
-        self.focus = focus
-        self.focusedBy = focusedBy
-        self.containers = containers
-        self.connections = connections
-    }
 
     /// The session as ``Session/restore(_:focus:at:_:)`` takes it back.
     package var restoredContainers: [RestoredContainer] {

@@ -39,7 +39,7 @@ extension RestartStore {
         // What connections that did not come back had set is undone, as if they had closed.
         let leases = publisher.containers.values.flatMap { [$0.owner, $0.pausedBy] }.compactMap { $0 }
         let gone = Set(leases).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
-        for number in gone.sorted() { core.undo(forConnection: number) }
+        for number in gone.sorted() { core.requests.undo(forConnection: number) }
         writeWholeSession()
         core.logger.notice("restart: took back \(core.session.engine.slots.count) containers and \(numbers.count) connections (instance \(core.instance))")
     }

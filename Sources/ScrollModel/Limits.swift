@@ -83,6 +83,9 @@ public enum Limits {
     /// Subscriptions and observations one connection may have waiting for their containers
     /// (`"wait": true`, docs/design.md §20).
     public static let waiting = 1000
+    /// Observations one connection may have (docs/design.md §13), waiting ones included: each
+    /// is evaluated on every state of its container.
+    public static let observations = 1000
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

@@ -85,7 +85,7 @@ import Glibc
     @Test func aClientThatReadsGetsEveryStateStraightFromTheLoop() throws {
         let daemon = try SocketDaemon()
         let client = try Self.subscriber(of: daemon)
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesDirectly } })
         try daemon.addMouse()
         // As many as its socket holds (~40 KB in one batch, the spring's frames after it): the
         // client reads them only afterwards. A burst beyond the socket's and NIO's buffers
@@ -93,12 +93,12 @@ import Glibc
         try daemon.publish(100)
         #expect(try daemon.wait { core in core.session.nextDeadline == nil })
         // Before the client reads: the kernel took every byte, NIO holds none.
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
         let last = try daemon.onLoop { core in core.session.engine.slots[0].seq }
         let states = try client.states(through: last)
         #expect(last > 100)
         #expect(states.compactMap { $0["seq"] as? Int } == Array(1...last))
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesDirectly && $0.writesQueuedInNIO == 0 } })
     }
 
     /// A reader that stops: the kernel takes part of a write, then nothing; the rest queues in
@@ -110,7 +110,7 @@ import Glibc
         let client = try Self.subscriber(of: daemon)
         try daemon.addMouse()
         try daemon.publish(3000)
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO > 0 && !$0.channel.isWritable } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesQueuedInNIO > 0 && !$0.channel.isWritable } })
         // The wheel's spring runs on after the events: its frames are published too.
         #expect(try daemon.wait { core in core.session.nextDeadline == nil })
         let last = try daemon.onLoop { core in core.session.engine.slots[0].seq }
@@ -121,10 +121,10 @@ import Glibc
         #expect(seqs.last == last)
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 })
         #expect(seqs.count < 3000)  // the ones the full socket skipped: latest wins
-        #expect(try daemon.wait { core in core.clients.values.allSatisfy { $0.writesQueuedInNIO == 0 } })
+        #expect(try daemon.wait { core in core.connections.clients.values.allSatisfy { $0.writesQueuedInNIO == 0 } })
         try daemon.publish(1)
         #expect(try client.next()?["seq"] as? Int == last + 1)
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesDirectly } })
     }
 
     /// A reader that stops costs the daemon at most the write buffer's high watermark in NIO
@@ -140,7 +140,7 @@ import Glibc
         try daemon.addMouse()
         for _ in 0..<400 { try daemon.publish(1) }
         let (queued, writable) = try daemon.onLoop { core in
-            (core.clients.values.map(\.writesQueuedInNIO).max() ?? 0, core.clients.values.allSatisfy(\.channel.isWritable))
+            (core.connections.clients.values.map(\.writesQueuedInNIO).max() ?? 0, core.connections.clients.values.allSatisfy(\.channel.isWritable))
         }
         #expect(!writable)
         // Each write is one state line of at least 200 bytes; docs/security.md promises about
@@ -157,7 +157,7 @@ import Glibc
         try daemon.publish(20)  // part of it in the kernel's buffer, the rest in NIO's
         leaving.close()
         try daemon.publish(500)
-        #expect(try daemon.wait { core in core.clients.isEmpty })
+        #expect(try daemon.wait { core in core.connections.clients.isEmpty })
 
         let staying = try SocketClient(path: daemon.path)
         #expect(try staying.next()?["type"] as? String == "welcome")
@@ -165,7 +165,7 @@ import Glibc
         let first = try #require(try staying.next()?["seq"] as? Int)
         try daemon.publish(3)
         #expect(try staying.states(through: first + 3).compactMap { $0["seq"] as? Int } == [first + 1, first + 2, first + 3])
-        #expect(try daemon.onLoop { core in core.clients.values.allSatisfy { $0.writesDirectly } })
+        #expect(try daemon.onLoop { core in core.connections.clients.values.allSatisfy { $0.writesDirectly } })
     }
 
     /// Close-on-exec: a process another test starts meanwhile must not inherit an end, or

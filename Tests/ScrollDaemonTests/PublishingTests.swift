@@ -119,7 +119,7 @@ import Testing
         #expect(client.channel.isActive)
         daemon.advance(0.2)
         #expect(!client.channel.isActive)
-        #expect(daemon.core.clients.isEmpty)
+        #expect(daemon.core.connections.clients.isEmpty)
     }
 
     @Test func badRequestsAreAnsweredAndTheConnectionStays() throws {

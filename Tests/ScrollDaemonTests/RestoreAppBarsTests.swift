@@ -1,4 +1,4 @@
-import ScrollDaemon
+@testable import ScrollDaemon
 import ScrollModel
 import Testing
 

@@ -4,15 +4,6 @@ import Testing
 /// The engine's share of docs/design.md "Limits": no published state carries a non-finite
 /// number, a read costs one container, and a frame of many containers costs one pass.
 @Suite struct LimitsTests {
-    static func isFinite(_ state: ScrollState) -> Bool {
-        let g = state.geometry
-        let numbers = [
-            g.contentOffset.x, g.contentOffset.y, state.velocity.x, state.velocity.y,
-            state.header?.height ?? 0, state.header?.progress ?? 0,
-        ]
-        return numbers.allSatisfy(\.isFinite)
-    }
-
     /// A spring no request can give any more (stiffness and damping 1e308: its motion is NaN
     /// from the first frame) comes to rest where it started instead of publishing NaN, which
     /// the state line used to write as 0 while the header said collapsed.
@@ -34,7 +25,7 @@ import Testing
             ticks += 1
         }
         #expect(ticks < 1_000, "the motion never ended")
-        #expect(states.allSatisfy(Self.isFinite), "\(states.map(\.geometry.contentOffset.y))")
+        #expect(states.allSatisfy { $0.isFinite }, "\(states.map(\.geometry.contentOffset.y))")
         #expect(engine[0].state.phase == .idle)
         #expect(engine[0].state.geometry.contentOffset.y == 300)
         #expect(engine[0].state.header?.height == 40)

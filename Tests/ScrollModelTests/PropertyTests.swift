@@ -7,7 +7,7 @@ import Testing
 @Suite("Properties over random event sequences")
 struct PropertyTests {
     /// Containers including degenerate ones: zero size, content smaller than the container,
-    /// insets, both axes, every profile, header and rows.
+    /// insets, both axes, every profile, header and rows, lengths at both ends of their range.
     static let configurations: [ContainerConfiguration] = {
         var plain = ContainerConfiguration()
         var zero = ContainerConfiguration(containerSize: .zero, contentSize: .zero)
@@ -21,7 +21,16 @@ struct PropertyTests {
         paging.scrollTarget = .paging
         paging.physics = ScrollPhysics(profile: .none)
         plain.physics.wheelAnimation = .none
-        return [ContainerConfiguration(), plain, zero, small, both, list, paging]
+        // The largest and smallest lengths accepted (10⁹ and a fraction of a pixel), where a
+        // quotient of lengths can overflow.
+        let speck = ContainerConfiguration(containerSize: Size(width: 1e9, height: 1e9), contentSize: Size(width: 1e-300, height: 1e-300), axes: .both)
+        var vast = ContainerConfiguration(
+            containerSize: Size(width: 1e-300, height: 1e-300), contentSize: Size(width: 1e9, height: 1e9),
+            contentInsets: EdgeInsets(top: 1e9, leading: 1e-300, bottom: 1e9, trailing: 1e9), axes: .both,
+            header: HeaderConfiguration(minHeight: 1e-300, maxHeight: 1e9)
+        )
+        vast.physics.wheelAnimation = .smooth
+        return [ContainerConfiguration(), plain, zero, small, both, list, paging, speck, vast]
     }()
 
     /// Turns one random integer into a short gesture, so that shrinking removes whole gestures.
@@ -77,11 +86,6 @@ struct PropertyTests {
         return (states, engine[0], engine)
     }
 
-    static func isFinite(_ s: ScrollState) -> Bool {
-        [s.contentOffset.x, s.contentOffset.y, s.velocity.x, s.velocity.y, s.geometry.contentSize.width,
-         s.geometry.contentSize.height, s.header?.height ?? 0, s.header?.progress ?? 0].allSatisfy(\.isFinite)
-    }
-
     @Test func afterQuietTimeEveryContainerRestsInsideItsRangeAndIdle() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...(Self.configurations.count - 1)), Gen.int(in: 0...Int(Int32.max)).array(of: 1...25)) { which, seeds in
             let (states, container, engine) = Self.run(Self.configurations[which], seeds)
@@ -92,7 +96,7 @@ struct PropertyTests {
                 #expect(container.range(axis).contains(final.contentOffset[axis]))
             }
             #expect(final.velocity == .zero)
-            #expect(states.allSatisfy(Self.isFinite))
+            #expect(states.allSatisfy { $0.isFinite })
         }
     }
 
@@ -118,7 +122,7 @@ struct PropertyTests {
                 ticks += 1
             }
             #expect(engine.nextDeadline == nil)
-            #expect(states.allSatisfy(Self.isFinite))
+            #expect(states.allSatisfy { $0.isFinite })
             let container = engine[0]
             #expect(container.state.phase == .idle)
             for axis in Axis.allCases where container.configuration.axes.contains(axis) {

@@ -132,4 +132,21 @@ struct ScrollIndicatorTests {
         #expect(h.published.count == 2)
         #expect(h.published[0].state.indicators!.y!.visible)
     }
+
+    /// Content of a fraction of a pixel under a container of 10⁹: `T·H/C` overflows, so the
+    /// thumb is cut at ``ScrollIndicator/maximumLength`` and rests at the start of its track,
+    /// finite on both axes, also while a drag pulls it.
+    @Test func contentOfAFractionOfAPixelGivesAFiniteThumb() {
+        let configuration = ContainerConfiguration(
+            containerSize: Size(width: 1e9, height: 1e9), contentSize: Size(width: 1e-300, height: 1e-300), axes: .both
+        )
+        var h = Harness(configuration, lingering: true)
+        #expect(h.state.indicators == ScrollIndicators(
+            x: ScrollIndicator(offset: 0, length: 1e18, visible: false),
+            y: ScrollIndicator(offset: 0, length: 1e18, visible: false)
+        ))
+        h.send(.finger(0, y: 50))
+        let thumb = Self.thumb(h)
+        #expect(thumb.length.isFinite && thumb.offset.isFinite)
+    }
 }

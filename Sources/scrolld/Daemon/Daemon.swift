@@ -135,7 +135,7 @@ final class Daemon: Sendable {
         for watcher in desktops { watcher.stop() }
         try? running.loop.submit {
             running.replay.value?.stop()
-            for client in running.core.value.clients.values { client.channel.close(promise: nil) }
+            for client in running.core.value.connections.clients.values { client.channel.close(promise: nil) }
         }.wait()
         for channel in channels { try? channel.close().wait() }
         if let own = running.listener.withLockedValue({ $0 }) {
@@ -148,10 +148,9 @@ final class Daemon: Sendable {
         let options = self.options, logger = self.logger
         return try loop.submit {
             let core = try DaemonCore(
-                eventLoop: loop, configuration: options.configuration, source: options.configFile,
+                eventLoop: loop, configuration: options.configuration, from: options.fileInForce, source: options.configFile,
                 serverName: "scrolld \(Scrolld.version)", logger: logger
             )
-            core.configurationFile.fileInForce = options.fileInForce
             core.connections.stuckClientLimit = options.stuckClientLimit
             core.connections.limit = OpenFileLimit.connectionLimit()
             return NIOLoopBound(core, eventLoop: loop)
@@ -281,10 +280,10 @@ final class Daemon: Sendable {
                 try running.loop.submit { core.value.startsWithFirstClient = replay.value }.wait()
                 logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source, from when the first client connects")
             }
-            notifier.notify("READY=1\nSTATUS=\(try running.loop.submit { core.value.clients.count }.wait()) clients")
+            notifier.notify("READY=1\nSTATUS=\(try running.loop.submit { core.value.connections.clients.count }.wait()) clients")
         case .libinput(let backend, let fallback):
             running.libinput?.start(core: core) { usable, problem in
-                defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices.count) devices, \(core.value.clients.count) clients") }
+                defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices.count) devices, \(core.value.connections.clients.count) clients") }
                 if usable > 0 {
                     logger.notice("reading \(usable) input device\(usable == 1 ? "" : "s") (\(backend.label))")
                     return

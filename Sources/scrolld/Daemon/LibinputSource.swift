@@ -61,7 +61,7 @@ final class LibinputSource: InputSource, Sendable {
     /// Starts the thread; `ready` is called (on the loop) once the initial devices are known.
     ///
     /// However the thread ends — asked to stop, no libinput context, or a failure — the loop
-    /// hears of it (`DaemonCore.inputEnded`): frames must never wait for a barrier that nothing
+    /// hears of it (`DeadlineScheduler.inputEnded`): frames must never wait for a barrier that nothing
     /// will answer. An end nobody asked for is logged as critical: the daemon goes on serving
     /// clients and programmatic scrolling, without input.
     func start(core: NIOLoopBound<DaemonCore>, ready: @escaping @Sendable (_ usable: Int, _ problem: String?) -> Void) {
@@ -72,7 +72,7 @@ final class LibinputSource: InputSource, Sendable {
             let logger = self.logger
             core.eventLoop.execute {
                 if let failure { logger.critical("input thread ended: \(failure); no more input is read (clients are still served)") }
-                core.value.inputEnded()
+                core.value.scheduler.inputEnded()
             }
             ended.lock()
             ended.unlock(withValue: true)

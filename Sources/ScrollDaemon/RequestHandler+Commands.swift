@@ -1,0 +1,55 @@
+import NIOCore
+import ScrollModel
+import ScrollProtocol
+import ScrollSession
+
+/// The requests that change containers: each is a command of its connection applied by the
+/// core (``DaemonCore/execute(_:)``), and the leases it takes or gives up are noted
+/// (docs/design.md §19). What a closed connection leaves behind is undone the same way, so a
+/// recording replays it.
+extension RequestHandler {
+    /// Applies a state-changing request from `client` now, then publishes and reschedules.
+    func perform(_ operation: Operation, from client: Client) throws(ProtocolError) {
+        defer { core.finish() }
+        try request(operation, from: client.number)
+    }
+
+    /// Applies `operation` as a request of connection `number` at `time` (nil: now) and notes
+    /// its leases. Nothing is delivered until ``DaemonCore/finish()``.
+    func request(_ operation: Operation, from number: Int, at time: Timestamp? = nil) throws(ProtocolError) {
+        let before = operation.container.flatMap(core.record(named:))
+        try core.execute(.request(operation, client: number, at: time ?? core.eventLoop.timestamp))
+        if case .remove = operation, let before { core.publisher.remove(before.id) }
+        core.connections.noteLeases(
+            of: operation, by: number, on: before ?? operation.container.flatMap(core.record(named:)),
+            created: before == nil, focusInForce: core.session.focus != nil)
+    }
+
+    /// What connection `number` left behind is undone (docs/design.md §19): the containers it
+    /// owns are removed, its pauses resumed, its focus cleared — each as a request of that
+    /// connection, at one instant. Also for a connection that did not come back after a
+    /// restart (docs/design.md §16).
+    func undo(forConnection number: Int) {
+        let now = core.eventLoop.timestamp
+        let connections = core.connections
+        let held = connections.leases(of: number, on: core.publisher.containers.values)
+        let leftBehind = !held.owned.isEmpty || !held.paused.isEmpty || connections.focusedBy == number
+        for container in held.owned {
+            do {
+                try request(.remove(container: container.name), from: number, at: now)
+            } catch {
+                core.logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
+            }
+        }
+        // After the removals: a container both owned and paused is gone, unless its removal failed.
+        for container in held.paused where core.publisher[container.id] != nil {
+            container.pausedBy = nil
+            _ = try? request(.resume(container: container.name), from: number, at: now)
+        }
+        if core.session.focus == nil { connections.focusedBy = nil }
+        if connections.focusedBy == number { _ = try? request(.focus(container: nil), from: number, at: now) }
+        core.finish()
+        // The restart store: the containers changed only if the connection left something.
+        if leftBehind { core.store?.containersChanged() } else { core.store?.connectionClosed(number) }
+    }
+}
