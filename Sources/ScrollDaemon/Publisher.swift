@@ -123,7 +123,7 @@ final class Publisher {
     // MARK: Waiting (docs/design.md §20)
 
     /// The subscriptions and observations waiting, by the name of their container.
-    private(set) var waiting: [String: [Waiter]] = [:]
+    private(set) var waiting: [String: WaitingList] = [:]
 
     /// `waiter` waits for its container; it replaces its client's waiting subscription to the
     /// same name, if it is one. False (and nothing changes) when the client has
@@ -135,30 +135,46 @@ final class Publisher {
         }
         guard client.waiters.count < Limits.waiting else { return false }
         client.waiters.append(waiter)
-        waiting[waiter.name, default: []].append(waiter)
+        waiting[waiter.name, default: WaitingList()].append(waiter)
         return true
     }
 
-    /// `waiter` waits no more (unsubscribed, unobserved, started, or its client closed).
+    /// `waiter` waits no more (unsubscribed or unobserved).
     func unwait(_ waiter: Waiter) {
         waiter.client.waiters.removeAll { $0 === waiter }
-        guard var list = waiting[waiter.name] else { return }
-        list.removeAll { $0 === waiter }
-        waiting[waiter.name] = list.isEmpty ? nil : list
+        stopWaiting(waiter)
+    }
+
+    /// Takes `waiter` off its name's list (its client's list is the caller's).
+    private func stopWaiting(_ waiter: Waiter) {
+        waiting[waiter.name]?.remove(waiter)
+        if waiting[waiter.name]?.isEmpty == true { waiting[waiter.name] = nil }
     }
 
     /// The waiters for a container called `name`, byte for byte, in the order they came;
-    /// they wait no more.
+    /// they wait no more. One pass over them and one over each of their connections' lists.
     func takeWaiters(for name: String) -> [Waiter] {
         guard let list = waiting[name] else { return [] }
-        let taken = list.filter { $0.name.utf8.elementsEqual(name.utf8) }
-        for waiter in taken { unwait(waiter) }
+        let taken = list.inOrder.filter { $0.name.utf8.elementsEqual(name.utf8) }
+        var clients: [ObjectIdentifier: Client] = [:]
+        for waiter in taken {
+            stopWaiting(waiter)
+            clients[ObjectIdentifier(waiter.client)] = waiter.client
+        }
+        let started = Set(taken.map(ObjectIdentifier.init))
+        for client in clients.values { client.waiters.removeAll { started.contains(ObjectIdentifier($0)) } }
         return taken
     }
 
-    /// Ends the client's subscription to `container`, or to every container (nil).
+    /// The observations of the containers called `name`, waiting ones included (an upper
+    /// bound: names equal as Swift strings count together).
+    func observationCount(named name: String, in container: PublishedContainer?) -> Int {
+        (container?.observers.count ?? 0) + (waiting[name]?.observations ?? 0)
+    }
+
+    /// Ends the client's subscription to `container`, or to every container it follows (nil).
     func unsubscribe(_ client: Client, from container: PublishedContainer?) {
-        for followed in container.map({ [$0] }) ?? Array(containers.values) {
+        for followed in container.map({ [$0] }) ?? client.subscriptions.map(\.container) {
             followed.subscriptions.removeAll { $0.client === client }
             client.unsubscribe(from: followed)
         }
@@ -176,7 +192,8 @@ final class Publisher {
 
     /// A closed connection follows nothing any more.
     func forget(_ client: Client) {
-        for waiter in client.waiters { unwait(waiter) }
+        for waiter in client.waiters { stopWaiting(waiter) }
+        client.waiters.removeAll()
         for subscription in client.subscriptions {
             subscription.container.subscriptions.removeAll { $0.client === client }
         }

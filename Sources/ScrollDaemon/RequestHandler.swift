@@ -84,7 +84,12 @@ final class RequestHandler {
             guard client.observationCount < Limits.observations else {
                 throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
             }
-            guard let (index, container) = try? core.container(named: name) else {
+            let existing = try? core.container(named: name)
+            guard core.publisher.observationCount(named: name, in: existing?.published) < Limits.containerObservations else {
+                throw ProtocolError(
+                    .tooLarge, "too many observations of container \(ProtocolError.quoted(name)) (at most \(Limits.containerObservations) over every connection, waiting ones included)", id: id)
+            }
+            guard let (index, container) = existing else {
                 try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
                 return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
             }

@@ -86,6 +86,9 @@ public enum Limits {
     /// Observations one connection may have (docs/design.md §13), waiting ones included: each
     /// is evaluated on every state of its container.
     public static let observations = 1000
+    /// Observations of one container over every connection, waiting ones included: each is
+    /// evaluated on every state the container publishes.
+    public static let containerObservations = 10_000
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

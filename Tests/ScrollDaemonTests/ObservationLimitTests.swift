@@ -2,9 +2,9 @@
 import ScrollModel
 import Testing
 
-/// docs/design.md "Limits": the observations one connection may have are bounded, waiting ones
-/// included, and a closed connection's observations go at once however many it had.
-@Suite("Observations per connection")
+/// docs/design.md "Limits": the observations of one connection and of one container are
+/// bounded, waiting ones included, and a closed connection's go at once however many it had.
+@Suite("Observation limits")
 struct ObservationLimitTests {
     @Test func aConnectionMayHaveAtMostTheLimitOfObservations() throws {
         let daemon = try EmbeddedDaemon()
@@ -44,4 +44,54 @@ struct ObservationLimitTests {
         #expect(daemon.core.record(named: "main")?.observers.count == 1)
         #expect(try bystander.request(#"{"op":"ping","id":2}"#)?["type"] as? String == "pong")
     }
+
+    /// A container's observations over every connection are bounded too, waiting ones included;
+    /// ten thousand waiting for one name all start when it is created, in the order they came.
+    @Test func aContainerHasAtMostTheLimitOfObservations() throws {
+        let daemon = try EmbeddedDaemon()
+        let perConnection = Limits.observations
+        var viewers: [Connection] = []
+        for _ in 0..<(Limits.containerObservations / perConnection) {
+            let viewer = try daemon.connect()
+            for index in 0..<perConnection {
+                try viewer.send(#"{"op":"observe","container":"later","of":"phase","wait":true,"id":\#(index)}"#)
+            }
+            #expect(try viewer.drain().count == perConnection)
+            viewers.append(viewer)
+        }
+        let late = try daemon.connect()
+        let refused = try late.request(#"{"op":"observe","container":"later","of":"phase","wait":true,"id":"x"}"#)
+        #expect(refused?["code"] as? String == "too_large")
+        #expect(refused?["message"] as? String == "too many observations of container \"later\" (at most \(Limits.containerObservations) over every connection, waiting ones included)")
+        // Another container is not concerned.
+        #expect(try late.request(#"{"op":"observe","container":"main","of":"phase","id":"x"}"#)?["type"] as? String == "observation")
+
+        #expect(try late.request(#"{"op":"configure","container":"later","id":1}"#)?["type"] as? String == "ok")
+        #expect(daemon.core.waitingCount == 0)
+        for viewer in viewers {
+            let started = try viewer.drain()
+            #expect(started.map { $0["id"] as? Int } == Array(0..<perConnection))
+            #expect(started.allSatisfy { $0["type"] as? String == "observation" })
+        }
+        #expect(daemon.core.record(named: "later")?.observers.count == Limits.containerObservations)
+        #expect(try late.request(#"{"op":"observe","container":"later","of":"phase","id":"y"}"#)?["code"] as? String == "too_large")
+        // One ended makes room for one more.
+        #expect(try viewers[0].request(#"{"op":"unobserve","id":0}"#)?["type"] as? String == "ok")
+        #expect(try late.request(#"{"op":"observe","container":"later","of":"phase","id":"y"}"#)?["type"] as? String == "observation")
+    }
+
+    /// `unsubscribe` without a container ends the connection's own subscriptions and nobody
+    /// else's.
+    @Test func unsubscribingFromEverythingEndsOnlyOnesOwn() throws {
+        let daemon = try EmbeddedDaemon()
+        let viewer = try daemon.connect(), other = try daemon.connect()
+        for connection in [viewer, other] {
+            #expect(try connection.request(#"{"op":"subscribe","container":"main","id":1}"#)?["type"] as? String == "state")
+        }
+        #expect(try viewer.request(#"{"op":"unsubscribe","id":2}"#)?["type"] as? String == "ok")
+        #expect(daemon.core.record(named: "main")?.subscriptions.map(\.client.number) == [2])
+        #expect(try other.request(#"{"op":"unsubscribe","id":2}"#)?["type"] as? String == "ok")
+        #expect(daemon.core.record(named: "main")?.subscriptions.isEmpty == true)
+    }
 }
+
