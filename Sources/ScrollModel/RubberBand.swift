@@ -30,6 +30,8 @@ public struct RubberBand: Hashable, Sendable {
         // b never reaches d; an offset at or past it (a geometry that shrank) maps to a finite
         // raw distance instead of infinity.
         let shown = min(s, d * (1 - 1e-9))
-        return shown * d / (c * (d - shown))
+        // At most ``Limits/magnitude``: a coefficient of a few ulps (accepted: `rubber_band`
+        // only has to be ≥ 0) would divide by a denormal to infinity.
+        return min(shown * d / (c * (d - shown)), Limits.magnitude)
     }
 }

@@ -163,6 +163,27 @@ struct PullToRefreshTests {
         #expect(h.state.contentOffset.y == 0)
     }
 
+    /// The same with a rubber band of a few ulps (an accepted `rubber_band`): undoing the band
+    /// for the drag's raw position divides by a denormal; the quotient is cut at 10⁹ px, so the
+    /// drag goes on (it stopped, non-finite, and the container came to rest mid-drag).
+    @Test func endRefreshWhileADragIsOnWithTheSmallestRubberBand() throws {
+        var configuration = Self.configuration
+        configuration.physics.rubberBand = .leastNonzeroMagnitude
+        var h = Harness(configuration)
+        // Refreshing, resting at lo − r = −60 (a pull this band shows nothing of cannot start it).
+        _ = h.engine.update(container: 0, at: 1_000) { _ = $0.beginRefresh(at: 1_000) }
+        try h.scroll(to: ScrollPosition(y: -60), at: 10_000)
+        h.send(.finger(2_000_000, y: -10))
+        let dragStart = h.published.count - 1
+        _ = h.engine.update(container: 0, at: 2_010_000) { $0.endRefresh(at: 2_010_000) }
+        h.send(.finger(2_020_000, y: -5), .finger(2_030_000, y: -5))
+        #expect(h.published[dragStart...].map(\.state.phase) == Array(repeating: .interacting, count: h.published.count - dragStart))
+        h.send(.stop(2_220_000))
+        h.settle()
+        #expect(h.state.contentOffset.y == 0)
+        #expect(h.published.allSatisfy { $0.state.isFinite })
+    }
+
     /// beginRefresh: refreshing at once, nothing moves; lo − r is then reachable.
     @Test func beginRefreshProgrammatically() throws {
         var h = Harness(Self.configuration)
