@@ -45,9 +45,11 @@ package enum ClientPipeline {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     pipeline.removeHandler(name: WebHandshake.name, promise: nil)
-                    // Fragments are put together up to the line limit (a longer message is a
-                    // line too long); the smallest fragment but the last is 1 byte, and a
-                    // message has at most 1024 of them.
+                    // Each frame is checked against RFC 6455 first, while it still has its
+                    // mask and reserved bits. Fragments are put together up to the line limit
+                    // (a longer message is a line too long); the smallest fragment but the
+                    // last is 1 byte, and a message has at most 1024 of them.
+                    try pipeline.addHandler(WebSocketFrameChecks())
                     try pipeline.addHandler(
                         NIOWebSocketFrameAggregator(
                             minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1024,

@@ -35,6 +35,7 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     static func refusal(of head: HTTPRequestHead, origins: [String]) -> (HTTPResponseStatus, String)? {
         let target = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         guard target == path else { return (.notFound, "scrolld serves its protocol at \(path) only") }
+        guard head.method == .GET else { return (.methodNotAllowed, "a WebSocket handshake is a GET request") }
         let found = head.headers["Origin"]
         guard found.count <= 1 else { return (.forbidden, "more than one Origin header") }
         if let origin = found.first, !origins.contains(origin) {

@@ -10,8 +10,8 @@ import ScrollProtocol
 /// Framing is NIO's (`WebSocketFrameDecoder` and `NIOWebSocketFrameAggregator` before this
 /// handler, `WebSocketFrameEncoder` after it); this handler only maps messages to lines and
 /// runs the close handshake:
-/// - a message over the line limit (one frame, or fragments together) is the Unix socket's
-///   line too long: a `too_large` error, then close 1009;
+/// - a message over the line limit (one frame, or fragments together, or more than 1024
+///   fragments) is the Unix socket's line too long: a `too_large` error, then close 1009;
 /// - a binary message is not a line: a `bad_request` error, and the connection stays, as
 ///   after any other bad request;
 /// - a refusal (``ConnectionClosing``) closes with 1008 (another uid), 1013 (too many
@@ -120,14 +120,15 @@ package final class WebSocketLines: ChannelDuplexHandler {
 
     package func errorCaught(context: ChannelHandlerContext, error: Error) {
         switch error {
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
+            NIOWebSocketFrameAggregator.Error.tooManyFragments:
             // The Unix socket's line too long: the handler answers and lingers.
             context.fireErrorCaught(LineFrameDecoder.LineTooLong())
         case is ByteToMessageDecoderError:
             break  // bytes after a framing error, already answered
         default:
             // A protocol error of the peer's (a malformed frame, a continuation without a
-            // start, too many fragments): close at once.
+            // start, a frame ``WebSocketFrameChecks`` refused): close at once.
             guard !closeSent else { return }
             let channel = context.channel
             sendClose(context, code: .protocolError).whenComplete { _ in channel.close(promise: nil) }

@@ -47,8 +47,8 @@ final class WebSocketClient {
         return (client, client.handshake(path: path, origin: origin))
     }
 
-    func handshake(path: String = "/scrolld", origin: String? = nil) -> Bool {
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    func handshake(path: String = "/scrolld", origin: String? = nil, method: String = "GET") -> Bool {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         sendRaw(Array((request + "\r\n").utf8))

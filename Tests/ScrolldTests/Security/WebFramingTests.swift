@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// RFC 6455's rules for what a client sends, against a real daemon: a frame that breaks them
+/// closes its connection with 1002 (protocol error) at once, and every other client is served
+/// meanwhile; a handshake that is not a GET is refused.
+@Suite("scrolld's WebSocket listener: framing", .serialized)
+struct WebFramingTests {
+    static let ping = Array(#"{"op":"ping","id":1}"#.utf8)
+
+    /// A frame with `first` as its first byte (FIN, reserved bits, opcode), masked or not.
+    static func frame(first: UInt8, payload: [UInt8], masked: Bool = true) -> [UInt8] {
+        guard masked else { return [first, UInt8(payload.count)] + payload }
+        var bytes = WebSocketClient.frame(opcode: first & 0x0F, payload: payload)
+        bytes[0] = first
+        return bytes
+    }
+
+    @Test(arguments: [
+        ("an unmasked text frame", frame(first: 0x81, payload: ping, masked: false)),
+        ("a text frame with RSV1", frame(first: 0x80 | 0x40 | 0x1, payload: ping)),
+        ("a frame of the reserved opcode 3", frame(first: 0x83, payload: ping)),
+        ("a close frame of one byte", frame(first: 0x88, payload: [0x03])),
+        ("a close frame with code 0", frame(first: 0x88, payload: [0, 0])),
+        ("a close frame with code 1005", frame(first: 0x88, payload: [0x03, 0xED])),
+        ("a close reason that is not UTF-8", frame(first: 0x88, payload: [0x03, 0xE8, 0xFF])),
+    ])
+    func aFrameAgainstTheRFCClosesWith1002(_ what: String, _ bytes: [UInt8]) throws {
+        let served = try WebLimitsTests.Served()
+        let client = try served.connect()
+        client.sendRaw(bytes)
+        let frames = client.framesUntilClose()
+        #expect(frames.map(\.opcode) == [8], "\(what): \(frames.map(\.text))")
+        #expect(frames.last?.closeCode == 1002, "\(what)")
+        #expect(served.servesOthers)
+        #expect(served.daemon.stop() == 0)
+    }
+
+    /// A client's own close with a code it may send is echoed, and a reason in UTF-8 is fine.
+    @Test func aValidCloseIsEchoed() throws {
+        let served = try WebLimitsTests.Served()
+        let client = try served.connect()
+        client.sendRaw(Self.frame(first: 0x88, payload: [0x0F, 0xA0] + Array("bye ✓".utf8)))
+        #expect(client.framesUntilClose().last?.closeCode == 4000)
+        #expect(served.daemon.stop() == 0)
+    }
+
+    /// More than 1024 fragments is a line too long, as the limit says: `too_large`, then 1009.
+    @Test func moreThan1024FragmentsIsALineTooLong() throws {
+        let served = try WebLimitsTests.Served()
+        let client = try served.connect()
+        client.sendRaw(WebSocketClient.frame(opcode: 1, payload: [0x20], fin: false))
+        for _ in 0..<1024 { client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [0x20], fin: false)) }
+        WebLimitsTests.expectLineTooLong(client.framesUntilClose())
+        #expect(served.servesOthers)
+        #expect(served.daemon.stop() == 0)
+    }
+
+    @Test func aHandshakeThatIsNotAGETIsRefused() throws {
+        let served = try WebLimitsTests.Served()
+        let client = try WebSocketClient(port: served.port)
+        #expect(!client.handshake(method: "POST"))
+        #expect(client.response.hasPrefix("HTTP/1.1 405"), "\(client.response)")
+        #expect(client.response.contains("a WebSocket handshake is a GET request"), "\(client.response)")
+        #expect(served.servesOthers)
+        #expect(served.daemon.stop() == 0)
+    }
+}
