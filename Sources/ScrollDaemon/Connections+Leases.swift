@@ -12,9 +12,9 @@ extension Connections {
         case .configure(_, _, _, true) where created:
             container?.owner = number
         case .pause:
-            container?.pausedBy = number
+            if let container, !container.pausedBy.contains(number) { container.pausedBy.append(number) }
         case .resume:
-            container?.pausedBy = nil
+            container?.pausedBy = []
         case .focus(let name):
             focusedBy = name == nil ? nil : number
         default:
@@ -27,6 +27,6 @@ extension Connections {
     /// containers were made (so a recording of what undoes them is the same every time).
     func leases(of number: Int, on containers: some Sequence<PublishedContainer>) -> (owned: [PublishedContainer], paused: [PublishedContainer]) {
         let ordered = containers.sorted { $0.id < $1.id }
-        return (ordered.filter { $0.owner == number }, ordered.filter { $0.pausedBy == number })
+        return (ordered.filter { $0.owner == number }, ordered.filter { $0.pausedBy.contains(number) })
     }
 }

@@ -23,8 +23,9 @@ final class PublishedContainer {
     /// The connection that created it with `"owned": true` (docs/design.md §19): its close
     /// removes the container. Nil: nobody's (the file's, or not owned).
     var owner: Int?
-    /// The connection whose `pause` is in force on it: its close resumes the container.
-    var pausedBy: Int?
+    /// The connections whose `pause` holds it, in the order they paused: a `resume` from
+    /// anyone clears them all; a close drops its own, and the last one's resumes the container.
+    var pausedBy: [Int] = []
     private var rateGroups: [RateGroup] = []
 
     init(id: ContainerID, name: String, eventLoop: EventLoop) {

@@ -26,8 +26,8 @@ extension RequestHandler {
     }
 
     /// What connection `number` left behind is undone (docs/design.md §19): the containers it
-    /// owns are removed, its pauses resumed, its focus cleared — each as a request of that
-    /// connection, at one instant. Also for a connection that did not come back after a
+    /// owns are removed, the containers only its pause holds resumed, its focus cleared — each
+    /// as a request of that connection, at one instant. Also for a connection that did not come back after a
     /// restart (docs/design.md §16).
     func undo(forConnection number: Int) {
         let now = core.eventLoop.timestamp
@@ -43,7 +43,9 @@ extension RequestHandler {
         }
         // After the removals: a container both owned and paused is gone, unless its removal failed.
         for container in held.paused where core.publisher[container.id] != nil {
-            container.pausedBy = nil
+            container.pausedBy.removeAll { $0 == number }
+            // Another connection's pause still holds it.
+            guard container.pausedBy.isEmpty else { continue }
             _ = try? request(.resume(container: container.name), from: number, at: now)
         }
         if core.session.focus == nil { connections.focusedBy = nil }

@@ -18,7 +18,7 @@ package struct RestartSnapshot: Hashable, Sendable {
         package var offset: Point
         package var paused: Bool
         /// The connection whose `pause` is in force, whose `configure` created it `owned`.
-        package var pausedBy: Int?
+        package var pausedBy: [Int] = []
         package var owner: Int?
         /// Whether a refresh was running, and the header's height (docs/design.md §21): as of
         /// the same publication as `seq`.
@@ -112,7 +112,7 @@ extension RestartSnapshot.Container {
             ("seq", .integer(seq)),
             ("x", .double(offset.x)), ("y", .double(offset.y)),
             ("paused", .bool(paused)),
-            ("pausedBy", pausedBy.map(ProtocolValue.integer) ?? .null),
+            ("pausedBy", .array(pausedBy.map(ProtocolValue.integer))),
             ("owner", owner.map(ProtocolValue.integer) ?? .null),
             ("refreshing", .bool(refreshing)),
             ("headerHeight", headerHeight.map(ProtocolValue.double) ?? .null),
@@ -124,7 +124,7 @@ extension RestartSnapshot.Container {
         self.init(
             name: try json.string("name"), settings: members.map { ConfigureSetting(key: $0.0, value: $0.1) },
             seq: try json.int("seq"), offset: Point(x: try json.double("x"), y: try json.double("y")),
-            paused: try json.bool("paused"), pausedBy: try json.optionalInt("pausedBy"), owner: try json.optionalInt("owner"),
+            paused: try json.bool("paused"), pausedBy: try json.intList("pausedBy"), owner: try json.optionalInt("owner"),
             refreshing: try json.bool("refreshing"), headerHeight: try json.optionalDouble("headerHeight")
         )
     }
@@ -215,5 +215,20 @@ extension ProtocolValue {
     fileprivate func optionalInt(_ name: String) throws(SnapshotError) -> Int? {
         if case .null = try member(name) { return nil }
         return try int(name)
+    }
+
+    /// A list of integers; a store written before a pause could have several holders has one
+    /// integer, or null for none.
+    fileprivate func intList(_ name: String) throws(SnapshotError) -> [Int] {
+        switch try member(name) {
+        case .null: return []
+        case .integer(let i): return [i]
+        case .array(let items):
+            return try items.map { item throws(SnapshotError) in
+                guard case .integer(let i) = item else { throw SnapshotError("\"\(name)\" holds something other than integers") }
+                return i
+            }
+        default: throw SnapshotError("\"\(name)\" is not a list of integers")
+        }
     }
 }

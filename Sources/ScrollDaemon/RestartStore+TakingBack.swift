@@ -27,7 +27,7 @@ extension RestartStore {
             guard let (_, container) = try? core.container(named: stored.name) else { continue }
             // A container the configuration file names now is the file's (as after a reload).
             if let owner = stored.owner, !core.session.fileContainers.contains(stored.name) { container.owner = owner }
-            if let pauser = stored.pausedBy { container.pausedBy = pauser }
+            container.pausedBy = stored.pausedBy
         }
         connections.focusedBy = core.session.focus == nil ? nil : snapshot.focusedBy
         for (container, slot) in zip(snapshot.containers, slots) { previous[container.name] = slot }
@@ -37,7 +37,7 @@ extension RestartStore {
         }
         core.finish()
         // What connections that did not come back had set is undone, as if they had closed.
-        let leases = publisher.containers.values.flatMap { [$0.owner, $0.pausedBy] }.compactMap { $0 }
+        let leases = publisher.containers.values.flatMap { [$0.owner].compactMap { $0 } + $0.pausedBy }
         let gone = Set(leases).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { core.requests.undo(forConnection: number) }
         writeWholeSession()

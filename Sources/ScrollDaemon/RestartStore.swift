@@ -167,7 +167,7 @@ package final class RestartStore {
             return RestartSnapshot.Container(
                 name: name, settings: settings[name] ?? [], seq: slot.seq,
                 offset: state.contentOffset, paused: slot.isPaused,
-                pausedBy: leases?.pausedBy, owner: leases?.owner,
+                pausedBy: leases?.pausedBy ?? [], owner: leases?.owner,
                 refreshing: state.refreshing ?? false, headerHeight: state.header?.height
             )
         }

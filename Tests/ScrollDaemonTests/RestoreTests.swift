@@ -189,7 +189,7 @@ struct RestoreTests {
             .observe(container: "mine", observation: .phase, id: RequestID("p")),
         ])
         #expect(taken.snapshot.containers.last?.owner == 1)
-        #expect(taken.snapshot.containers.last?.pausedBy == 1)
+        #expect(taken.snapshot.containers.last?.pausedBy == [1])
 
         let after = try Self.keeping(in: Self.newBuffer(), keeper: keeper, restoring: taken, connections: [1])
         let resumed = try after.reconnect(number: 1)

@@ -12,7 +12,7 @@ struct SnapshotMemoryTests {
         instance: "0123456789abcdef0123456789abcdef", nextClientNumber: 7, focus: "list", focusedBy: 3,
         containers: [
             .init(name: "main", settings: [ConfigureSetting(key: "containerSize", value: .object([("width", .double(800)), ("height", .double(600))]))], seq: 4, offset: Point(x: 0, y: 10), paused: false),
-            .init(name: "list", settings: [ConfigureSetting(key: "contentSize", value: .object([("width", .double(400)), ("height", .double(9000.25))]))], seq: 12, offset: Point(x: 0, y: 1234.5), paused: true, pausedBy: 3, owner: 3),
+            .init(name: "list", settings: [ConfigureSetting(key: "contentSize", value: .object([("width", .double(400)), ("height", .double(9000.25))]))], seq: 12, offset: Point(x: 0, y: 1234.5), paused: true, pausedBy: [3], owner: 3),
         ],
         connections: [
             .init(number: 3, requests: [
@@ -147,4 +147,17 @@ struct SnapshotMemoryTests {
     @Test func aDocumentThatIsNotASessionIsRefused() {
         #expect(throws: SnapshotError("the member \"containers\" is missing")) { try RestartSnapshot(decoding: Array(#"{"instance":"x"}"#.utf8)) }
     }
+
+    /// A store written when a pause had one holder (an integer, or null) is still taken back.
+    @Test func aStoreWithOnePauserOrNoneIsTakenBack() throws {
+        func pausers(_ value: String) throws -> [Int] {
+            let document = #"{"instance":"x","nextClient":2,"focus":null,"focusedBy":null,"connections":[],"containers":[{"name":"m","settings":{},"seq":1,"x":0,"y":0,"paused":true,"pausedBy":\#(value),"owner":null,"refreshing":false,"headerHeight":null}]}"#
+            return try RestartSnapshot(decoding: Array(document.utf8)).containers[0].pausedBy
+        }
+        #expect(try pausers("3") == [3])
+        #expect(try pausers("null") == [])
+        #expect(try pausers("[3,5]") == [3, 5])
+        #expect(throws: SnapshotError("\"pausedBy\" is not a list of integers")) { try pausers("\"3\"") }
+    }
 }
+
