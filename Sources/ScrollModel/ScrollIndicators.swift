@@ -24,9 +24,8 @@ public struct ScrollIndicator: Hashable, Sendable {
     ///   (the thumb shrinks in the rubber band);
     /// - `o = (T − l) × clamp((y − lo) / (hi − lo), 0, 1)`, 0 when `hi = lo`.
     ///
-    /// Content with no length at all (`C + a_lo + a_hi ≤ 0`) fills the track (`l = max(ℓ, T)`).
-    /// The length is at most ``maximumLength``: content and insets of a fraction of a pixel
-    /// together would otherwise divide the thumb to infinity.
+    /// Content with no length at all (`C + a_lo + a_hi` at most ``noLength``) fills the track
+    /// (`l = max(ℓ, T)`).
     @inlinable
     public static func thumb(
         offset y: Double, container H: Double, content C: Double, leading: Double, trailing: Double,
@@ -35,17 +34,18 @@ public struct ScrollIndicator: Hashable, Sendable {
         let track = H - leading - trailing - header
         let whole = C + leading + trailing
         let beyond = max(range.lowerBound - y, y - range.upperBound, 0)
-        let proportional = whole > 0 ? track * H / whole : track
-        let length = min(max(minimum, proportional - beyond), maximumLength)
+        let proportional = whole > noLength ? track * H / whole : track
+        let length = max(minimum, proportional - beyond)
         let span = range.upperBound - range.lowerBound
         let fraction = span > 0 ? min(max((y - range.lowerBound) / span, 0), 1) : 0
         return ScrollIndicator(offset: (track - length) * fraction, length: length, visible: visible)
     }
 
-    /// px: the longest thumb, 10¹⁸ — the track times the container at their largest
-    /// (``Limits/magnitude`` each) over content of one pixel, so no thumb of content at least a
-    /// pixel long (with its insets) is ever cut short.
-    public static let maximumLength = Limits.magnitude * Limits.magnitude
+    /// px: content and insets of at most 10⁻²⁸⁰ px together have no length at all. Below it
+    /// `T·H/(C + a_lo + a_hi)` could overflow (`H` is at most ``Limits/magnitude``, 10⁹, and
+    /// `T` at most three times that with negative insets, so `T·H` stays under 10¹⁹): content
+    /// of 10⁻³⁰⁰ px under a 10⁹ px container gave an infinite thumb and a NaN offset.
+    public static let noLength = 1e-280
 }
 
 /// The indicators of the axes a container scrolls (`indicators` in the state).

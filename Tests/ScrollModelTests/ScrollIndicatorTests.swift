@@ -133,8 +133,8 @@ struct ScrollIndicatorTests {
         #expect(h.published[0].state.indicators!.y!.visible)
     }
 
-    /// Content of a fraction of a pixel under a container of 10⁹: `T·H/C` overflows, so the
-    /// thumb is cut at ``ScrollIndicator/maximumLength`` and rests at the start of its track,
+    /// Content of 10⁻³⁰⁰ px under a container of 10⁹: `T·H/C` would overflow; content that
+    /// short has no length at all (``ScrollIndicator/noLength``), so the thumb fills the track,
     /// finite on both axes, also while a drag pulls it.
     @Test func contentOfAFractionOfAPixelGivesAFiniteThumb() {
         let configuration = ContainerConfiguration(
@@ -142,8 +142,8 @@ struct ScrollIndicatorTests {
         )
         var h = Harness(configuration, lingering: true)
         #expect(h.state.indicators == ScrollIndicators(
-            x: ScrollIndicator(offset: 0, length: 1e18, visible: false),
-            y: ScrollIndicator(offset: 0, length: 1e18, visible: false)
+            x: ScrollIndicator(offset: 0, length: 1e9, visible: false),
+            y: ScrollIndicator(offset: 0, length: 1e9, visible: false)
         ))
         h.send(.finger(0, y: 50))
         let thumb = Self.thumb(h)
