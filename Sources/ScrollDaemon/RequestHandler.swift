@@ -77,24 +77,7 @@ final class RequestHandler {
             let (index, _) = try core.container(named: name, id: id)
             return stateReply(of: index, name: name, id: id)
         case let .observe(name, observation, observationID, wait):
-            if !wait || core.session.index(of: name) != nil { _ = try core.container(named: name, id: id) }
-            guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
-                throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
-            }
-            guard client.observationCount < Limits.observations else {
-                throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
-            }
-            let existing = try? core.container(named: name)
-            guard core.publisher.observationCount(named: name, in: existing?.published) < Limits.containerObservations else {
-                throw ProtocolError(
-                    .tooLarge, "too many observations of container \(ProtocolError.quoted(name)) (at most \(Limits.containerObservations) over every connection, waiting ones included)", id: id)
-            }
-            guard let (index, container) = existing else {
-                try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
-                return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
-            }
-            startObserving(observation, id: observationID, of: index, container, for: client, waits: wait)
-            return ByteBuffer()
+            return try observe(observation, of: name, id: observationID, waits: wait, for: client, request: id)
         case .unobserve(let observationID):
             if let waiter = client.waiters.first(where: { $0.observationID == observationID }) {
                 core.publisher.unwait(waiter)
@@ -122,6 +105,31 @@ final class RequestHandler {
             if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
         }
+    }
+
+    /// `observe`: the observation starts at once (its first message, `old` null) or waits for
+    /// its container, within the connection's and the container's limits.
+    private func observe(
+        _ observation: ScrollObservation, of name: String, id observationID: RequestID, waits: Bool, for client: Client, request id: RequestID?
+    ) throws(ProtocolError) -> ByteBuffer {
+        if !waits || core.session.index(of: name) != nil { _ = try core.container(named: name, id: id) }
+        guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
+            throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
+        }
+        guard client.observationCount < Limits.observations else {
+            throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
+        }
+        let existing = try? core.container(named: name)
+        guard core.publisher.observationCount(named: name, in: existing?.published) < Limits.containerObservations else {
+            throw ProtocolError(
+                .tooLarge, "too many observations of container \(ProtocolError.quoted(name)) (at most \(Limits.containerObservations) over every connection, waiting ones included)", id: id)
+        }
+        guard let (index, container) = existing else {
+            try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
+            return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
+        }
+        startObserving(observation, id: observationID, of: index, container, for: client, waits: waits)
+        return ByteBuffer()
     }
 
     /// `unsubscribe`: of one container or of all (nil); a waiting subscription ends too
