@@ -58,7 +58,7 @@ extension JSONScanner {
             double = Double(mantissa)
         } else {
             guard mantissa <= 1 << 53 else { return nil }
-            double = Double(mantissa) / Self.powersOfTen[places]
+            double = Double(mantissa) / ExactDecimal.powersOfTen[places]
         }
         if negative { double = -double }
         let magnitude = Int64(bitPattern: integerPart)
@@ -66,11 +66,4 @@ extension JSONScanner {
         cursor = i
         return JSONNumber(range: start..<i, double: double, integerValue: integerValue)
     }
-
-    /// 10⁰ … 10¹⁹, exact as doubles (a literal: laid out at build time, nothing to initialise
-    /// lazily on every use).
-    static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-        1e16, 1e17, 1e18, 1e19,
-    ]
 }
