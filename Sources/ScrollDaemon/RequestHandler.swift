@@ -112,14 +112,14 @@ final class RequestHandler {
     private func observe(
         _ observation: ScrollObservation, of name: String, id observationID: RequestID, waits: Bool, for client: Client, request id: RequestID?
     ) throws(ProtocolError) -> ByteBuffer {
-        if !waits || core.session.index(of: name) != nil { _ = try core.container(named: name, id: id) }
+        let existing = try? core.container(named: name)
+        if existing == nil, !waits { throw .unknownContainer(name, id: id) }
         guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
             throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
         }
         guard client.observationCount < Limits.observations else {
             throw ProtocolError(.tooLarge, "too many observations on this connection (at most \(Limits.observations), waiting ones included)", id: id)
         }
-        let existing = try? core.container(named: name)
         guard core.publisher.observationCount(named: name, in: existing?.published) < Limits.containerObservations else {
             throw ProtocolError(
                 .tooLarge, "too many observations of container \(ProtocolError.quoted(name)) (at most \(Limits.containerObservations) over every connection, waiting ones included)", id: id)
