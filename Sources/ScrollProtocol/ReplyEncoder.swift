@@ -12,19 +12,13 @@ public enum ReplyEncoder {
     /// `focus` (docs/design.md §14) is written when given: `"focus":"carousel"`, or `"focus":null`
     /// for `.some(nil)`.
     public static func welcome(server: String, containers: [String], features: [String] = [], instance: String? = nil, focus: String?? = nil, into buffer: inout [UInt8]) {
-        JSONOutput.raw("{\"type\":\"welcome\",\"protocol\":", &buffer)
-        JSONOutput.int(WireProtocol.version, &buffer)
-        JSONOutput.raw(",\"server\":", &buffer)
-        JSONOutput.string(server, &buffer)
-        JSONOutput.raw(",\"containers\":", &buffer)
-        JSONOutput.strings(containers, &buffer)
-        JSONOutput.raw(",\"features\":", &buffer)
-        JSONOutput.strings(features, &buffer)
-        if let instance {
-            JSONOutput.raw(",\"instance\":", &buffer)
-            JSONOutput.string(instance, &buffer)
-        }
-        if let focus { self.focus(focus, &buffer) }
+        JSONOutput.raw("{\"type\":\"welcome\"", &buffer)
+        JSONOutput.member("protocol", WireProtocol.version, &buffer)
+        JSONOutput.member("server", server, &buffer)
+        JSONOutput.member("containers", containers, &buffer)
+        JSONOutput.member("features", features, &buffer)
+        if let instance { JSONOutput.member("instance", instance, &buffer) }
+        if let focus { JSONOutput.member("focus", focus, &buffer) }
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -51,10 +45,8 @@ public enum ReplyEncoder {
     public static func error(code: String, message: String, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"error\"", &buffer)
         JSONOutput.id(id, &buffer)
-        JSONOutput.raw(",\"code\":", &buffer)
-        JSONOutput.string(code, &buffer)
-        JSONOutput.raw(",\"message\":", &buffer)
-        JSONOutput.string(message, &buffer)
+        JSONOutput.member("code", code, &buffer)
+        JSONOutput.member("message", message, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -68,8 +60,8 @@ public enum ReplyEncoder {
     /// `{"type":"waiting","container":"log","id":3}`: a `subscribe` or `observe` with `wait`
     /// waits for a container that does not exist (docs/design.md §20).
     public static func waiting(container: String, id: RequestID?, into buffer: inout [UInt8]) {
-        JSONOutput.raw("{\"type\":\"waiting\",\"container\":", &buffer)
-        JSONOutput.string(container, &buffer)
+        JSONOutput.raw("{\"type\":\"waiting\"", &buffer)
+        JSONOutput.member("container", container, &buffer)
         JSONOutput.id(id, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
@@ -77,8 +69,8 @@ public enum ReplyEncoder {
     /// `{"type":"removed","container":"list"}`: the container is gone (removed, or its owner's
     /// connection closed), and with it the subscription and observations of this connection.
     public static func removed(container: String, into buffer: inout [UInt8]) {
-        JSONOutput.raw("{\"type\":\"removed\",\"container\":", &buffer)
-        JSONOutput.string(container, &buffer)
+        JSONOutput.raw("{\"type\":\"removed\"", &buffer)
+        JSONOutput.member("container", container, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -90,7 +82,7 @@ public enum ReplyEncoder {
     ) {
         observationHead(id: id, container: container, of: key, seq: seq, time: time, &buffer)
         if let old { encode(old, &buffer) } else { JSONOutput.raw("null", &buffer) }
-        JSONOutput.raw(",\"new\":", &buffer)
+        JSONOutput.key("new", &buffer)
         encode(new, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
@@ -100,15 +92,11 @@ public enum ReplyEncoder {
     private static func observationHead(id: RequestID?, container: String, of key: String, seq: Int, time: Timestamp, _ buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"observation\"", &buffer)
         JSONOutput.id(id, &buffer)
-        JSONOutput.raw(",\"container\":", &buffer)
-        JSONOutput.string(container, &buffer)
-        JSONOutput.raw(",\"of\":", &buffer)
-        JSONOutput.string(key, &buffer)
-        JSONOutput.raw(",\"seq\":", &buffer)
-        JSONOutput.int(seq, &buffer)
-        JSONOutput.raw(",\"t\":", &buffer)
-        JSONOutput.int(Int(time), &buffer)
-        JSONOutput.raw(",\"old\":", &buffer)
+        JSONOutput.member("container", container, &buffer)
+        JSONOutput.member("of", key, &buffer)
+        JSONOutput.member("seq", seq, &buffer)
+        JSONOutput.member("t", Int(time), &buffer)
+        JSONOutput.key("old", &buffer)
     }
 
     private static func encode(_ value: ObservationValue, _ buffer: inout [UInt8]) {
@@ -119,17 +107,14 @@ public enum ReplyEncoder {
         case .visibleRows(let rows):
             JSONOutput.raw("{\"first\":", &buffer)
             if let first = rows.first { JSONOutput.int(first, &buffer) } else { JSONOutput.raw("null", &buffer) }
-            JSONOutput.raw(",\"last\":", &buffer)
-            if let last = rows.last { JSONOutput.int(last, &buffer) } else { JSONOutput.raw("null", &buffer) }
+            JSONOutput.member("last", rows.last, &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .null: JSONOutput.raw("null", &buffer)
         case .source(let origin):
             JSONOutput.raw("{\"device\":", &buffer)
             JSONOutput.int(origin.device, &buffer)
-            JSONOutput.raw(",\"name\":", &buffer)
-            if let name = origin.name { JSONOutput.string(name, &buffer) } else { JSONOutput.raw("null", &buffer) }
-            JSONOutput.raw(",\"kind\":", &buffer)
-            JSONOutput.string(origin.kind.rawValue, &buffer)
+            JSONOutput.member("name", origin.name, &buffer)
+            JSONOutput.member("kind", origin.kind.rawValue, &buffer)
             buffer.append(UInt8(ascii: "}"))
         }
     }
@@ -152,22 +137,11 @@ public enum ReplyEncoder {
             if i > 0 { buffer.append(UInt8(ascii: ",")) }
             JSONOutput.raw("{\"id\":", &buffer)
             JSONOutput.int(device.id, &buffer)
-            JSONOutput.raw(",\"name\":", &buffer)
-            JSONOutput.string(device.name, &buffer)
-            JSONOutput.raw(",\"caps\":", &buffer)
-            JSONOutput.strings(DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1), &buffer)
-            if let path = device.path {
-                JSONOutput.raw(",\"path\":", &buffer)
-                JSONOutput.string(path, &buffer)
-            }
-            if let containers = device.containers {
-                JSONOutput.raw(",\"containers\":", &buffer)
-                JSONOutput.strings(containers, &buffer)
-            }
-            if let rules = device.rules {
-                JSONOutput.raw(",\"rules\":", &buffer)
-                JSONOutput.strings(rules, &buffer)
-            }
+            JSONOutput.member("name", device.name, &buffer)
+            JSONOutput.member("caps", DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1), &buffer)
+            if let path = device.path { JSONOutput.member("path", path, &buffer) }
+            if let containers = device.containers { JSONOutput.member("containers", containers, &buffer) }
+            if let rules = device.rules { JSONOutput.member("rules", rules, &buffer) }
             if let natural = device.naturalScrolling {
                 sourced("natural", natural.value ? "true" : "false", natural.source, &buffer)
             }
@@ -179,14 +153,13 @@ public enum ReplyEncoder {
             buffer.append(UInt8(ascii: "}"))
         }
         buffer.append(UInt8(ascii: "]"))
-        if let focus { self.focus(focus, &buffer) }
+        if let focus { JSONOutput.member("focus", focus, &buffer) }
         if let reducedMotion {
             sourced("reducedMotion", reducedMotion.value ? "true" : "false", reducedMotion.source, &buffer)
         }
         JSONOutput.raw(",\"input\":{\"state\":", &buffer)
         JSONOutput.string(input.stateName, &buffer)
-        JSONOutput.raw(",\"reason\":", &buffer)
-        if let reason = input.reason { JSONOutput.string(reason.rawValue, &buffer) } else { JSONOutput.raw("null", &buffer) }
+        JSONOutput.member("reason", input.reason?.rawValue, &buffer)
         JSONOutput.raw("}}", &buffer)
     }
 
@@ -197,26 +170,13 @@ public enum ReplyEncoder {
         buffer.append(UInt8(ascii: "}"))
     }
 
-    /// `,"focus":"NAME"` or `,"focus":null`.
-    private static func focus(_ focus: String?, _ buffer: inout [UInt8]) {
-        JSONOutput.raw(",\"focus\":", &buffer)
-        if let focus { JSONOutput.string(focus, &buffer) } else { JSONOutput.raw("null", &buffer) }
-    }
-
     /// `{"type":"reloaded","id":7,"ok":true,"file":"/path"|null,"message":"…"}`.
     public static func reloaded(_ result: ReloadResult, id: RequestID?, into buffer: inout [UInt8]) {
         JSONOutput.raw("{\"type\":\"reloaded\"", &buffer)
         JSONOutput.id(id, &buffer)
-        JSONOutput.raw(",\"ok\":", &buffer)
-        JSONOutput.raw(result.ok ? "true" : "false", &buffer)
-        JSONOutput.raw(",\"file\":", &buffer)
-        if let file = result.file {
-            JSONOutput.string(file, &buffer)
-        } else {
-            JSONOutput.raw("null", &buffer)
-        }
-        JSONOutput.raw(",\"message\":", &buffer)
-        JSONOutput.string(result.message, &buffer)
+        JSONOutput.member("ok", result.ok, &buffer)
+        JSONOutput.member("file", result.file, &buffer)
+        JSONOutput.member("message", result.message, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 
@@ -240,7 +200,7 @@ public enum ReplyEncoder {
         case .observation(let message):
             observationHead(id: message.id, container: message.container, of: message.of, seq: message.seq, time: message.time, &buffer)
             (message.old ?? .null).encode(into: &buffer)
-            JSONOutput.raw(",\"new\":", &buffer)
+            JSONOutput.key("new", &buffer)
             message.new.encode(into: &buffer)
             buffer.append(UInt8(ascii: "}"))
         case .removed(let container):

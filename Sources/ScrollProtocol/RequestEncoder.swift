@@ -13,14 +13,13 @@ public enum RequestEncoder {
         JSONOutput.raw("{\"op\":", &buffer)
         JSONOutput.string(operation.name, &buffer)
         if let container = operation.container {
-            JSONOutput.raw(",\"container\":", &buffer)
-            JSONOutput.string(container, &buffer)
+            JSONOutput.member("container", container, &buffer)
         } else if case .focus = operation {
             JSONOutput.raw(",\"container\":null", &buffer)
         }
         switch operation {
         case let .subscribe(_, rate, wait):
-            if let rate { number("rate", rate, &buffer) }
+            if let rate { JSONOutput.member("rate", rate, &buffer) }
             if wait { JSONOutput.raw(",\"wait\":true", &buffer) }
         case let .configure(_, settings, animation, owned):
             for setting in settings { encode(setting, &buffer) }
@@ -33,8 +32,8 @@ public enum RequestEncoder {
             if wait { JSONOutput.raw(",\"wait\":true", &buffer) }
             encode(observation, &buffer)
         case let .scrollBy(_, delta, animation):
-            if let dx = delta.x { number("dx", dx, &buffer) }
-            if let dy = delta.y { number("dy", dy, &buffer) }
+            if let dx = delta.x { JSONOutput.member("dx", dx, &buffer) }
+            if let dy = delta.y { JSONOutput.member("dy", dy, &buffer) }
             encode(animation, &buffer)
         case .unsubscribe, .get, .pause, .resume, .remove, .focus, .devices, .reload, .ping, .beginRefresh, .endRefresh, .flashIndicators:
             break
@@ -56,23 +55,16 @@ public enum RequestEncoder {
 
     /// A `scrollTo`'s target: `x`, `y`, `row`, `anchor` and `edge`, those it has.
     private static func encode(_ position: ScrollPosition, _ buffer: inout [UInt8]) {
-        if let x = position.point.x { number("x", x, &buffer) }
-        if let y = position.point.y { number("y", y, &buffer) }
-        if let row = position.row {
-            JSONOutput.raw(",\"row\":", &buffer)
-            JSONOutput.int(row, &buffer)
-        }
-        if let anchor = position.anchor { number("anchor", anchor.fraction, &buffer) }
-        if let edge = position.edge {
-            JSONOutput.raw(",\"edge\":", &buffer)
-            JSONOutput.string(edge.rawValue, &buffer)
-        }
+        if let x = position.point.x { JSONOutput.member("x", x, &buffer) }
+        if let y = position.point.y { JSONOutput.member("y", y, &buffer) }
+        if let row = position.row { JSONOutput.member("row", row, &buffer) }
+        if let anchor = position.anchor { JSONOutput.member("anchor", anchor.fraction, &buffer) }
+        if let edge = position.edge { JSONOutput.member("edge", edge.rawValue, &buffer) }
     }
 
     /// An `observe`'s key (`of`) and its options, in order.
     private static func encode(_ observation: ScrollObservation, _ buffer: inout [UInt8]) {
-        JSONOutput.raw(",\"of\":", &buffer)
-        JSONOutput.string(observation.key, &buffer)
+        JSONOutput.member("of", observation.key, &buffer)
         for (name, value) in observation.options {
             buffer.append(UInt8(ascii: ","))
             JSONOutput.string(name, &buffer)
@@ -87,15 +79,8 @@ public enum RequestEncoder {
         return String(decoding: buffer, as: UTF8.self)
     }
 
-    private static func number(_ key: StaticString, _ value: Double, _ buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: ","))
-        JSONOutput.string(key.description, &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        JSONOutput.double(value, &buffer)
-    }
-
     private static func encode(_ animation: ScrollAnimation, _ buffer: inout [UInt8]) {
-        JSONOutput.raw(",\"animation\":", &buffer)
+        JSONOutput.key("animation", &buffer)
         animation.encode(into: &buffer)
     }
 

@@ -80,14 +80,10 @@ public struct StateEncoder: Sendable {
             w.raw(",\"t\":")
             w.integer(state.time)
             w.raw(Self.phaseAndOffsetKey(state.phase))
-            w.number(geometry.contentOffset.x)
-            w.raw(",\"y\":")
-            w.number(geometry.contentOffset.y)
-            w.raw("},\"velocity\":{\"x\":")
-            w.number(state.velocity.x)
-            w.raw(",\"y\":")
-            w.number(state.velocity.y)
-            w.raw("},")
+            w.coordinates(of: geometry.contentOffset)
+            w.raw(",\"velocity\":{\"x\":")
+            w.coordinates(of: state.velocity)
+            w.byte(UInt8(ascii: ","))
             sizes.withUnsafeBufferPointer { w.bytes($0) }
             Self.writeOptionalMembers(of: state, &w)
             if paused { w.raw(",\"paused\":true") }
@@ -133,15 +129,11 @@ public struct StateEncoder: Sendable {
     }
 
     private static func writeSizes(_ key: SizesKey, _ w: inout JSONByteWriter) {
-        w.raw("\"contentSize\":{\"width\":")
-        w.number(key.contentSize.width)
-        w.raw(",\"height\":")
-        w.number(key.contentSize.height)
-        w.raw("},\"containerSize\":{\"width\":")
-        w.number(key.containerSize.width)
-        w.raw(",\"height\":")
-        w.number(key.containerSize.height)
-        w.raw("},\"contentInsets\":{\"top\":")
+        w.raw("\"contentSize\":")
+        w.object(key.contentSize)
+        w.raw(",\"containerSize\":")
+        w.object(key.containerSize)
+        w.raw(",\"contentInsets\":{\"top\":")
         w.number(key.contentInsets.top)
         w.raw(",\"leading\":")
         w.number(key.contentInsets.leading)
@@ -152,6 +144,8 @@ public struct StateEncoder: Sendable {
         w.byte(UInt8(ascii: "}"))
     }
 
+    /// The phase and the opening of the offset, up to its first coordinate: one constant per
+    /// phase, so a state line writes them with one copy.
     private static func phaseAndOffsetKey(_ phase: ScrollPhase) -> StaticString {
         switch phase {
         case .idle: return ",\"phase\":\"idle\",\"contentOffset\":{\"x\":"
@@ -191,5 +185,25 @@ public struct StateEncoder: Sendable {
         } else {
             w.raw("null")
         }
+    }
+}
+
+extension JSONByteWriter {
+    /// A point after its `{"x":`: `…,"y":…}`.
+    @inline(__always)
+    fileprivate mutating func coordinates(of point: Point) {
+        number(point.x)
+        raw(",\"y\":")
+        number(point.y)
+        byte(UInt8(ascii: "}"))
+    }
+
+    /// `{"width":…,"height":…}`.
+    fileprivate mutating func object(_ size: Size) {
+        raw("{\"width\":")
+        number(size.width)
+        raw(",\"height\":")
+        number(size.height)
+        byte(UInt8(ascii: "}"))
     }
 }

@@ -93,7 +93,7 @@ extension TOMLParser {
 
     /// One or more digits of `radix`, with single underscores between digits; the digits only.
     private func readDigits(_ p: inout Int, _ end: Int, radix: Int, after what: String? = nil) throws(TOMLError) -> [UInt8] {
-        func isDigit(_ c: UInt8) -> Bool { Self.hexValue(c).map { Int($0) < radix } ?? false }
+        func isDigit(_ c: UInt8) -> Bool { Self.hexValue(c).map { $0 < radix } ?? false }
         guard p < end, isDigit(bytes[p]) else {
             let place = what.map { " after \($0)" } ?? ""
             throw error("expected a digit\(place), found \(p < end ? found(at: p) : found(at: end))", at: p)

@@ -137,12 +137,8 @@ extension TOMLParser {
         }
     }
 
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+    /// The value of an ASCII hex digit (0-9, a-f, A-F), nil for any other byte.
+    static func hexValue(_ c: UInt8) -> Int? {
+        c < 0x80 ? Character(Unicode.Scalar(c)).hexDigitValue : nil
     }
 }
