@@ -39,6 +39,10 @@ package final class Client {
     /// Its observations, waiting ones included: at most ``Limits/observations``.
     var observationCount: Int { observers.count + waiters.lazy.filter { $0.observationID != nil }.count }
     /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
+    /// Observation messages of the delivery under way (``queue(_:)``, ``sendOutbox()``).
+    private var outbox: [UInt8] = []
+    /// The most outbox capacity kept between deliveries, bytes.
+    private static let outboxKeptCapacity = 64 * 1024
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?
     let stuckLimit: TimeAmount
@@ -71,6 +75,28 @@ package final class Client {
     }
 
     var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    /// Appends observation messages to the outbox; true when it was empty, so the one who
+    /// queued sends it once all of a delivery's messages are in (``sendOutbox()``).
+    func queue(_ encode: (inout [UInt8]) -> Void) -> Bool {
+        let first = outbox.isEmpty
+        encode(&outbox)
+        return first
+    }
+
+    /// Writes the outbox's messages in one write: a delivery of many observations to one
+    /// connection costs one `send(2)`, as a batch of states does.
+    func sendOutbox() {
+        guard !outbox.isEmpty else { return }
+        let bytes = ByteBuffer(bytes: outbox)
+        // A large catch-up's buffer is not kept for the rest of the connection's life.
+        if outbox.capacity > Self.outboxKeptCapacity {
+            outbox = []
+        } else {
+            outbox.removeAll(keepingCapacity: true)
+        }
+        reply(bytes)
+    }
 
     /// Sends a reply line at once (replies are never coalesced).
     func reply(_ bytes: ByteBuffer) {
@@ -154,6 +180,7 @@ package final class Client {
                 subscription.offerLatest(now: now)
             }
             for observer in observers.values { observer.flush() }
+            sendOutbox()
         } else if unwritableSince == nil {
             let since = channel.eventLoop.now
             unwritableSince = since

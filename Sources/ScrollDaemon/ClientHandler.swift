@@ -178,8 +178,8 @@ package final class ClientHandler: ChannelInboundHandler {
     }
 
     package func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if error is LineFrameDecoder.LineTooLong {
-            linger(context, saying: ProtocolError.tooLarge(), closing: .lineTooLong)
+        if let tooLong = error as? LineFrameDecoder.LineTooLong {
+            linger(context, saying: tooLong.reply, closing: .lineTooLong)
             return
         }
         context.close(promise: nil)

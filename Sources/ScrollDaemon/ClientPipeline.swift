@@ -52,7 +52,8 @@ package enum ClientPipeline {
                     try pipeline.addHandler(WebSocketFrameChecks())
                     try pipeline.addHandler(
                         NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1024,
+                            // Empty fragments are RFC 6455's too; the count bounds them.
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: WebSocketLines.maximumFragments,
                             maxAccumulatedFrameSize: LineFrameDecoder.defaultMaximumLength
                         )
                     )

@@ -1,4 +1,5 @@
 import NIOCore
+import ScrollProtocol
 
 /// Splits a client's byte stream into lines, refusing any line longer than `maximumLength`
 /// (docs/design.md §7: a line over 64 KiB closes that connection). The check runs as bytes
@@ -10,7 +11,10 @@ import NIOCore
 package struct LineFrameDecoder: ByteToMessageDecoder {
     package typealias InboundOut = ByteBuffer
 
-    struct LineTooLong: Error {}
+    struct LineTooLong: Error {
+        /// What the client is told before the connection closes.
+        var reply = ProtocolError.tooLarge()
+    }
 
     let maximumLength: Int
     /// Bytes already searched for a newline, so each byte is scanned once.

@@ -36,32 +36,52 @@ final class Observer {
         sent = value
     }
 
-    /// The value in a state published with `seq` at `time`.
+    /// The value in a state published with `seq` at `time`, sent at once.
     func offer(_ value: ObservationValue, seq: Int, time: Timestamp) {
+        queue(value, seq: seq, time: time)
+        client.sendOutbox()
+    }
+
+    /// The value in a state published with `seq` at `time`, its message (if any) put in the
+    /// client's outbox; true when it is the first there, so the caller sends the outbox once
+    /// for all the messages of a delivery.
+    @discardableResult
+    func queue(_ value: ObservationValue, seq: Int, time: Timestamp) -> Bool {
         guard value != sent else {
             // Back to what the client has: nothing to tell, also not what waited.
             waiting = nil
-            return
+            return false
         }
         guard client.channel.isWritable else {
             waiting = (value, seq, time)
-            return
+            return false
         }
-        send(value, seq: seq, time: time)
+        return queueMessage(value, seq: seq, time: time)
     }
 
-    /// The socket drained: the value that waited, if any.
-    func flush() {
-        guard let pending = waiting, client.channel.isWritable else { return }
+    /// The socket drained: the value that waited, if any, into the client's outbox (which the
+    /// client sends); true when it is the first there.
+    @discardableResult
+    func flush() -> Bool {
+        guard let pending = waiting, client.channel.isWritable else { return false }
         waiting = nil
-        send(pending.value, seq: pending.seq, time: pending.time)
+        return queueMessage(pending.value, seq: pending.seq, time: pending.time)
     }
 
-    private func send(_ value: ObservationValue, seq: Int, time: Timestamp) {
+    /// The members every message of this observation starts with, encoded once.
+    private lazy var prefix: [UInt8] = {
         var bytes: [UInt8] = []
-        ReplyEncoder.observation(id: id, container: container.name, of: observation.key, seq: seq, time: time, old: sent, new: value, into: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
+        ReplyEncoder.observationPrefix(id: id, container: container.name, of: observation.key, into: &bytes)
+        return bytes
+    }()
+
+    private func queueMessage(_ value: ObservationValue, seq: Int, time: Timestamp) -> Bool {
+        let old = sent
         sent = value
-        client.reply(ByteBuffer(bytes: bytes))
+        return client.queue { [prefix] buffer in
+            buffer.append(contentsOf: prefix)
+            ReplyEncoder.observationRest(seq: seq, time: time, old: old, new: value, into: &buffer)
+            buffer.append(UInt8(ascii: "\n"))
+        }
     }
 }

@@ -97,14 +97,17 @@ final class Publisher {
         guard !observed.isEmpty else { return }
         delivering = true
         defer { delivering = false }
+        // Each connection's messages of this delivery go out in one write, after all of them.
+        var senders: [Client] = []
         for publication in observed {
             guard let container = containers[publication.id] else { continue }
             for observer in container.observers {
                 guard let value = source.value(of: observer.observation, container: publication.id, in: publication.state) else { continue }
-                observer.offer(value, seq: publication.seq, time: publication.state.time)
+                if observer.queue(value, seq: publication.seq, time: publication.state.time) { senders.append(observer.client) }
             }
         }
         observed.removeAll(keepingCapacity: true)
+        for client in senders { client.sendOutbox() }
     }
 
     // MARK: Followers
@@ -136,6 +139,7 @@ final class Publisher {
         guard client.waiters.count < Limits.waiting else { return false }
         client.waiters.append(waiter)
         waiting[waiter.name, default: WaitingList()].append(waiter)
+        if waiter.observationID != nil { observationCount += 1 }
         return true
     }
 
@@ -147,7 +151,7 @@ final class Publisher {
 
     /// Takes `waiter` off its name's list (its client's list is the caller's).
     private func stopWaiting(_ waiter: Waiter) {
-        waiting[waiter.name]?.remove(waiter)
+        if waiting[waiter.name]?.remove(waiter) == true, waiter.observationID != nil { observationCount -= 1 }
         if waiting[waiter.name]?.isEmpty == true { waiting[waiter.name] = nil }
     }
 
@@ -180,14 +184,26 @@ final class Publisher {
         }
     }
 
+    /// The observations over every connection and container, waiting ones included
+    /// (``Limits/allObservations``).
+    private(set) var observationCount = 0
+
     func observe(_ observer: Observer) {
         observer.client.observers[observer.id] = observer
         observer.container.observers.append(observer)
+        observationCount += 1
     }
 
     func unobserve(_ observer: Observer) {
         observer.client.observers[observer.id] = nil
-        observer.container.observers.removeAll { $0 === observer }
+        removeObservers(of: observer.container) { $0 === observer }
+    }
+
+    /// Takes the observers that `match` off `container`'s list, and out of the count.
+    private func removeObservers(of container: PublishedContainer, where match: (Observer) -> Bool) {
+        let before = container.observers.count
+        container.observers.removeAll(where: match)
+        observationCount -= before - container.observers.count
     }
 
     /// A closed connection follows nothing any more.
@@ -202,7 +218,7 @@ final class Publisher {
         var observed: [ObjectIdentifier: PublishedContainer] = [:]
         for observer in client.observers.values { observed[ObjectIdentifier(observer.container)] = observer.container }
         for container in observed.values {
-            container.observers.removeAll { $0.client === client }
+            removeObservers(of: container) { $0.client === client }
         }
     }
 
@@ -239,7 +255,7 @@ final class Publisher {
             }
         }
         container.subscriptions.removeAll()
-        container.observers.removeAll()
+        removeObservers(of: container) { _ in true }
         return container
     }
 }

@@ -124,6 +124,10 @@ final class RequestHandler {
             throw ProtocolError(
                 .tooLarge, "too many observations of container \(ProtocolError.quoted(name)) (at most \(Limits.containerObservations) over every connection, waiting ones included)", id: id)
         }
+        guard core.publisher.observationCount < Limits.allObservations else {
+            throw ProtocolError(
+                .tooLarge, "too many observations (at most \(Limits.allObservations) over every connection and container, waiting ones included)", id: id)
+        }
         guard let (index, container) = existing else {
             try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
             return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }

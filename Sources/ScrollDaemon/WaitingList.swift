@@ -17,9 +17,12 @@ struct WaitingList {
         if waiter.observationID != nil { observations += 1 }
     }
 
-    mutating func remove(_ waiter: Waiter) {
-        guard entries.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { return }
+    /// Takes `waiter` off the list; true when it was on it.
+    @discardableResult
+    mutating func remove(_ waiter: Waiter) -> Bool {
+        guard entries.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { return false }
         if waiter.observationID != nil { observations -= 1 }
+        return true
     }
 
     /// The waiters in the order they came.

@@ -24,6 +24,10 @@ package final class WebSocketLines: ChannelDuplexHandler {
     package typealias OutboundIn = ByteBuffer
     package typealias OutboundOut = WebSocketFrame
 
+    /// The most frames one message may come in (docs/security.md): each costs a little, even
+    /// an empty one, so their number is bounded as the message's length is.
+    static let maximumFragments = 1024
+
     /// The close code to send when the daemon closes, once a refusal named it.
     private var closeCode: WebSocketErrorCode = .normalClosure
     /// The close frame is sent: nothing more is written, and what arrives is dropped.
@@ -120,10 +124,13 @@ package final class WebSocketLines: ChannelDuplexHandler {
 
     package func errorCaught(context: ChannelHandlerContext, error: Error) {
         switch error {
-        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge,
-            NIOWebSocketFrameAggregator.Error.tooManyFragments:
+        case NIOWebSocketError.invalidFrameLength, NIOWebSocketFrameAggregator.Error.accumulatedFrameSizeIsTooLarge:
             // The Unix socket's line too long: the handler answers and lingers.
             context.fireErrorCaught(LineFrameDecoder.LineTooLong())
+        case NIOWebSocketFrameAggregator.Error.tooManyFragments:
+            // Answered and closed as a line too long, with its own reason.
+            let reply = ProtocolError(.tooLarge, "message in more than \(Self.maximumFragments) fragments")
+            context.fireErrorCaught(LineFrameDecoder.LineTooLong(reply: reply))
         case is ByteToMessageDecoderError:
             break  // bytes after a framing error, already answered
         default:

@@ -89,6 +89,9 @@ public enum Limits {
     /// Observations of one container over every connection, waiting ones included: each is
     /// evaluated on every state the container publishes.
     public static let containerObservations = 10_000
+    /// Observations over every connection and container, waiting ones included: together they
+    /// are the work of every published state's delivery.
+    public static let allObservations = 20_000
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

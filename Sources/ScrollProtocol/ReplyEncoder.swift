@@ -80,20 +80,31 @@ public enum ReplyEncoder {
         id: RequestID, container: String, of key: String, seq: Int, time: Timestamp,
         old: ObservationValue?, new: ObservationValue, into buffer: inout [UInt8]
     ) {
-        observationHead(id: id, container: container, of: key, seq: seq, time: time, &buffer)
+        observationPrefix(id: id, container: container, of: key, into: &buffer)
+        observationRest(seq: seq, time: time, old: old, new: new, into: &buffer)
+    }
+
+    /// An observation's first members, the same in every message of one observation:
+    /// `{"type":"observation","id":I,"container":C,"of":KEY`. A server keeps them and writes
+    /// only ``observationRest(seq:time:old:new:into:)`` per message.
+    public static func observationPrefix(id: RequestID?, container: String, of key: String, into buffer: inout [UInt8]) {
+        JSONOutput.raw("{\"type\":\"observation\"", &buffer)
+        JSONOutput.id(id, &buffer)
+        JSONOutput.member("container", container, &buffer)
+        JSONOutput.member("of", key, &buffer)
+    }
+
+    /// An observation after its prefix: `,"seq":S,"t":T,"old":…,"new":…}`.
+    public static func observationRest(seq: Int, time: Timestamp, old: ObservationValue?, new: ObservationValue, into buffer: inout [UInt8]) {
+        observationTimes(seq: seq, time: time, &buffer)
         if let old { encode(old, &buffer) } else { JSONOutput.raw("null", &buffer) }
         JSONOutput.key("new", &buffer)
         encode(new, &buffer)
         buffer.append(UInt8(ascii: "}"))
     }
 
-    /// An observation up to its `old` value: `{"type":"observation","id":I,"container":C,
-    /// "of":KEY,"seq":S,"t":T,"old":`.
-    private static func observationHead(id: RequestID?, container: String, of key: String, seq: Int, time: Timestamp, _ buffer: inout [UInt8]) {
-        JSONOutput.raw("{\"type\":\"observation\"", &buffer)
-        JSONOutput.id(id, &buffer)
-        JSONOutput.member("container", container, &buffer)
-        JSONOutput.member("of", key, &buffer)
+    /// `,"seq":S,"t":T,"old":`.
+    private static func observationTimes(seq: Int, time: Timestamp, _ buffer: inout [UInt8]) {
         JSONOutput.member("seq", seq, &buffer)
         JSONOutput.member("t", Int(time), &buffer)
         JSONOutput.key("old", &buffer)
@@ -198,7 +209,8 @@ public enum ReplyEncoder {
         case let .reloaded(id, result):
             reloaded(result, id: id, into: &buffer)
         case .observation(let message):
-            observationHead(id: message.id, container: message.container, of: message.of, seq: message.seq, time: message.time, &buffer)
+            observationPrefix(id: message.id, container: message.container, of: message.of, into: &buffer)
+            observationTimes(seq: message.seq, time: message.time, &buffer)
             (message.old ?? .null).encode(into: &buffer)
             JSONOutput.key("new", &buffer)
             message.new.encode(into: &buffer)

@@ -54,7 +54,7 @@ extension RequestReader {
         var options: [(name: String, value: ScrollObservation.Option)] = []
         for field in [RequestKey.step, .row, .threshold, .distance, .axis, .edge] {
             guard let range = fields[field] else { continue }
-            options.append((field.name, try option(at: range)))
+            options.append((field.name, try option(at: range, named: field.name)))
         }
         if let unknown = fields.firstUnknown {
             throw ProtocolError(.invalidValue, "unknown option \(ProtocolError.quoted(reader.name(of: unknown.key))) for observe")
@@ -68,14 +68,14 @@ extension RequestReader {
         }
     }
 
-    /// An option's JSON value as the observation reads it.
-    private mutating func option(at range: Range<Int>) throws(ProtocolError) -> ScrollObservation.Option {
+    /// An option's JSON value as the observation reads it; an error names the option.
+    private mutating func option(at range: Range<Int>, named name: String) throws(ProtocolError) -> ScrollObservation.Option {
         switch reader.kind(at: range) {
         case .number:
             if let integer = try? reader.int(at: range, key: "") { return .integer(integer) }
-            return .number(try reader.quantity(at: range, key: "option"))
+            return .number(try reader.quantity(at: range, key: name))
         case .string:
-            return .string(try reader.string(at: range, key: "option"))
+            return .string(try reader.string(at: range, key: name))
         case .bool: return .other("a boolean")
         case .null: return .other("null")
         case .array: return .other("an array")

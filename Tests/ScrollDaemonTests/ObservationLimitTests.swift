@@ -80,6 +80,52 @@ struct ObservationLimitTests {
         #expect(try late.request(#"{"op":"observe","container":"later","of":"phase","id":"y"}"#)?["type"] as? String == "observation")
     }
 
+    /// The observations of every connection and container together are bounded, waiting ones
+    /// included; the count follows every way one ends: unobserve, a closed connection, a removed
+    /// container (whose observations with `wait` wait again and still count).
+    @Test func theDaemonHasAtMostTheLimitOfObservationsInAll() throws {
+        let daemon = try EmbeddedDaemon()
+        let perConnection = Limits.observations
+        let maker = try daemon.connect()
+        #expect(try maker.request(#"{"op":"configure","container":"second","id":1}"#)?["type"] as? String == "ok")
+        var viewers: [Connection] = []
+        for number in 0..<(Limits.allObservations / perConnection) {
+            let viewer = try daemon.connect()
+            // Half on "main", half waiting for "later" (within the per-container limit).
+            let (name, wait) = number % 2 == 0 ? ("main", "false") : ("later", "true")
+            for index in 0..<perConnection {
+                try viewer.send(#"{"op":"observe","container":"\#(name)","of":"phase","wait":\#(wait),"id":\#(index)}"#)
+            }
+            #expect(try viewer.drain().count == perConnection)
+            viewers.append(viewer)
+        }
+        #expect(daemon.core.publisher.observationCount == Limits.allObservations)
+        let late = try daemon.connect()
+        let refused = try late.request(#"{"op":"observe","container":"second","of":"phase","id":"x"}"#)
+        #expect(refused?["code"] as? String == "too_large")
+        #expect(refused?["message"] as? String == "too many observations (at most \(Limits.allObservations) over every connection and container, waiting ones included)")
+
+        // Ended by unobserve: room for one.
+        #expect(try viewers[0].request(#"{"op":"unobserve","id":0}"#)?["type"] as? String == "ok")
+        #expect(try late.request(#"{"op":"observe","container":"second","of":"phase","id":"x"}"#)?["type"] as? String == "observation")
+        #expect(try late.request(#"{"op":"observe","container":"second","of":"phase","id":"y"}"#)?["code"] as? String == "too_large")
+        // Ended by a close: a thousand of them.
+        try viewers[0].channel.close().wait()
+        #expect(daemon.core.publisher.observationCount == Limits.allObservations - perConnection + 1)
+        // Waiting ones that start when their container is made are counted once.
+        #expect(try late.request(#"{"op":"configure","container":"later","id":1}"#)?["type"] as? String == "ok")
+        #expect(daemon.core.publisher.observationCount == Limits.allObservations - perConnection + 1)
+        // Removed with `wait`: they wait again and still count; without, they go.
+        #expect(try late.request(#"{"op":"remove","container":"later","id":2}"#)?["type"] as? String == "ok")
+        #expect(daemon.core.publisher.observationCount == Limits.allObservations - perConnection + 1)
+        #expect(try maker.request(#"{"op":"remove","container":"second","id":3}"#)?["type"] as? String == "ok")
+        #expect(try late.drain().map { $0["type"] as? String } == ["removed"])
+        #expect(daemon.core.publisher.observationCount == Limits.allObservations - perConnection)
+        for viewer in viewers.dropFirst() { try viewer.channel.close().wait() }
+        #expect(daemon.core.publisher.observationCount == 0)
+        #expect(try late.request(#"{"op":"observe","container":"main","of":"phase","id":"z"}"#)?["type"] as? String == "observation")
+    }
+
     /// `unsubscribe` without a container ends the connection's own subscriptions and nobody
     /// else's.
     @Test func unsubscribingFromEverythingEndsOnlyOnesOwn() throws {

@@ -17,6 +17,14 @@ import Testing
         #expect(refusal(#"{"op":"configure","container":"log","wait":true}"#) != nil)
     }
 
+    /// An observe option's value out of range or of the wrong kind is refused by its name.
+    @Test func anObserveOptionsErrorNamesTheOption() {
+        let row = refusal(#"{"op":"observe","container":"rr","of":"rowVisible","row":1e19,"id":"o"}"#)
+        #expect(row?.message.hasPrefix(#"invalid "row": "#) == true, "\(row?.message ?? "")")
+        let step = refusal(#"{"op":"observe","container":"rr","of":"contentOffset.y","step":1e999,"id":"o"}"#)
+        #expect(step?.message.hasPrefix(#"invalid "step": "#) == true, "\(step?.message ?? "")")
+    }
+
     @Test func waitRoundTrips() throws {
         for operation in [Operation.subscribe(container: "log", rate: 2, wait: true), .observe(container: "log", observation: .phase, id: RequestID("o"), wait: true)] {
             let line = encoded { RequestEncoder.encode(Request(operation: operation), into: &$0) }

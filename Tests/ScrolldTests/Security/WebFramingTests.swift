@@ -51,8 +51,24 @@ struct WebFramingTests {
         let client = try served.connect()
         client.sendRaw(WebSocketClient.frame(opcode: 1, payload: [0x20], fin: false))
         for _ in 0..<1024 { client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [0x20], fin: false)) }
-        WebLimitsTests.expectLineTooLong(client.framesUntilClose())
+        let frames = client.framesUntilClose()
+        WebLimitsTests.expectLineTooLong(frames)
+        #expect(frames.first?.json?["message"] as? String == "message in more than 1024 fragments")
         #expect(served.servesOthers)
+        #expect(served.daemon.stop() == 0)
+    }
+
+    /// RFC 6455 lets a fragment be empty, the first one included.
+    @Test func emptyFragmentsAreServed() throws {
+        let served = try WebLimitsTests.Served()
+        let client = try served.connect()
+        client.sendRaw(WebSocketClient.frame(opcode: 1, payload: [], fin: false))
+        for _ in 0..<8 { client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [], fin: false)) }
+        client.sendRaw(WebSocketClient.frame(opcode: 0, payload: Array(#"{"op":"ping","id":5}"#.utf8), fin: false))
+        client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [], fin: true))
+        let pong = client.readJSON()
+        #expect(pong?["type"] as? String == "pong")
+        #expect(pong?["id"] as? Int == 5)
         #expect(served.daemon.stop() == 0)
     }
 
