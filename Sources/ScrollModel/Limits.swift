@@ -92,6 +92,10 @@ public enum Limits {
     /// Observations over every connection and container, waiting ones included: together they
     /// are the work of every published state's delivery.
     public static let allObservations = 20_000
+    /// Row heights stored over every container (``RowHeights/storedEntries``: one per explicit
+    /// height, one per run of equal heights), about 16 bytes each: a client's explicit heights
+    /// are the one thing it can make the daemon hold in proportion to what it sends.
+    public static let storedRowHeights = 10_000_000
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

@@ -6,6 +6,7 @@ extension RowHeights {
         guard rows.count > 0 else { return }
         let position = split(at: index)
         segments.insert(contentsOf: rows.segments, at: position)
+        explicitCount += rows.explicitCount
         let end = position + rows.segments.count
         // Joins can only happen at the two seams; the later one first, so indices stay valid.
         mergeIfPossible(end - 1)
@@ -18,6 +19,7 @@ extension RowHeights {
         guard !range.isEmpty else { return }
         let from = split(at: range.lowerBound)
         let to = split(at: range.upperBound)
+        explicitCount -= Self.explicitCount(of: segments[from..<to])
         segments.removeSubrange(from..<to)
         mergeIfPossible(from - 1)
         renumber(from: Swift.max(0, from - 1))

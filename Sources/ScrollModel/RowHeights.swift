@@ -58,12 +58,26 @@ public struct RowHeights: Sendable {
     public private(set) var count: Int
     /// The rows' total length, px: the content's ideal length is the rows' top plus this.
     public private(set) var totalHeight: Double
+    /// How many rows have a height of their own (in chunks, not runs).
+    public internal(set) var explicitCount: Int
 
     init(segments: [Segment]) {
         self.segments = segments
         count = 0
         totalHeight = 0
+        explicitCount = Self.explicitCount(of: segments[...])
         renumber(from: 0)
+    }
+
+    /// What the heights take to store, in entries: one per explicit height and one per segment
+    /// (a run of any length is one). ``Limits/storedRowHeights`` bounds it over every container.
+    public var storedEntries: Int { explicitCount + segments.count }
+
+    static func explicitCount(of segments: ArraySlice<Segment>) -> Int {
+        segments.reduce(0) { total, segment in
+            if case .chunk = segment.kind { return total + segment.count }
+            return total
+        }
     }
 
     /// `count` rows of `height` px each (`count` × `height` in a configuration); a negative count

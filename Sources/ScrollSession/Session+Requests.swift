@@ -147,6 +147,7 @@ extension Session {
         } catch {
             throw ProtocolError(.invalidValue, error.description)
         }
+        if settings.contains(where: { $0.key == "rows" }) { try checkStoredRowHeights(name, resolved) }
         configuration = updated
         advance(to: time, into: &published)
         if let index = index(of: name) {
@@ -222,6 +223,22 @@ extension Session {
                 let index = engine.add(ScrollContainer(name: name, configuration: settings, at: time))
                 if announcing { published.states.append(engine.publish(container: index)) }
             }
+        }
+    }
+}
+
+extension Session {
+    /// Refuses rows that would take the row heights stored over every container past
+    /// ``Limits/storedRowHeights``.
+    func checkStoredRowHeights(_ name: String, _ resolved: ContainerConfiguration) throws(ProtocolError) {
+        let others = engine.slots.reduce(0) { total, slot in
+            slot.container.name == name ? total : total + (slot.container.configuration.rows?.heights.storedEntries ?? 0)
+        }
+        let stored = others + (resolved.rows?.heights.storedEntries ?? 0)
+        guard stored <= Limits.storedRowHeights else {
+            throw ProtocolError(
+                .tooLarge,
+                "too many row heights: the daemon stores at most \(Limits.storedRowHeights) over every container (explicit heights, and one per run of equal heights), and these rows would make \(stored); remove rows, or give heights as count and height")
         }
     }
 }
