@@ -38,11 +38,11 @@ package final class Client {
     var waiters: [Waiter] = []
     /// Its observations, waiting ones included: at most ``Limits/observations``.
     var observationCount: Int { observers.count + waiters.lazy.filter { $0.observationID != nil }.count }
-    /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     /// Observation messages of the delivery under way (``queue(_:)``, ``sendOutbox()``).
     private var outbox: [UInt8] = []
     /// The most outbox capacity kept between deliveries, bytes.
     private static let outboxKeptCapacity = 64 * 1024
+    /// Set when the socket stops taking data; a client stuck longer than `stuckLimit` is dropped.
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?
     let stuckLimit: TimeAmount
