@@ -4,25 +4,17 @@ extension RowHeights {
     /// uniform list stays uniform.
     mutating func insert(_ rows: RowHeights, at index: Int) {
         guard rows.count > 0 else { return }
-        let position = split(at: index)
-        segments.insert(contentsOf: rows.segments, at: position)
-        explicitCount += rows.explicitCount
-        let end = position + rows.segments.count
-        // Joins can only happen at the two seams; the later one first, so indices stay valid.
-        mergeIfPossible(end - 1)
-        mergeIfPossible(position - 1)
-        renumber(from: Swift.max(0, position - 1))
+        edit(rows: index...index) { list, firstRow in
+            list.insert(rows.blocks.lazy.flatMap(\.list.segments), at: index - firstRow)
+        }
     }
 
     /// Removes the rows in `range` (within 0..<count); the others keep their heights.
     mutating func remove(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
-        let from = split(at: range.lowerBound)
-        let to = split(at: range.upperBound)
-        explicitCount -= Self.explicitCount(of: segments[from..<to])
-        segments.removeSubrange(from..<to)
-        mergeIfPossible(from - 1)
-        renumber(from: Swift.max(0, from - 1))
+        edit(rows: range.lowerBound...range.upperBound) { list, firstRow in
+            list.remove((range.lowerBound - firstRow)..<(range.upperBound - firstRow))
+        }
     }
 
     /// Rows of explicit heights for an insert: one run when they are all equal (so inserting
@@ -35,49 +27,24 @@ extension RowHeights {
         return RowHeights(segments: chunks(clamped))
     }
 
-    /// Makes row `index` the first of a segment and returns that segment's position
-    /// (`segments.count` when `index == count`). Splitting a chunk copies at most
-    /// ``chunkLimit`` heights.
-    mutating func split(at index: Int) -> Int {
-        guard index < count else { return segments.count }
-        let s = segmentIndex(ofRow: index)
-        let segment = segments[s]
-        let local = index - segment.firstRow
-        guard local > 0 else { return s }
-        let left: Segment, right: Segment
-        switch segment.kind {
-        case .run(let height):
-            left = Segment(firstRow: segment.firstRow, start: segment.start, count: local, kind: .run(height: height))
-            right = Segment(firstRow: index, start: 0, count: segment.count - local, kind: .run(height: height))
-        case .chunk(let heights, let starts):
-            // The left part keeps its prefix sums as they were; the right one starts afresh.
-            left = Segment(firstRow: segment.firstRow, start: segment.start, count: local, kind: .chunk(heights: Array(heights[..<local]), starts: Array(starts[...local])))
-            right = Self.chunk(Array(heights[local...]))
+    /// Runs `change` on the blocks that hold `rows` and on one neighbour at each side (so that
+    /// segments can join across a seam, and small blocks merge), as one list numbered from its
+    /// first row, then lays that list out in blocks again and moves the blocks after it.
+    private mutating func edit(rows: ClosedRange<Int>, _ change: (inout SegmentList, _ firstRow: Int) -> Void) {
+        var window = 0..<0
+        if !blocks.isEmpty {
+            let first = blockIndex(ofRow: Swift.min(rows.lowerBound, count - 1))
+            let last = blockIndex(ofRow: Swift.min(rows.upperBound, count - 1))
+            window = Swift.max(0, first - 1)..<Swift.min(blocks.count, last + 2)
         }
-        // Numbered as `renumber(from:)` would: the segments after keep their rows and starts.
-        var placed = right
-        placed.firstRow = index
-        placed.start = left.start + left.length
-        segments.replaceSubrange(s...s, with: [left, placed])
-        return s + 1
-    }
-
-    /// Joins segments `s` and `s + 1` when they are runs of one height, or chunks that fit in one.
-    mutating func mergeIfPossible(_ s: Int) {
-        guard s >= 0, s + 1 < segments.count else { return }
-        let a = segments[s], b = segments[s + 1]
-        switch (a.kind, b.kind) {
-        case let (.run(h1), .run(h2)) where h1 == h2:
-            segments[s].count = a.count + b.count
-        case let (.chunk(h1, _), .chunk(h2, _)) where a.count + b.count <= Self.chunkLimit:
-            var merged = Self.chunk(h1 + h2)
-            merged.firstRow = a.firstRow
-            merged.start = a.start
-            segments[s] = merged
-        default:
-            return
-        }
-        segments.remove(at: s + 1)
+        let firstRow = window.isEmpty ? 0 : blocks[window.lowerBound].firstRow
+        var list = SegmentList(blocks[window].flatMap(\.list.segments))
+        let before = (segments: list.segments.count, explicit: list.explicitCount)
+        change(&list, firstRow)
+        segmentCount += list.segments.count - before.segments
+        explicitCount += list.explicitCount - before.explicit
+        blocks.replaceSubrange(window, with: Self.blocks(of: list))
+        renumberBlocks(from: window.lowerBound)
     }
 }
 
@@ -87,7 +54,7 @@ extension RowHeights: Hashable {
     public static func == (lhs: RowHeights, rhs: RowHeights) -> Bool {
         guard lhs.count == rhs.count else { return false }
         // The same storage (a configuration compared with the one it was copied from).
-        let same = lhs.segments.withUnsafeBufferPointer { a in rhs.segments.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        let same = lhs.blocks.withUnsafeBufferPointer { a in rhs.blocks.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
         if same { return true }
         var a = lhs.runs, b = rhs.runs
         var runA = a.next(), runB = b.next()
@@ -107,19 +74,26 @@ extension RowHeights: Hashable {
 
     /// The heights as `(count, height)` runs, in order: a run of equal heights whole, explicit
     /// heights one by one. A compact way to write the rows down (a uniform list is one run).
-    public var runs: Runs { Runs(segments: segments) }
+    public var runs: Runs { Runs(blocks: blocks) }
 
     /// The heights as `(count, height)` runs (``runs``).
     public struct Runs: Sequence, IteratorProtocol {
-        let segments: [Segment]
+        let blocks: [Block]
+        var block = 0
         var segment = 0
         var row = 0
 
-        init(segments: [Segment]) { self.segments = segments }
+        init(blocks: [Block]) { self.blocks = blocks }
 
         /// The next run, nil after the last.
         public mutating func next() -> (count: Int, height: Double)? {
-            while segment < segments.count {
+            while block < blocks.count {
+                let segments = blocks[block].list.segments
+                guard segment < segments.count else {
+                    block += 1
+                    segment = 0
+                    continue
+                }
                 switch segments[segment].kind {
                 case .run(let height):
                     segment += 1

@@ -29,10 +29,25 @@ struct RowHeightsTests {
             sum += plain[i]
         }
         #expect(heights.totalHeight == sum, sourceLocation: sourceLocation)
-        #expect(heights.segments.allSatisfy { segment in
+        #expect(heights.allSegments.allSatisfy { segment in
             if case .chunk = segment.kind { return segment.count <= RowHeights.chunkLimit }
             return true
         }, sourceLocation: sourceLocation)
+        expectWellFormedBlocks(heights, sourceLocation: sourceLocation)
+    }
+
+    /// Blocks hold 1…blockLimit segments, lie end to end, and count what they hold.
+    func expectWellFormedBlocks(_ heights: RowHeights, sourceLocation: SourceLocation = #_sourceLocation) {
+        var firstRow = 0, start = 0.0
+        for block in heights.blocks {
+            #expect((1...RowHeights.blockLimit).contains(block.list.segments.count), sourceLocation: sourceLocation)
+            #expect(block.firstRow == firstRow && block.start == start, sourceLocation: sourceLocation)
+            firstRow += block.list.count
+            start += block.list.length
+        }
+        #expect(heights.count == firstRow && heights.totalHeight == start, sourceLocation: sourceLocation)
+        #expect(heights.segmentCount == heights.allSegments.count, sourceLocation: sourceLocation)
+        #expect(heights.explicitCount == heights.allSegments.reduce(0) { $0 + $1.explicitCount }, sourceLocation: sourceLocation)
     }
 
     @Test func randomEditsKeepEveryHeightInPlace() throws {
@@ -70,17 +85,17 @@ struct RowHeightsTests {
         try rows.apply(.insert(at: 50_000, count: 5, height: 44))
         try rows.apply(.insertHeights(at: 100_025, heights: [44, 44]))
         try rows.apply(.remove(at: 10, count: 1000))
-        #expect(rows.heights.segments.count == 1)
+        #expect(rows.heights.allSegments.count == 1)
         #expect(rows.heights.uniformHeight == 44)
         #expect(rows.heights.count == 99_027)
         #expect(rows.heights == .uniform(count: 99_027, height: 44))
         // Another height splits the run in three; removing it joins them again.
         try rows.apply(.insert(at: 500, count: 3, height: 60))
-        #expect(rows.heights.segments.count == 3)
+        #expect(rows.heights.allSegments.count == 3)
         #expect(rows.heights.uniformHeight == nil)
         #expect(rows.heights.offset(ofRow: 503) == 503 * 44 + 3 * 16)
         try rows.apply(.remove(at: 500, count: 3))
-        #expect(rows.heights.segments.count == 1)
+        #expect(rows.heights.allSegments.count == 1)
         #expect(rows.heights.uniformHeight == 44)
     }
 
@@ -98,7 +113,7 @@ struct RowHeightsTests {
     @Test func longExplicitListsFindTheirRows() {
         let plain = (0..<5000).map { Double($0 % 7) * 8 + 4 }
         let layout = RowLayout(RowsConfiguration(heights: .explicit(plain)), defaultTop: 100)
-        #expect(layout.heights.segments.count == 5)
+        #expect(layout.heights.allSegments.count == 5)
         for i in stride(from: 0, to: plain.count, by: 97) {
             let sum = 100 + plain[..<i].reduce(0, +)
             #expect(layout.start(i) == sum)
@@ -126,6 +141,59 @@ struct RowHeightsTests {
             #expect(layout.visibleRows(offset: offset, length: 600) == VisibleRows(first: visible.first, last: visible.last))
             offset += 7.3
         }
+    }
+
+    /// One-row runs of alternating heights make a segment a row: past ``RowHeights/blockLimit``
+    /// segments they are kept in blocks, and edits anywhere in them, across the seams between
+    /// blocks and over many blocks at once, keep every height and start in place.
+    @Test func manySegmentsAreKeptInBlocks() throws {
+        var random = Generator(state: 30)
+        var plain = (0..<6000).map { Double(1 + $0 % 2) }
+        var rows = RowsConfiguration(heights: .uniform(count: 0, height: 1), height: 1)
+        for (i, height) in plain.enumerated() { try rows.apply(.insert(at: i, count: 1, height: height)) }
+        #expect(rows.heights.allSegments.count == 6000)
+        #expect(rows.heights.blocks.count > 6)
+        expectSameRows(rows.heights, plain)
+        for step in 0..<300 {
+            let edit: RowEdit
+            switch random.below(5) {
+            case 0, 1:
+                edit = .insert(at: random.below(plain.count + 1), count: 1 + random.below(3), height: Double(1 + random.below(3)))
+            case 2:
+                edit = .insertHeights(at: random.below(plain.count + 1), heights: (0..<random.below(2500)).map { _ in Double(random.below(40)) / 4 })
+            default:
+                let at = random.below(plain.count + 1)
+                edit = .remove(at: at, count: random.below(min(step % 50 == 0 ? 3000 : 40, plain.count - at) + 1))
+            }
+            try rows.apply(edit)
+            switch edit {
+            case let .insert(at, count, height):
+                plain.insert(contentsOf: repeatElement(height ?? 1, count: count), at: at)
+            case let .insertHeights(at, heights):
+                plain.insert(contentsOf: heights, at: at)
+            case let .remove(at, count):
+                plain.removeSubrange(at..<(at + count))
+            }
+            if step % 30 == 0 { expectSameRows(rows.heights, plain) }
+        }
+        expectSameRows(rows.heights, plain)
+        // Lookups by position agree with the definition, at row boundaries and between them.
+        let layout = RowLayout(rows, defaultTop: 50)
+        var ends: [Double] = []
+        var sum = 50.0
+        for height in plain {
+            sum += height
+            ends.append(sum)
+        }
+        for i in stride(from: 0, to: plain.count, by: 13) {
+            #expect(layout.end(i) == ends[i])
+            for position in [ends[i], ends[i] - 0.125] {
+                #expect(layout.firstRow(endingAfter: position) == (ends.firstIndex { $0 > position } ?? plain.count), "position \(position)")
+            }
+        }
+        // Removing every row but the first leaves one block again.
+        try rows.apply(.remove(at: 1, count: plain.count - 1))
+        #expect(rows.heights.blocks.count == 1 && rows.heights.count == 1)
     }
 
     @Test func editsThatDoNotFitAreRefusedNamingTheField() throws {
@@ -172,4 +240,9 @@ struct RowHeightsTests {
         #expect(RowEdit.remove(at: 10, count: 5).successor(of: 12, count: 100) == 15)
         #expect(RowEdit.remove(at: 95, count: 5).successor(of: 97, count: 100) == nil)
     }
+}
+
+extension RowHeights {
+    /// Every segment, block after block.
+    var allSegments: [Segment] { blocks.flatMap(\.list.segments) }
 }
