@@ -1,7 +1,7 @@
 extension RowHeights {
     /// Rows of one height (a run) or of their own heights (a chunk), numbered within the
     /// ``SegmentList`` that holds it.
-    struct Segment: Sendable {
+    struct Segment: RowSpan, Sendable {
         /// Index of the segment's first row, from the start of its list.
         var firstRow: Int
         /// Where that row starts, px, from the start of its list: the previous segment's start
@@ -64,20 +64,8 @@ extension RowHeights {
         var explicitCount: Int { segments.reduce(0) { $0 + $1.explicitCount } }
 
         /// The segment holding row `row` (0 ≤ row < count).
-        func segmentIndex(ofRow row: Int) -> Int {
-            var lo = 0, hi = segments.count - 1
-            while lo < hi {
-                let mid = (lo + hi + 1) / 2
-                if segments[mid].firstRow <= row { lo = mid } else { hi = mid - 1 }
-            }
-            return lo
-        }
-
-        /// Where segment `s` ends: the next segment's start, bit for bit.
         @inline(__always)
-        func end(ofSegment s: Int) -> Double {
-            s + 1 < segments.count ? segments[s + 1].start : length
-        }
+        func segmentIndex(ofRow row: Int) -> Int { segments.index(holdingRow: row) }
 
         /// Recomputes every segment's first row and start from segment `s` on, and the totals.
         mutating func renumber(from s: Int) {
@@ -188,5 +176,23 @@ extension RowHeights {
             starts.append(sum)
         }
         return Segment(firstRow: 0, start: 0, count: heights.count, kind: .chunk(heights: heights, starts: starts))
+    }
+}
+
+/// Rows from `firstRow` on: a segment, or a block of segments.
+protocol RowSpan {
+    var firstRow: Int { get }
+}
+
+extension Array where Element: RowSpan {
+    /// The element holding row `row`: the last whose first row is at or before it, found by a
+    /// binary search (the elements in order of their rows, the first one's at or before `row`).
+    func index(holdingRow row: Int) -> Int {
+        var lo = 0, hi = count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if self[mid].firstRow <= row { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
     }
 }

@@ -24,7 +24,7 @@ public struct RowHeights: Sendable {
     static let blockLimit = 1024
 
     /// A block of segments and where it lies in the list.
-    struct Block: Sendable {
+    struct Block: RowSpan, Sendable {
         /// Index of its first row in the list.
         var firstRow: Int
         /// Where its first row starts, px, relative to the rows' top: the previous block's start
@@ -107,14 +107,8 @@ public struct RowHeights: Sendable {
     }
 
     /// The block holding row `row` (0 ≤ row < count).
-    func blockIndex(ofRow row: Int) -> Int {
-        var lo = 0, hi = blocks.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if blocks[mid].firstRow <= row { lo = mid } else { hi = mid - 1 }
-        }
-        return lo
-    }
+    @inline(__always)
+    func blockIndex(ofRow row: Int) -> Int { blocks.index(holdingRow: row) }
 
     /// Where block `b` ends relative to the rows' top: the next block's start.
     @inline(__always)

@@ -50,6 +50,18 @@ struct RowHeightsTests {
         #expect(heights.explicitCount == heights.allSegments.reduce(0) { $0 + $1.explicitCount }, sourceLocation: sourceLocation)
     }
 
+    /// `edit` applied the obvious way to a plain array of heights, whose rows have `height`.
+    func apply(_ edit: RowEdit, to plain: inout [Double], height listHeight: Double) {
+        switch edit {
+        case let .insert(at, count, height):
+            plain.insert(contentsOf: repeatElement(height ?? listHeight, count: count), at: at)
+        case let .insertHeights(at, heights):
+            plain.insert(contentsOf: heights, at: at)
+        case let .remove(at, count):
+            plain.removeSubrange(at..<(at + count))
+        }
+    }
+
     @Test func randomEditsKeepEveryHeightInPlace() throws {
         var random = Generator(state: 15)
         var rows = RowsConfiguration(count: 3000, height: 44)
@@ -66,14 +78,7 @@ struct RowHeightsTests {
                 edit = .remove(at: at, count: random.below(min(300, plain.count - at) + 1))
             }
             try rows.apply(edit)
-            switch edit {
-            case let .insert(at, count, height):
-                plain.insert(contentsOf: repeatElement(height ?? 44, count: count), at: at)
-            case let .insertHeights(at, heights):
-                plain.insert(contentsOf: heights, at: at)
-            case let .remove(at, count):
-                plain.removeSubrange(at..<(at + count))
-            }
+            apply(edit, to: &plain, height: 44)
             if step % 40 == 0 { expectSameRows(rows.heights, plain) }
         }
         expectSameRows(rows.heights, plain)
@@ -166,14 +171,7 @@ struct RowHeightsTests {
                 edit = .remove(at: at, count: random.below(min(step % 50 == 0 ? 3000 : 40, plain.count - at) + 1))
             }
             try rows.apply(edit)
-            switch edit {
-            case let .insert(at, count, height):
-                plain.insert(contentsOf: repeatElement(height ?? 1, count: count), at: at)
-            case let .insertHeights(at, heights):
-                plain.insert(contentsOf: heights, at: at)
-            case let .remove(at, count):
-                plain.removeSubrange(at..<(at + count))
-            }
+            apply(edit, to: &plain, height: 1)
             if step % 30 == 0 { expectSameRows(rows.heights, plain) }
         }
         expectSameRows(rows.heights, plain)
