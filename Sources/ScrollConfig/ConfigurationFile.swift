@@ -146,6 +146,9 @@ extension Configuration {
         guard !name.isEmpty, !name.contains(".") else {
             throw ConfigurationError(key: key, message: "a container name must be non-empty and contain no '.', got \(TOMLKey.quoted(name))")
         }
+        guard name.utf8.count <= Limits.containerNameBytes else {
+            throw ConfigurationError(key: key, message: "a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(name.utf8.count)")
+        }
     }
 
     /// A value for a message: its TOML kind and how it is written.
@@ -188,25 +191,43 @@ extension Configuration {
         )
     }
 
-    /// The whole file as UTF-8 text.
+    /// The whole file as UTF-8 text: a regular file or a character device (`/dev/null` for no
+    /// configuration), read without blocking, and of at most ``Limits/configurationFileBytes``.
+    /// The watcher reloads whatever the path comes to name, on the daemon's loop: a FIFO would
+    /// block it for good, `/dev/zero` never end.
     static func readFile(_ path: String) throws(ConfigurationError) -> String {
         func failure(_ reason: String) -> ConfigurationError {
             ConfigurationError(key: path, message: "cannot read the configuration file: \(reason)")
         }
-        guard let stream = fopen(path, "rb") else { throw failure(String(cString: strerror(errno))) }
-        defer { fclose(stream) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, stream)
-            bytes.append(contentsOf: chunk[..<count])
-            if count < chunk.count {
-                // A directory opens but fails here (EISDIR).
-                if ferror(stream) != 0 { throw failure(String(cString: strerror(errno))) }
-                break
+        // Non-blocking: opening a FIFO waits for a writer otherwise.
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(String(cString: strerror(errno))) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFCHR: break
+        case S_IFDIR: throw failure(String(cString: strerror(EISDIR)))
+        default: throw failure("not a regular file")
+        }
+        let limit = Limits.configurationFileBytes
+        guard status.st_size <= limit else { throw failure("larger than \(limit) bytes (\(status.st_size))") }
+        // Room for one byte more than it has: a file that grows while it is read still ends,
+        // at one byte past the limit.
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { throw failure(String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
+            if count == bytes.count, count <= limit {
+                bytes.append(contentsOf: repeatElement(0, count: Swift.min(limit + 1, 2 * count) - count))
             }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("not valid UTF-8") }
+        guard count <= limit else { throw failure("larger than \(limit) bytes") }
+        guard let text = String(validating: bytes[..<count], as: UTF8.self) else { throw failure("not valid UTF-8") }
         return text
     }
 }

@@ -29,15 +29,17 @@ package final class Client {
     /// The connection's number in a recording (docs/design.md §17), from 1 in order of connection.
     let number: Int
     var uid: UInt32 { credentials.uid }
-    /// One per subscribed container (rarely more than one: searched in order).
-    private(set) var subscriptions: [Subscription] = []
+    /// One per subscribed container, by the container's identity.
+    private var subscribed = ArrivalOrder<ObjectIdentifier, Subscription>()
+    /// Its subscriptions, in the order they were made.
+    var subscriptions: [Subscription] { subscribed.inOrder }
     /// The connection's observations by their ids.
     var observers: [RequestID: Observer] = [:]
     /// Its subscriptions and observations waiting for their containers (docs/design.md §20),
     /// at most ``Limits/waiting``.
-    var waiters: [Waiter] = []
+    var waiters = ConnectionWaiters()
     /// Its observations, waiting ones included: at most ``Limits/observations``.
-    var observationCount: Int { observers.count + waiters.lazy.filter { $0.observationID != nil }.count }
+    var observationCount: Int { observers.count + waiters.observations }
     /// Observation messages of the delivery under way (``queue(_:)``, ``sendOutbox()``).
     private var outbox: [UInt8] = []
     /// The most outbox capacity kept between deliveries, bytes.
@@ -46,7 +48,16 @@ package final class Client {
     var unwritableSince: NIODeadline?
     private var stuckCheck: Scheduled<Void>?
     let stuckLimit: TimeAmount
+    /// Set once the connection is being closed for not reading.
+    private var dropped = false
+    /// Bytes of replies NIO holds (written to it and not yet to the socket).
+    private var replyBacklog = 0
     let logger: Logger
+
+    /// What NIO may hold of a connection's replies, bytes: past it the client is dropped at once
+    /// (docs/design.md, "Limits"). Above the largest reply (a `welcome` naming 1000 containers
+    /// of 255 bytes is about 260 KB) and a delivery's observations.
+    package static let backlogLimit = 1 << 20
 
     /// How long a client's socket may stay full before it is dropped (`run
     /// --stuck-client-timeout` changes it).
@@ -99,8 +110,17 @@ package final class Client {
     }
 
     /// Sends a reply line at once (replies are never coalesced).
+    ///
+    /// Some replies come of what others do (a `removed`, the state of each container a waiter
+    /// waited for), so a connection that reads none of them would hold the daemon's memory
+    /// until the stuck-client timeout: once NIO holds more than ``backlogLimit`` of its replies,
+    /// it is dropped. States do not count: a slow reader's are latest-wins.
     func reply(_ bytes: ByteBuffer) {
-        write(bytes, wrapped: NIOAny(bytes))
+        guard replyBacklog + bytes.readableBytes <= Self.backlogLimit else {
+            drop(reason: "whose unread replies passed \(Self.backlogLimit) bytes")
+            return
+        }
+        write(bytes, wrapped: NIOAny(bytes), reply: true)
     }
 
     /// Writes `bytes` (`wrapped`: the same, wrapped for NIO once for every subscriber of a
@@ -114,37 +134,42 @@ package final class Client {
     /// writes queue behind it there. So the bytes a client reads, the backpressure and the
     /// errors are NIO's exactly; only the common case skips its write path.
     @inline(__always)
-    func write(_ bytes: ByteBuffer, wrapped: NIOAny) {
+    func write(_ bytes: ByteBuffer, wrapped: NIOAny, reply: Bool = false) {
         guard let socket, writesInNIO == 0 else {
-            writeThroughNIO(bytes, wrapped: wrapped)
+            writeThroughNIO(bytes, wrapped: wrapped, reply: reply)
             return
         }
         switch socket.send(bytes) {
         case .complete:
             return
         case .partial(let written):
-            writeThroughNIO(bytes.getSlice(at: bytes.readerIndex + written, length: bytes.readableBytes - written)!, wrapped: nil)
+            writeThroughNIO(bytes.getSlice(at: bytes.readerIndex + written, length: bytes.readableBytes - written)!, wrapped: nil, reply: reply)
         case .wouldBlock:
-            writeThroughNIO(bytes, wrapped: wrapped)
+            writeThroughNIO(bytes, wrapped: wrapped, reply: reply)
         case .failed:
             // The peer is gone (or the socket broke): NIO's write fails the same way and closes
             // the connection, which is how the daemon finds out.
             socket.close()
             self.socket = nil
-            writeThroughNIO(bytes, wrapped: wrapped)
+            writeThroughNIO(bytes, wrapped: wrapped, reply: reply)
         }
     }
 
-    private func writeThroughNIO(_ bytes: ByteBuffer, wrapped: NIOAny?) {
-        guard socket != nil else {
+    private func writeThroughNIO(_ bytes: ByteBuffer, wrapped: NIOAny?, reply: Bool) {
+        let direct = socket != nil
+        let counted = reply ? bytes.readableBytes : 0
+        guard direct || counted > 0 else {
             context.writeAndFlush(wrapped ?? NIOAny(bytes), promise: nil)
             return
         }
         // Counted until NIO has written it (or failed it when the connection closes).
-        writesInNIO += 1
+        if direct { writesInNIO += 1 }
+        replyBacklog += counted
         let promise = context.eventLoop.makePromise(of: Void.self)
         promise.futureResult.assumeIsolated().whenComplete { [weak self] _ in
-            self?.writesInNIO -= 1
+            guard let self else { return }
+            if direct { self.writesInNIO -= 1 }
+            self.replyBacklog -= counted
         }
         context.writeAndFlush(wrapped ?? NIOAny(bytes), promise: promise)
     }
@@ -154,18 +179,20 @@ package final class Client {
     func subscribe(to container: PublishedContainer, rate: Double?, waits: Bool = false) -> Subscription {
         unsubscribe(from: container)
         let subscription = Subscription(client: self, container: container, rate: rate, waits: waits)
-        subscriptions.append(subscription)
+        subscribed.append(subscription, for: ObjectIdentifier(container))
         return subscription
     }
 
     func unsubscribe(from container: PublishedContainer) {
-        guard let index = subscriptions.firstIndex(where: { $0.container === container }) else { return }
-        subscriptions.remove(at: index).isActive = false
+        subscribed.remove(ObjectIdentifier(container))?.isActive = false
     }
+
+    /// Whether the connection subscribes to `container`.
+    func isSubscribed(to container: PublishedContainer) -> Bool { subscribed[ObjectIdentifier(container)] != nil }
 
     /// Whether the connection subscribes to or observes `container`.
     func follows(_ container: PublishedContainer) -> Bool {
-        subscriptions.contains { $0.container === container } || observers.values.contains { $0.container === container }
+        subscribed[ObjectIdentifier(container)] != nil || observers.values.contains { $0.container === container }
     }
 
     /// The socket drained: send what waited. Or it filled: a client that does not read for
@@ -195,7 +222,14 @@ package final class Client {
         guard unwritableSince != nil, !channel.isWritable else { return }
         // It has not read for a long time: free its resources for everyone else.
         let seconds = Double(stuckLimit.nanoseconds) / 1e9
-        logger.warning("dropping a client (pid \(credentials.pid), uid \(uid)) that has not read for more than \(seconds) s")
+        drop(reason: "that has not read for more than \(seconds) s")
+    }
+
+    /// Closes the connection of a client that does not read, saying why once.
+    private func drop(reason: String) {
+        guard !dropped else { return }
+        dropped = true
+        logger.warning("dropping a client (pid \(credentials.pid), uid \(uid)) \(reason)")
         unwritableSince = nil
         channel.close(promise: nil)
     }
@@ -204,7 +238,7 @@ package final class Client {
         socket?.close()
         socket = nil
         for subscription in subscriptions { subscription.isActive = false }
-        subscriptions.removeAll()
+        subscribed.removeAll()
         observers.removeAll()
         waiters.removeAll()
         stuckCheck?.cancel()

@@ -115,8 +115,11 @@ final class Publisher {
     /// A subscription replaces the client's earlier one to the same container in place, so
     /// subscribers keep their order.
     func subscribe(_ client: Client, to container: PublishedContainer, rate: Double?, waits: Bool = false) {
+        // Only a connection already subscribed has a place to search for (a container made
+        // for thousands of waiting connections would search its list once for each).
+        let subscribed = client.isSubscribed(to: container)
         let subscription = client.subscribe(to: container, rate: rate, waits: waits)
-        if let position = container.subscriptions.firstIndex(where: { $0.client === client }) {
+        if subscribed, let position = container.subscriptions.firstIndex(where: { $0.client === client }) {
             container.subscriptions[position] = subscription
         } else {
             container.subscriptions.append(subscription)
@@ -128,45 +131,48 @@ final class Publisher {
     /// The subscriptions and observations waiting, by the name of their container.
     private(set) var waiting: [String: WaitingList] = [:]
 
+    /// How many wait over every connection (``Limits/allWaiting``).
+    private(set) var waiterCount = 0
+
     /// `waiter` waits for its container; it replaces its client's waiting subscription to the
     /// same name, if it is one. False (and nothing changes) when the client has
-    /// ``Limits/waiting`` waiting already.
+    /// ``Limits/waiting`` waiting already, or the daemon ``Limits/allWaiting``.
     func wait(_ waiter: Waiter) -> Bool {
         let client = waiter.client
-        if case .subscription = waiter.kind, let earlier = client.waiters.first(where: { $0.isSubscription(to: waiter.name) }) {
+        if case .subscription = waiter.kind, let earlier = client.waiters.subscription(to: waiter.name) {
             unwait(earlier)
         }
-        guard client.waiters.count < Limits.waiting else { return false }
+        guard client.waiters.count < Limits.waiting, waiterCount < Limits.allWaiting else { return false }
         client.waiters.append(waiter)
         waiting[waiter.name, default: WaitingList()].append(waiter)
+        waiterCount += 1
         if waiter.observationID != nil { observationCount += 1 }
         return true
     }
 
     /// `waiter` waits no more (unsubscribed or unobserved).
     func unwait(_ waiter: Waiter) {
-        waiter.client.waiters.removeAll { $0 === waiter }
+        waiter.client.waiters.remove(waiter)
         stopWaiting(waiter)
     }
 
     /// Takes `waiter` off its name's list (its client's list is the caller's).
     private func stopWaiting(_ waiter: Waiter) {
-        if waiting[waiter.name]?.remove(waiter) == true, waiter.observationID != nil { observationCount -= 1 }
+        guard waiting[waiter.name]?.remove(waiter) == true else { return }
+        waiterCount -= 1
+        if waiter.observationID != nil { observationCount -= 1 }
         if waiting[waiter.name]?.isEmpty == true { waiting[waiter.name] = nil }
     }
 
     /// The waiters for a container called `name`, byte for byte, in the order they came;
-    /// they wait no more. One pass over them and one over each of their connections' lists.
+    /// they wait no more. One pass over them.
     func takeWaiters(for name: String) -> [Waiter] {
         guard let list = waiting[name] else { return [] }
         let taken = list.inOrder.filter { $0.name.utf8.elementsEqual(name.utf8) }
-        var clients: [ObjectIdentifier: Client] = [:]
         for waiter in taken {
             stopWaiting(waiter)
-            clients[ObjectIdentifier(waiter.client)] = waiter.client
+            waiter.client.waiters.remove(waiter)
         }
-        let started = Set(taken.map(ObjectIdentifier.init))
-        for client in clients.values { client.waiters.removeAll { started.contains(ObjectIdentifier($0)) } }
         return taken
     }
 
@@ -208,7 +214,7 @@ final class Publisher {
 
     /// A closed connection follows nothing any more.
     func forget(_ client: Client) {
-        for waiter in client.waiters { stopWaiting(waiter) }
+        for waiter in client.waiters.inOrder { stopWaiting(waiter) }
         client.waiters.removeAll()
         for subscription in client.subscriptions {
             subscription.container.subscriptions.removeAll { $0.client === client }
@@ -248,9 +254,11 @@ final class Publisher {
             ReplyEncoder.removed(container: container.name, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))
             let message = ByteBuffer(bytes: bytes)
+            for observer in container.observers where observer.client.observers[observer.id] === observer {
+                observer.client.observers[observer.id] = nil
+            }
             for client in followers {
                 client.unsubscribe(from: container)
-                for (id, observer) in client.observers where observer.container === container { client.observers[id] = nil }
                 client.reply(message)
             }
         }

@@ -79,7 +79,7 @@ final class RequestHandler {
         case let .observe(name, observation, observationID, wait):
             return try observe(observation, of: name, id: observationID, waits: wait, for: client, request: id)
         case .unobserve(let observationID):
-            if let waiter = client.waiters.first(where: { $0.observationID == observationID }) {
+            if let waiter = client.waiters.observation(observationID) {
                 core.publisher.unwait(waiter)
                 return line { ReplyEncoder.ok(id: id, into: &$0) }
             }
@@ -114,7 +114,7 @@ final class RequestHandler {
     ) throws(ProtocolError) -> ByteBuffer {
         let existing = try? core.container(named: name)
         if existing == nil, !waits { throw .unknownContainer(name, id: id) }
-        guard client.observers[observationID] == nil, !client.waiters.contains(where: { $0.observationID == observationID }) else {
+        guard client.observers[observationID] == nil, client.waiters.observation(observationID) == nil else {
             throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) already names an observation on this connection", id: id)
         }
         guard client.observationCount < Limits.observations else {
@@ -140,11 +140,11 @@ final class RequestHandler {
     /// (docs/design.md §20).
     private func unsubscribe(_ client: Client, from name: String?, id: RequestID?) throws(ProtocolError) {
         guard let name else {
-            for waiter in client.waiters where waiter.observationID == nil { core.publisher.unwait(waiter) }
+            for waiter in client.waiters.inOrder where waiter.observationID == nil { core.publisher.unwait(waiter) }
             core.publisher.unsubscribe(client, from: nil)
             return
         }
-        let waiting = client.waiters.filter { $0.isSubscription(to: name) }
+        let waiting = client.waiters.subscription(to: name).map { [$0] } ?? []
         for waiter in waiting { core.publisher.unwait(waiter) }
         if waiting.isEmpty || core.session.index(of: name) != nil {
             core.publisher.unsubscribe(client, from: try core.container(named: name, id: id).published)
@@ -179,8 +179,15 @@ final class RequestHandler {
 
     /// `waiter` waits for its container, within the connection's limit.
     private func startWaiting(_ waiter: Waiter, id: RequestID?) throws(ProtocolError) {
+        // A name no container can have would wait for ever.
+        guard waiter.name.utf8.count <= Limits.containerNameBytes else {
+            throw ProtocolError(.invalidValue, "invalid \"container\": a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(waiter.name.utf8.count)", id: id)
+        }
         guard core.publisher.wait(waiter) else {
-            throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations on this connection (at most \(Limits.waiting))", id: id)
+            if waiter.client.waiters.count >= Limits.waiting {
+                throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations on this connection (at most \(Limits.waiting))", id: id)
+            }
+            throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations (at most \(Limits.allWaiting) over every connection)", id: id)
         }
     }
 

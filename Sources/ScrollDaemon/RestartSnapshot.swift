@@ -121,9 +121,11 @@ extension RestartSnapshot.Container {
 
     init(json: ProtocolValue) throws(SnapshotError) {
         guard case .object(let members)? = json[member: "settings"] else { throw SnapshotError("a container has no \"settings\" object") }
+        let seq = try json.int("seq")
+        guard Limits.sequence.contains(seq) else { throw SnapshotError("\"seq\" is not an integer from 0 to 2^53") }
         self.init(
             name: try json.string("name"), settings: members.map { ConfigureSetting(key: $0.0, value: $0.1) },
-            seq: try json.int("seq"), offset: Point(x: try json.double("x"), y: try json.double("y")),
+            seq: seq, offset: Point(x: try json.double("x"), y: try json.double("y")),
             paused: try json.bool("paused"), pausedBy: try json.intList("pausedBy"), owner: try json.optionalInt("owner"),
             refreshing: try json.bool("refreshing"), headerHeight: try json.optionalDouble("headerHeight")
         )

@@ -186,7 +186,7 @@ package final class RestartStore {
             }
         }
         // Those still waiting for their containers wait again (docs/design.md §20).
-        for waiter in client.waiters {
+        for waiter in client.waiters.inOrder {
             switch waiter.kind {
             case .subscription(let rate): requests.append(.subscribe(container: waiter.name, rate: rate, wait: true))
             case let .observation(observation, id): requests.append(.observe(container: waiter.name, observation: observation, id: id, wait: true))

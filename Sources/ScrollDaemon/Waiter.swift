@@ -23,12 +23,6 @@ final class Waiter {
         self.kind = kind
     }
 
-    /// Whether it waits for a subscription to `name` (any rate).
-    func isSubscription(to name: String) -> Bool {
-        guard case .subscription = kind else { return false }
-        return self.name.utf8.elementsEqual(name.utf8)
-    }
-
     /// The observation's id, if it is one.
     var observationID: RequestID? {
         guard case .observation(_, id: let id) = kind else { return nil }

@@ -3,28 +3,31 @@
 /// thousands waiting, from every connection, and a walk of them all per waiter made creating
 /// the container (or closing one of those connections) quadratic on the event loop.
 struct WaitingList {
-    private var entries: [ObjectIdentifier: (order: Int, waiter: Waiter)] = [:]
-    private var next = 0
+    private var waiters = ArrivalOrder<ObjectIdentifier, Waiter>()
     /// How many of them are observations.
     private(set) var observations = 0
 
-    var count: Int { entries.count }
-    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { waiters.count }
+    var isEmpty: Bool { waiters.isEmpty }
 
     mutating func append(_ waiter: Waiter) {
-        entries[ObjectIdentifier(waiter)] = (next, waiter)
-        next += 1
+        waiters.append(waiter, for: ObjectIdentifier(waiter))
         if waiter.observationID != nil { observations += 1 }
     }
 
     /// Takes `waiter` off the list; true when it was on it.
     @discardableResult
     mutating func remove(_ waiter: Waiter) -> Bool {
-        guard entries.removeValue(forKey: ObjectIdentifier(waiter)) != nil else { return false }
+        guard waiters.remove(ObjectIdentifier(waiter)) != nil else { return false }
         if waiter.observationID != nil { observations -= 1 }
         return true
     }
 
+    mutating func removeAll() {
+        waiters.removeAll()
+        observations = 0
+    }
+
     /// The waiters in the order they came.
-    var inOrder: [Waiter] { entries.values.sorted { $0.order < $1.order }.map(\.waiter) }
+    var inOrder: [Waiter] { waiters.inOrder }
 }

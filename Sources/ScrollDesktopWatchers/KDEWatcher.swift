@@ -76,11 +76,14 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         }
     }
 
-    /// A whole file's bytes as text; nil when it cannot be read (it does not exist).
+    /// A whole file's bytes as text; nil when it cannot be read (it does not exist, or it is
+    /// no regular file: a FIFO in its place would block the watcher for good).
     static func readWholeFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {

@@ -83,6 +83,9 @@ public enum Limits {
     /// Subscriptions and observations one connection may have waiting for their containers
     /// (`"wait": true`, docs/design.md §20).
     public static let waiting = 1000
+    /// Subscriptions and observations waiting for their containers over every connection:
+    /// each holds its container's name until a container has it.
+    public static let allWaiting = 100_000
     /// Observations one connection may have (docs/design.md §13), waiting ones included: each
     /// is evaluated on every state of its container.
     public static let observations = 1000
@@ -96,6 +99,15 @@ public enum Limits {
     /// height, one per run of equal heights), about 16 bytes each: a client's explicit heights
     /// are the one thing it can make the daemon hold in proportion to what it sends.
     public static let storedRowHeights = 10_000_000
+    /// Bytes of a configuration file: room for a list of 10⁷ explicit row heights; a larger
+    /// file is refused before it is read.
+    public static let configurationFileBytes = 64 << 20
+    /// A container's `seq` as a restore or a recording may set it: +1 per state goes on from
+    /// there, and every value stays an integer a JSON number holds exactly.
+    public static let sequence: ClosedRange<Int> = 0...(1 << 53)
+    /// Bytes (UTF-8) of a container's name: every state and observation carries it, and a
+    /// connection's `welcome` lists every one.
+    public static let containerNameBytes = 255
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

@@ -62,7 +62,7 @@ extension RestoredContainer {
             }
         }
         guard case .string(let name)? = value[member: "container"] else { throw missing("container", "a name") }
-        guard case .integer(let seq)? = value[member: "seq"], seq >= 0 else { throw missing("seq", "an integer ≥ 0") }
+        guard case .integer(let seq)? = value[member: "seq"], Limits.sequence.contains(seq) else { throw missing("seq", "an integer from 0 to 2^53") }
         guard case .bool(let paused)? = value[member: "paused"] else { throw missing("paused", "true or false") }
         guard case .object(let members)? = value[member: "settings"] else { throw missing("settings", "an object") }
         let refreshing: Bool

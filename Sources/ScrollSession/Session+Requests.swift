@@ -101,6 +101,9 @@ extension Session {
         guard !name.utf8.contains(UInt8(ascii: ".")) else {
             throw ProtocolError(.invalidValue, "invalid \"container\": a container name cannot contain \".\" (containers are configured as containers.NAME.*)")
         }
+        guard name.utf8.count <= Limits.containerNameBytes else {
+            throw ProtocolError(.invalidValue, "invalid \"container\": a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(name.utf8.count)")
+        }
         let creating = index(of: name) == nil
         if creating {
             // Names are compared byte for byte, and no two containers may be told apart only

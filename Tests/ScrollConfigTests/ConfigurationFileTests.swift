@@ -397,6 +397,50 @@ struct ConfigurationFileTests {
         }
     }
 
+    /// The watcher reloads whatever the path comes to name, on the daemon's loop: a FIFO must not
+    /// block it, a device must not feed it forever, a huge file must not be read; `/dev/null`
+    /// is no configuration.
+    @Test func onlyAFileOrDeviceOfAtMostTheLimitIsRead() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func message(_ path: String) -> String? {
+            do {
+                _ = try Configuration.load(contentsOf: path)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let fifo = directory.appendingPathComponent("fifo.toml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(message(fifo) == "\(fifo): cannot read the configuration file: not a regular file")
+        #expect(message("/dev/zero") == "/dev/zero: cannot read the configuration file: larger than 67108864 bytes")
+        #expect(message("/dev/null") == nil)
+        #expect(message(directory.path) == "\(directory.path): cannot read the configuration file: Is a directory")
+        // A sparse file one byte past the limit is refused before a byte of it is read.
+        let huge = directory.appendingPathComponent("huge.toml").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, off_t(Limits.configurationFileBytes + 1)) == 0)
+        #expect(message(huge) == "\(huge): cannot read the configuration file: larger than 67108864 bytes (67108865)")
+        // At the limit it is read (and, all NUL bytes, refused as TOML, not for its size).
+        #expect(truncate(huge, off_t(Limits.configurationFileBytes)) == 0)
+        #expect(message(huge)?.contains("larger than") == false)
+        let small = directory.appendingPathComponent("small.toml").path
+        #expect(FileManager.default.createFile(atPath: small, contents: Data("[daemon]\nframe_rate = 60\n".utf8)))
+        #expect(try Configuration.load(contentsOf: small).daemon.frameRate == 60)
+    }
+
+    @Test func aContainerNameIsAtMost255Bytes() throws {
+        let longest = String(repeating: "n", count: 255)
+        #expect(try Configuration.parse("[containers.\(longest)]\ncontainerSize = { width = 10, height = 10 }\n", file: "scrolld.toml").containers.contains { $0.name == longest })
+        #expect {
+            try Configuration.parse("[containers.\(longest)x]\ncontainerSize = { width = 10, height = 10 }\n", file: "scrolld.toml")
+        } throws: { error in
+            String(describing: error).contains("a container name is at most 255 bytes of UTF-8, got 256")
+        }
+    }
+
     // MARK: The shipped config/scrolld.toml
 
     static let shippedPath = URL(fileURLWithPath: #filePath)

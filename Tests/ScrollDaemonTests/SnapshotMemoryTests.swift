@@ -159,5 +159,16 @@ struct SnapshotMemoryTests {
         #expect(try pausers("[3,5]") == [3, 5])
         #expect(throws: SnapshotError("\"pausedBy\" is not a list of integers")) { try pausers("\"3\"") }
     }
+
+    /// A damaged store's `seq` past 2^53 is refused, not taken back to overflow at the next state.
+    @Test func aStoreWithASeqPastTwoToThe53IsRefused() throws {
+        func seq(_ value: String) throws -> Int {
+            let document = #"{"instance":"x","nextClient":2,"focus":null,"focusedBy":null,"connections":[],"containers":[{"name":"m","settings":{},"seq":\#(value),"x":0,"y":0,"paused":false,"pausedBy":[],"owner":null,"refreshing":false,"headerHeight":null}]}"#
+            return try RestartSnapshot(decoding: Array(document.utf8)).containers[0].seq
+        }
+        #expect(try seq("9007199254740992") == 1 << 53)
+        #expect(throws: SnapshotError("\"seq\" is not an integer from 0 to 2^53")) { try seq("9223372036854775807") }
+        #expect(throws: SnapshotError("\"seq\" is not an integer from 0 to 2^53")) { try seq("-1") }
+    }
 }
 

@@ -67,6 +67,24 @@ struct RecordedCommandTests {
         }
     }
 
+    /// A restored `seq` is where numbering goes on: at most 2^53, so that +1 per state can
+    /// neither overflow nor leave the integers a JSON number holds.
+    @Test func aRestoredSeqIsAtMostTwoToThe53() throws {
+        func restore(seq: String) throws -> [Int] {
+            let line = try Self.line(#"{"t":9,"type":"restore","containers":[{"container":"list","seq":\#(seq),"x":0.0,"y":0.0,"paused":false,"settings":{}}],"focus":null}"#)
+            var session = try Self.session()
+            return try session.apply(Command(recorded: line)).map(\.seq)
+        }
+        #expect(try restore(seq: "9007199254740992") == [9_007_199_254_740_993])
+        for seq in ["9007199254740993", "9223372036854775807", "-1"] {
+            #expect {
+                try restore(seq: seq)
+            } throws: { error in
+                String(describing: error).contains(#"needs "seq" (an integer from 0 to 2^53)"#)
+            }
+        }
+    }
+
     @Test func aRecordingWritesEachCommandInItsOwnShape() throws {
         var session = try Self.session()
         session.startRecording(SessionRecorder(header: EventLogHeader(created: "2026-11-27T00:00:00Z", source: "test")), at: 0)

@@ -21,12 +21,19 @@ final class RecordingFile: RecordingSink, Sendable {
         try? descriptor.close()
     }
 
-    /// Appends `bytes`; the error, described, when they could not all be written.
+    /// Appends `bytes` (whole lines); the error, described, when they could not all be
+    /// written. What a failed write left of them (a full disk takes part) is cut back off, so
+    /// the recording ends on a whole line and replays without a warning.
     func write(_ bytes: [UInt8]) -> String? {
+        let end = try? descriptor.seek(offset: 0, from: .current)
         do {
             _ = try descriptor.writeAll(bytes)
             return nil
         } catch {
+            if let end {
+                _ = try? descriptor.resize(to: end)
+                _ = try? descriptor.seek(offset: end, from: .start)
+            }
             return "\(error)"
         }
     }

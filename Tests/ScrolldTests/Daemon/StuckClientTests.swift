@@ -33,4 +33,39 @@ struct StuckClientTests {
         #expect(other.request(["op": "ping"], id: 1)?["type"] as? String == "pong")
         #expect(daemon.stop() == 0)
     }
+
+    /// Replies are never coalesced, and some come of what others do: a client waiting for a
+    /// thousand names gets a state each time another creates them and a `removed` each time it
+    /// removes them. One that reads none of them is dropped once NIO holds more than
+    /// `Client.backlogLimit` (1 MiB) of its replies, long before the stuck-client timeout (here
+    /// ten minutes), and the one that churns is still served.
+    @Test func aClientThatReadsNoneOfItsRepliesIsDroppedPastTheBacklogLimit() throws {
+        let daemon = try DaemonProcess(arguments: ["--stuck-client-timeout", "600"])
+        let waiter = try LineClient(path: daemon.socketPath)
+        let names = (0..<1000).map { "w\($0)" }
+        _ = waiter.readJSON()
+        for name in names {
+            #expect(waiter.request(["op": "subscribe", "container": name, "wait": true], id: 1)?["type"] as? String == "waiting")
+        }
+        // From here on it reads nothing.
+        let churner = try LineClient(path: daemon.socketPath)
+        _ = churner.readJSON()
+        let dropped = "whose unread replies passed 1048576 bytes"
+        var rounds = 0
+        _ = waitUntil(timeout: 120) {
+            rounds += 1
+            // One at a time: the churner reads its own replies.
+            for name in names {
+                guard churner.request(["op": "configure", "container": name, "containerSize": ["width": 100, "height": 100]], id: 1)?["type"] as? String == "ok",
+                    churner.request(["op": "remove", "container": name], id: 2)?["type"] as? String == "ok"
+                else { return true }
+            }
+            return daemon.stderr.contains(dropped)
+        }
+        #expect(daemon.waitForLog(dropped, timeout: 30), "\(daemon.stderr)")
+        #expect(rounds < 20)
+        #expect(waiter.isClosed(timeout: 30))
+        #expect(churner.request(["op": "ping"], id: 5001)?["type"] as? String == "pong")
+        #expect(daemon.stop() == 0)
+    }
 }
