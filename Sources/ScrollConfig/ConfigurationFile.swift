@@ -146,8 +146,8 @@ extension Configuration {
         guard !name.isEmpty, !name.contains(".") else {
             throw ConfigurationError(key: key, message: "a container name must be non-empty and contain no '.', got \(TOMLKey.quoted(name))")
         }
-        guard name.utf8.count <= Limits.containerNameBytes else {
-            throw ConfigurationError(key: key, message: "a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(name.utf8.count)")
+        if let problem = Limits.nameTooLong(name) {
+            throw ConfigurationError(key: key, message: problem)
         }
     }
 

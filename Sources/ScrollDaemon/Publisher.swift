@@ -134,20 +134,30 @@ final class Publisher {
     /// How many wait over every connection (``Limits/allWaiting``).
     private(set) var waiterCount = 0
 
+    /// The limit a waiter would pass.
+    enum WaitLimit {
+        /// ``Limits/waiting``, of its connection.
+        case connection
+        /// ``Limits/allWaiting``, of the daemon.
+        case daemon
+    }
+
     /// `waiter` waits for its container; it replaces its client's waiting subscription to the
-    /// same name, if it is one. False (and nothing changes) when the client has
-    /// ``Limits/waiting`` waiting already, or the daemon ``Limits/allWaiting``.
-    func wait(_ waiter: Waiter) -> Bool {
+    /// same name, if it is one. The limit it would pass, and nothing changes, when its client
+    /// or the daemon has as many waiting as they may.
+    @discardableResult
+    func wait(_ waiter: Waiter) -> WaitLimit? {
         let client = waiter.client
         if case .subscription = waiter.kind, let earlier = client.waiters.subscription(to: waiter.name) {
             unwait(earlier)
         }
-        guard client.waiters.count < Limits.waiting, waiterCount < Limits.allWaiting else { return false }
+        guard client.waiters.count < Limits.waiting else { return .connection }
+        guard waiterCount < Limits.allWaiting else { return .daemon }
         client.waiters.append(waiter)
         waiting[waiter.name, default: WaitingList()].append(waiter)
         waiterCount += 1
         if waiter.observationID != nil { observationCount += 1 }
-        return true
+        return nil
     }
 
     /// `waiter` waits no more (unsubscribed or unobserved).
@@ -236,10 +246,10 @@ final class Publisher {
         guard let container = containers.removeValue(forKey: id) else { return nil }
         // With `wait`, they wait again (docs/design.md §20), in the order they came.
         for subscription in container.subscriptions where subscription.waits {
-            _ = wait(Waiter(client: subscription.client, name: container.name, kind: .subscription(rate: subscription.rate)))
+            wait(Waiter(client: subscription.client, name: container.name, kind: .subscription(rate: subscription.rate)))
         }
         for observer in container.observers where observer.waits {
-            _ = wait(Waiter(client: observer.client, name: container.name, kind: .observation(observer.observation, id: observer.id)))
+            wait(Waiter(client: observer.client, name: container.name, kind: .observation(observer.observation, id: observer.id)))
         }
         container.batch = nil
         batched.removeAll { $0 === container }

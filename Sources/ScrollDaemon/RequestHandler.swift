@@ -177,16 +177,17 @@ final class RequestHandler {
 
     // MARK: Waiting (docs/design.md §20)
 
-    /// `waiter` waits for its container, within the connection's limit.
+    /// `waiter` waits for its container, within the connection's and the daemon's limits.
     private func startWaiting(_ waiter: Waiter, id: RequestID?) throws(ProtocolError) {
         // A name no container can have would wait for ever.
-        guard waiter.name.utf8.count <= Limits.containerNameBytes else {
-            throw ProtocolError(.invalidValue, "invalid \"container\": a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(waiter.name.utf8.count)", id: id)
+        if let problem = Limits.nameTooLong(waiter.name) {
+            throw ProtocolError(.invalidValue, "invalid \"container\": \(problem)", id: id)
         }
-        guard core.publisher.wait(waiter) else {
-            if waiter.client.waiters.count >= Limits.waiting {
-                throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations on this connection (at most \(Limits.waiting))", id: id)
-            }
+        switch core.publisher.wait(waiter) {
+        case nil: return
+        case .connection?:
+            throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations on this connection (at most \(Limits.waiting))", id: id)
+        case .daemon?:
             throw ProtocolError(.tooLarge, "too many waiting subscriptions and observations (at most \(Limits.allWaiting) over every connection)", id: id)
         }
     }

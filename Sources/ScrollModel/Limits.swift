@@ -108,6 +108,13 @@ public enum Limits {
     /// Bytes (UTF-8) of a container's name: every state and observation carries it, and a
     /// connection's `welcome` lists every one.
     public static let containerNameBytes = 255
+
+    /// Why `name` is too long to name a container (``containerNameBytes``), or nil: the one
+    /// message a request, a file and a restore give.
+    public static func nameTooLong(_ name: String) -> String? {
+        let bytes = name.utf8.count
+        return bytes > containerNameBytes ? "a container name is at most \(containerNameBytes) bytes of UTF-8, got \(bytes)" : nil
+    }
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

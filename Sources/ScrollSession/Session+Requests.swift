@@ -101,8 +101,8 @@ extension Session {
         guard !name.utf8.contains(UInt8(ascii: ".")) else {
             throw ProtocolError(.invalidValue, "invalid \"container\": a container name cannot contain \".\" (containers are configured as containers.NAME.*)")
         }
-        guard name.utf8.count <= Limits.containerNameBytes else {
-            throw ProtocolError(.invalidValue, "invalid \"container\": a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(name.utf8.count)")
+        if let problem = Limits.nameTooLong(name) {
+            throw ProtocolError(.invalidValue, "invalid \"container\": \(problem)")
         }
         let creating = index(of: name) == nil
         if creating {

@@ -23,8 +23,8 @@ extension Session {
         guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
             throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
         }
-        guard stored.name.utf8.count <= Limits.containerNameBytes else {
-            throw ConfigurationError(key: "containers", message: "a container name is at most \(Limits.containerNameBytes) bytes of UTF-8, got \(stored.name.utf8.count)")
+        if let problem = Limits.nameTooLong(stored.name) {
+            throw ConfigurationError(key: "containers", message: problem)
         }
         guard otherSpelling(of: stored.name) == nil else {
             throw ConfigurationError(key: "containers", message: "another Unicode spelling of an existing container's name")
