@@ -209,7 +209,7 @@ let package = Package(
         // session bus.
         .testTarget(
             name: "ScrollDesktopWatcherTests",
-            dependencies: ["ScrollDesktopGNOME", "ScrollDesktopPortal", "ScrollDesktop"],
+            dependencies: ["ScrollDesktopGNOME", "ScrollDesktopPortal", "ScrollDesktopWatchers", "ScrollDesktop"],
             exclude: ["Support/portal-settings-peer.py"]
         ),
         .testTarget(name: "ScrolldTests", dependencies: ["ScrollLog", "ScrollModel", "ScrollClient", "ScrollProtocol"]),

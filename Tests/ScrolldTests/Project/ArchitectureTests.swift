@@ -42,7 +42,7 @@ import Testing
             "NIOCore", "NIOPosix", "NIOConcurrencyHelpers", "Logging", "ArgumentParser",
         ],
         // Real GSettings and a real portal peer on a private session bus, run as processes.
-        "ScrollDesktopWatcherTests": ["ScrollDesktop", "ScrollDesktopGNOME", "ScrollDesktopPortal", "Testing", "Foundation"],
+        "ScrollDesktopWatcherTests": ["ScrollDesktop", "ScrollDesktopGNOME", "ScrollDesktopPortal", "ScrollDesktopWatchers", "Testing", "Foundation"],
         "ScrollModelTests": ["ScrollModel", "PropertyBased", "Testing", "Foundation", "Glibc"],
         "ScrollJSONTests": ["ScrollJSON", "Testing"],
         "ScrollLogTests": ["ScrollLog", "ScrollJSON", "ScrollModel", "Testing", "Foundation"],
