@@ -112,6 +112,9 @@ final class RequestHandler {
     private func observe(
         _ observation: ScrollObservation, of name: String, id observationID: RequestID, waits: Bool, for client: Client, request id: RequestID?
     ) throws(ProtocolError) -> ByteBuffer {
+        guard observationID.json.utf8.count <= Limits.observationIDBytes else {
+            throw ProtocolError(.tooLarge, "an observation's \"id\" is at most \(Limits.observationIDBytes) bytes of JSON, got \(observationID.json.utf8.count)", id: id)
+        }
         let existing = try? core.container(named: name)
         if existing == nil, !waits { throw .unknownContainer(name, id: id) }
         guard client.observers[observationID] == nil, client.waiters.observation(observationID) == nil else {

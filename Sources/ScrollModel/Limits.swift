@@ -115,6 +115,9 @@ public enum Limits {
         let bytes = name.utf8.count
         return bytes > containerNameBytes ? "a container name is at most \(containerNameBytes) bytes of UTF-8, got \(bytes)" : nil
     }
+    /// Bytes of an observation's `id` as JSON text: the daemon keeps it for as long as the
+    /// observation lasts and writes it into each of its messages.
+    public static let observationIDBytes = 255
     /// Containers in one `parent` chain, the container itself included.
     public static let chainDepth = 32
     /// Rows in one container.

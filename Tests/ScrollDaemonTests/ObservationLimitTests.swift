@@ -30,6 +30,28 @@ struct ObservationLimitTests {
         #expect(try other.request(#"{"op":"observe","container":"main","of":"phase","id":1}"#)?["type"] as? String == "observation")
     }
 
+    /// An observation's id is kept as long as it lasts and written into each of its messages:
+    /// at most `Limits.observationIDBytes` of JSON, waiting or not.
+    @Test func anObservationIdIsAtMost255BytesOfJSON() throws {
+        let daemon = try EmbeddedDaemon()
+        let viewer = try daemon.connect()
+        // A JSON string of 253 characters and its two quotes: 255 bytes.
+        let longest = String(repeating: "i", count: 253)
+        let tooLong = longest + "i"
+        for request in [
+            #"{"op":"observe","container":"main","of":"phase","id":"\#(tooLong)"}"#,
+            #"{"op":"observe","container":"later","of":"phase","wait":true,"id":"\#(tooLong)"}"#,
+        ] {
+            let refused = try viewer.request(request)
+            #expect(refused?["code"] as? String == "too_large")
+            #expect(refused?["message"] as? String == "an observation's \"id\" is at most 255 bytes of JSON, got 256")
+        }
+        #expect(daemon.core.publisher.observationCount == 0)
+        let accepted = try viewer.request(#"{"op":"observe","container":"main","of":"phase","id":"\#(longest)"}"#)
+        #expect(accepted?["type"] as? String == "observation")
+        #expect(accepted?["id"] as? String == longest)
+    }
+
     @Test func aClosedConnectionsObservationsAllGo() throws {
         let daemon = try EmbeddedDaemon()
         let viewer = try daemon.connect()

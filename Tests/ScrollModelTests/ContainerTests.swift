@@ -120,6 +120,9 @@ struct ContainerTests {
         #expect(h.state.contentOffset.y == 0)
         h.send(.finger(10_000, y: 30))  // raw is −70: still clamped
         #expect(h.state.contentOffset.y == 0)
+        // The published velocity is the drag's (what a release would fling with), not the held
+        // offset's: (−100 + 30) px over 10 ms (docs/protocol.md, `velocity`).
+        expectClose(h.state.velocity.y, -7000, tolerance: 1e-9)
     }
 
     @Test func fingerScaleMultipliesDeltas() {
