@@ -120,6 +120,40 @@ struct FaultTests {
         #expect(result.stderr.contains("scrolld: cannot write /dev/full: No space left on device; the recording stops here"), "\(result.stderr)")
     }
 
+    /// `run --record` onto a file that can take no more (RLIMIT_FSIZE, with SIGXFSZ ignored as
+    /// a daemon's supervisor may leave it: the write that crosses the limit is short, the next
+    /// fails with EFBIG, as on a disk that fills up mid-write). The recording stops with the
+    /// reason in the log, what the short write left of a line is cut back off so the file
+    /// replays without a warning, and the daemon goes on serving.
+    @Test func aRecordingThatCannotGrowEndsOnAWholeLineAndTheDaemonServesOn() throws {
+        let recording = try Scrolld.temporaryFile("", name: "session.scrolllog")
+        let limit = 16 * 1024  // `ulimit -f` counts 512-byte blocks
+        let daemon = try DaemonProcess(
+            arguments: ["--record", recording],
+            launcher: ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f \(limit / 512) && exec \"$0\" \"$@\""])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try #require(client.read(type: "welcome"))
+        #expect(client.request(["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 300],
+                                "rows": ["count": 1000, "height": 44]], id: 1)?["type"] as? String == "ok")
+        // Each request is a recorded line of about 100 bytes: 400 of them are more than the file
+        // may hold.
+        for number in 0..<400 {
+            #expect(client.request(["op": "scrollTo", "container": "list", "y": Double(number) * 10.25], id: 10 + number)?["type"] as? String == "ok")
+        }
+        #expect(waitUntil(timeout: 60) { daemon.stderr.contains("recording stopped: cannot write \(recording): ") }, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("File too large"), "\(daemon.stderr)")
+        #expect(client.request(["op": "ping"], id: 1000)?["type"] as? String == "pong")
+
+        let written = try Data(contentsOf: URL(fileURLWithPath: recording))
+        #expect(written.count > limit / 2 && written.count <= limit, "\(written.count) bytes")
+        #expect(written.last == UInt8(ascii: "\n"), "the recording ends mid-line: \(String(decoding: written.suffix(80), as: UTF8.self))")
+        let replayed = try Scrolld.run(["replay", recording, "--container", "list"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stderr.isEmpty, "\(replayed.stderr)")
+        #expect(replayed.states.contains { $0["container"] as? String == "list" })
+        #expect(daemon.stop() == 0, "\(daemon.stderr)")
+    }
+
     /// A recording with no device to read says why at once (found by a user trial: only
     /// "recorded 0 events", and a bug report with an empty log).
     @Test func recordingWithoutAUsableDeviceSaysWhy() throws {
