@@ -53,18 +53,19 @@ enum HeaderKey: Int, ObjectSchema {
     static let spellings: [(StaticString, HeaderKey)] = [("height", .height), ("progress", .progress)]
 }
 
-/// `{"first":…,"last":…}`
 /// A state's `indicators` (docs/design.md §22): one thumb per axis the container scrolls.
 enum IndicatorsKey: Int, ObjectSchema {
     case x, y
     static let spellings: [(StaticString, IndicatorsKey)] = [("x", .x), ("y", .y)]
 }
 
+/// `{"offset":…,"length":…,"visible":…}`: one axis' thumb.
 enum IndicatorKey: Int, ObjectSchema {
     case offset, length, visible
     static let spellings: [(StaticString, IndicatorKey)] = [("offset", .offset), ("length", .length), ("visible", .visible)]
 }
 
+/// `{"first":…,"last":…}`
 enum VisibleRowsKey: Int, ObjectSchema {
     case first, last
     static let spellings: [(StaticString, VisibleRowsKey)] = [("first", .first), ("last", .last)]
