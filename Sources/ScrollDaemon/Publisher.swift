@@ -123,6 +123,7 @@ final class Publisher {
             container.subscriptions[position] = subscription
         } else {
             container.subscriptions.append(subscription)
+            subscriptionCount += 1
         }
     }
 
@@ -195,10 +196,16 @@ final class Publisher {
     /// Ends the client's subscription to `container`, or to every container it follows (nil).
     func unsubscribe(_ client: Client, from container: PublishedContainer?) {
         for followed in container.map({ [$0] }) ?? client.subscriptions.map(\.container) {
+            let before = followed.subscriptions.count
             followed.subscriptions.removeAll { $0.client === client }
+            subscriptionCount -= before - followed.subscriptions.count
             client.unsubscribe(from: followed)
         }
     }
+
+    /// The subscriptions over every connection and container, waiting ones not included
+    /// (``Limits/allSubscriptions``).
+    private(set) var subscriptionCount = 0
 
     /// The observations over every connection and container, waiting ones included
     /// (``Limits/allObservations``).
@@ -227,7 +234,9 @@ final class Publisher {
         for waiter in client.waiters.inOrder { stopWaiting(waiter) }
         client.waiters.removeAll()
         for subscription in client.subscriptions {
+            let before = subscription.container.subscriptions.count
             subscription.container.subscriptions.removeAll { $0.client === client }
+            subscriptionCount -= before - subscription.container.subscriptions.count
         }
         // Once per container, not once per observer: a connection may hold a thousand
         // observations of one container.
@@ -272,6 +281,7 @@ final class Publisher {
                 client.reply(message)
             }
         }
+        subscriptionCount -= container.subscriptions.count
         container.subscriptions.removeAll()
         removeObservers(of: container) { _ in true }
         return container

@@ -65,6 +65,9 @@ final class RequestHandler {
         case let .subscribe(name, rate, wait):
             guard wait, core.session.index(of: name) == nil else {
                 let (index, container) = try core.container(named: name, id: id)
+                guard client.isSubscribed(to: container) || core.publisher.subscriptionCount < Limits.allSubscriptions else {
+                    throw ProtocolError(.tooLarge, "too many subscriptions (at most \(Limits.allSubscriptions) over every connection and container)", id: id)
+                }
                 core.publisher.subscribe(client, to: container, rate: rate, waits: wait)
                 return stateReply(of: index, name: name, id: id)
             }

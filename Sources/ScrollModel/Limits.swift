@@ -86,6 +86,10 @@ public enum Limits {
     /// Subscriptions and observations waiting for their containers over every connection:
     /// each holds its container's name until a container has it.
     public static let allWaiting = 100_000
+    /// Subscriptions over every connection that a `subscribe` may add to: each costs its
+    /// connection a write of every state its container publishes, and about 180 bytes. Waiting
+    /// subscriptions whose container comes may pass it by at most ``allWaiting``.
+    public static let allSubscriptions = 100_000
     /// Observations one connection may have (docs/design.md §13), waiting ones included: each
     /// is evaluated on every state of its container.
     public static let observations = 1000
