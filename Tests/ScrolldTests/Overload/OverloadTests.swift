@@ -123,6 +123,7 @@ struct OverloadTests {
         // not be closed on its side yet) and the datagram socket it opens for a moment to send
         // systemd its status.
         let baselineFDs = probe.lastingDescriptors(on: daemon.socketPath)
+        let baselineDescriptors = probe.descriptors
         let baselineKiB = probe.residentKiB
         let started = Date()
         // For `make bench`: the daemon and the readers run as soon as they are runnable,
@@ -311,13 +312,29 @@ struct OverloadTests {
         for fd in stuck { close(fd) }
         stuck.removeAll()
         gate.client.close()
-        let fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+        var fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+        if !fdsBack {
+            // A connection this process still holds is open, and the daemon is right to keep
+            // it: what is judged is that it lets go of every one whose client closed it. Such a
+            // descriptor is this harness' (a number closed twice, say), so it is named here for
+            // whoever reads the figures, then closed, and the daemon must then let go of it.
+            let held = SocketPeers.held(by: getpid(), connectedTo: daemon.socketPath)
+            if !held.isEmpty {
+                let healthyFDs = Set(streams.map(\.fd))
+                let named = held.map { "fd \($0)\(healthyFDs.contains($0) ? " (a healthy subscriber's number)" : "")" }
+                print("OVERLOAD: this test process still held \(held.count) connection(s) to the daemon after closing its own: \(named.joined(separator: ", ")); closed now")
+                for fd in held { close(fd) }
+                fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+            }
+        }
         let afterFDs = probe.descriptorCount
         if !fdsBack {
             let sockets = probe.descriptors.filter { $0.hasPrefix("socket:") }.map { String($0.dropFirst(8).dropLast()) }
             let ss = (try? Scrolld.runTool("/usr/bin/ss", ["-xanp"]).stdout) ?? Data()
             let mine = String(decoding: ss, as: UTF8.self).split(separator: "\n").filter { line in sockets.contains { line.contains(" \($0) ") } }
-            Issue.record("the daemon holds \(afterFDs) descriptors, \(baselineFDs) before the clients:\n\(probe.descriptors.joined(separator: " "))\n\(mine.joined(separator: "\n"))\n\(daemon.stderr.suffix(3000))")
+            let now = probe.descriptors
+            let added = now.filter { !baselineDescriptors.contains($0) }, gone = baselineDescriptors.filter { !now.contains($0) }
+            Issue.record("the daemon holds \(afterFDs) descriptors, \(baselineFDs) before the clients (\(probe.clientConnections(on: daemon.socketPath)) client connections; since the baseline, new: \(added.joined(separator: " ")); gone: \(gone.joined(separator: " "))):\n\(now.joined(separator: " "))\n\(mine.joined(separator: "\n"))\n\(daemon.stderr.suffix(3000))")
         }
         let afterKiB = probe.residentKiB
         let client = try LineClient(path: daemon.socketPath)
