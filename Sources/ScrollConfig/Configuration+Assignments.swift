@@ -53,16 +53,36 @@ extension ContainerSettings {
         if let header { result.append(("header", .object(header.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
         if var rows {
             // Rows edited by `configure` (insert, remove) are written out as the heights they
-            // have now: the edits themselves were recorded as the requests that made them.
+            // have now, in runs of equal heights: one entry per run as the rows store them, not
+            // one per row (10⁷ uniform rows with one insert are three runs, not 10⁷ numbers, in
+            // every restart store write and recording header). The edits themselves were
+            // recorded as the requests that made them.
             if let editedHeights {
                 rows["count"] = nil
-                rows["heights"] = .array((0..<editedHeights.count).map { .double(editedHeights[$0]) })
+                rows["heights"] = nil
+                rows["runs"] = .array(Self.mergedRuns(editedHeights).map { .array([.integer($0.count), .double($0.height)]) })
             }
             result.append(("rows", .object(rows.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })))
         }
         if let refresh, !refresh.isEmpty { result.append(("refresh", .object(refresh.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))) }
         if !physics.isEmpty { result.append(("physics", .object(physics.map { ($0.key, $0.value) }))) }
         return result
+    }
+}
+
+extension ContainerSettings {
+    /// `heights.runs` with neighbouring runs of one height joined (explicit heights come one
+    /// row at a time).
+    static func mergedRuns(_ heights: RowHeights) -> [(count: Int, height: Double)] {
+        var merged: [(count: Int, height: Double)] = []
+        for run in heights.runs {
+            if let last = merged.last, last.height == run.height {
+                merged[merged.count - 1].count += run.count
+            } else {
+                merged.append(run)
+            }
+        }
+        return merged
     }
 }
 

@@ -39,10 +39,10 @@ public struct ContainerSettings: Sendable {
     }
 
     static let headerKeys = ["min_height", "max_height", "stretch", "snap", "mode"]
-    static let rowKeys = ["count", "height", "heights", "top", "threshold", "visible_in", "sticky"]
+    static let rowKeys = ["count", "height", "heights", "runs", "top", "threshold", "visible_in", "sticky"]
     static let refreshKeys = ["threshold", "height"]
     /// The row keys that describe the heights: setting one describes the rows anew.
-    static let heightKeys: Set<String> = ["count", "height", "heights"]
+    static let heightKeys: Set<String> = ["count", "height", "heights", "runs"]
 
     /// `path`: the key below `containers.NAME`, in its canonical spelling (``KeySpelling``);
     /// `key`: the whole key as written, which errors name.
@@ -93,6 +93,13 @@ public struct ContainerSettings: Sendable {
             }
             try Self.checkRow(path[1], value, key: key)
             rows = (rows ?? [:]).merging([path[1]: value]) { $1 }
+            // `runs` and `heights` or `count` describe the same thing: the last one given holds.
+            if path[1] == "runs" {
+                rows?["heights"] = nil
+                rows?["count"] = nil
+            } else if path[1] == "heights" || path[1] == "count" {
+                rows?["runs"] = nil
+            }
             if Self.heightKeys.contains(path[1]) { editedHeights = nil }
         case (2, "physics"):
             try ScrollPhysics.validate(path[1], value, key: key)
@@ -114,6 +121,8 @@ public struct ContainerSettings: Sendable {
             }
         case "heights":
             for item in try value.array(key) { _ = try item.nonNegative(key) }
+        case "runs":
+            _ = try runs(value, key: key)
         case "threshold":
             let t = try value.number(key)
             guard t >= 0, t < 1 else { throw ConfigurationError(key: key, message: "must be in [0, 1), got \(value.rendered)") }
@@ -176,6 +185,8 @@ public struct ContainerSettings: Sendable {
         let heights: RowHeights
         if let editedHeights {
             heights = editedHeights
+        } else if let runs = fields["runs"] {
+            heights = .runs(try Self.runs(runs, key: "\(prefix).runs"))
         } else if let list = fields["heights"] {
             heights = .explicit(try list.array("\(prefix).heights").map { (v: SettingValue) throws(ConfigurationError) in try v.number("\(prefix).heights") })
         } else {
@@ -218,10 +229,32 @@ public struct ContainerSettings: Sendable {
         editedHeights = edited.heights
         rows?["count"] = .integer(edited.heights.count)
         rows?["heights"] = nil
+        rows?["runs"] = nil
     }
 }
 
 extension ContainerSettings {
+    /// `rows.runs`: `[[count, height], …]`, runs of equal heights in order (how rows edited by
+    /// `configure` are written down, docs/config.md), at most ``Limits/rows`` rows in all.
+    static func runs(_ value: SettingValue, key: String) throws(ConfigurationError) -> [(count: Int, height: Double)] {
+        let items = try value.array(key)
+        var runs: [(count: Int, height: Double)] = []
+        runs.reserveCapacity(items.count)
+        var rows = 0
+        for item in items {
+            guard case .array(let pair) = item, pair.count == 2, case .integer(let count) = pair[0], count >= 0, count <= Limits.rows else {
+                throw ConfigurationError(key: key, message: "expected [count, height] pairs (a count between 0 and \(Limits.rows), a height ≥ 0), got \(item.rendered)")
+            }
+            let height = try pair[1].nonNegative(key)
+            rows += count
+            guard rows <= Limits.rows else {
+                throw ConfigurationError(key: key, message: "expected at most \(Limits.rows) rows in all, got more")
+            }
+            runs.append((count, height))
+        }
+        return runs
+    }
+
     /// `rows.sticky` (docs/design.md §21): at most ``Limits/stickyRows`` row indices, each an
     /// integer in `[0, Limits.rows)`, strictly ascending.
     static func stickyRows(_ value: SettingValue, key: String) throws(ConfigurationError) -> [Int] {

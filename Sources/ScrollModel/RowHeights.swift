@@ -64,6 +64,14 @@ public struct RowHeights: Sendable {
         RowHeights(segments: count > 0 ? [Segment(firstRow: 0, start: 0, count: count, kind: .run(height: Swift.max(0, height)))] : [])
     }
 
+    /// Runs of equal heights, `(count, height)` in order, as ``runs`` writes them down: each run
+    /// is stored as one entry, however long. Negative counts and heights count as 0.
+    public static func runs(_ runs: some Sequence<(count: Int, height: Double)>) -> RowHeights {
+        RowHeights(segments: runs.compactMap { run in
+            run.count > 0 ? Segment(firstRow: 0, start: 0, count: run.count, kind: .run(height: Swift.max(0, run.height))) : nil
+        })
+    }
+
     /// One height per row, px, in order; negative heights count as 0.
     public static func explicit(_ heights: [Double]) -> RowHeights {
         RowHeights(segments: chunks(heights.map { Swift.max(0, $0) }))

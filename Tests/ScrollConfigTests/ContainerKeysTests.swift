@@ -125,3 +125,55 @@ struct ContainerKeysTests {
         #expect(try rows(reloaded)?.heights[3] == 10)
     }
 }
+
+/// `rows.runs`: how rows edited by `configure` are written down in a recording's header and the
+/// restart store (one entry per run of equal heights, not one per row), taken back the same.
+@Suite("Rows as runs")
+struct RowRunsKeyTests {
+    @Test func editedRowsAreWrittenAsRunsAndReadBackEqual() throws {
+        var config = Configuration()
+        try config.set("containers.list.containerSize", .object([("width", .integer(400)), ("height", .integer(600))]))
+        try config.set("containers.list.rows", .object([("count", .integer(Limits.rows - 3)), ("height", .double(44.5)), ("threshold", .double(0.25))]))
+        _ = try config.setRows(of: "list", .object([("insert", .object([("at", .integer(0)), ("count", .integer(1)), ("height", .integer(80))]))]))
+        _ = try config.setRows(of: "list", .object([("insert", .object([("at", .integer(1)), ("heights", .array([.double(44.5), .integer(10)]))]))]))
+        let rows = try #require(config.engineAssignments.first { $0.key == "containers.list.rows" }?.value)
+        guard case .object(let fields) = rows else { Issue.record("rows: \(rows)"); return }
+        #expect(fields.map(\.0) == ["height", "runs", "threshold"])
+        // 80, then 44.5 (an explicit one beside the long run joins it after the 10), 10, then the run.
+        #expect(fields.first { $0.0 == "runs" }?.1 == .array([
+            .array([.integer(1), .double(80)]), .array([.integer(1), .double(44.5)]), .array([.integer(1), .double(10)]),
+            .array([.integer(Limits.rows - 3), .double(44.5)]),
+        ]))
+        let replayed = try Configuration(engineAssignments: config.engineAssignments)
+        let heights = try #require(try replayed.resolve(container: "list").rows?.heights)
+        #expect(heights == (try config.resolve(container: "list").rows?.heights))
+        #expect(heights.count == Limits.rows)
+        #expect(heights.storedEntries == 4)
+        #expect(try replayed.resolve(container: "list").rows?.threshold == 0.25)
+        // Described again with count, or heights, the runs give way.
+        var described = replayed
+        try described.set("containers.list.rows.count", .integer(3))
+        #expect(try described.resolve(container: "list").rows?.heights == .uniform(count: 3, height: 44.5))
+        try described.set("containers.list.rows.runs", .array([.array([.integer(2), .integer(7)])]))
+        try described.set("containers.list.rows.heights", .array([.integer(1), .integer(2)]))
+        #expect(try described.resolve(container: "list").rows?.heights == .explicit([1, 2]))
+    }
+
+    @Test func runsAreCountHeightPairsOfAtMostTheRowLimitInAll() throws {
+        var config = Configuration()
+        func refusal(_ value: SettingValue) -> String? {
+            do {
+                try config.set("containers.list.rows.runs", value)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal(.array([.array([.integer(2), .integer(7)]), .array([.integer(0), .double(1.5)])])) == nil)
+        #expect(try config.resolve(container: "list").rows?.heights == .runs([(2, 7)]))
+        #expect(refusal(.array([.array([.integer(2)])])) == "containers.list.rows.runs: expected [count, height] pairs (a count between 0 and 10000000, a height ≥ 0), got [2]")
+        #expect(refusal(.array([.array([.integer(-1), .integer(7)])]))?.hasPrefix("containers.list.rows.runs: expected [count, height] pairs") == true)
+        #expect(refusal(.array([.array([.integer(2), .integer(-7)])])) != nil)
+        #expect(refusal(.array([.array([.integer(Limits.rows), .integer(1)]), .array([.integer(1), .integer(1)])])) == "containers.list.rows.runs: expected at most 10000000 rows in all, got more")
+    }
+}
