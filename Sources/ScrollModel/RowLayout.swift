@@ -118,11 +118,30 @@ public struct RowLayout: Hashable, Sendable {
         var first = firstRow(endingAfter: lo)
         // The row at the top edge may show too little of itself, and rows of no height never
         // count: step past them to the first visible one.
-        while first < count, start(first) < hi, !isVisible(first, lo, hi) { first += 1 }
+        while first < count, start(first) < hi, !isVisible(first, lo, hi) { first = row(after: first) }
         guard first < count, start(first) < hi else { return .none }
         var last = max(first, min(firstRow(endingAfter: hi), count - 1))
-        while last > first && !isVisible(last, lo, hi) { last -= 1 }
+        while last > first && !isVisible(last, lo, hi) { last = max(first, row(before: last)) }
         return VisibleRows(first: first, last: last)
+    }
+
+    /// The row after `i`, past any rows of no height there at once: a run of them (cheap to
+    /// store, 10⁷ in one entry) would otherwise be stepped through row by row on every state.
+    /// The rows it skips start and end where the row after `i` starts, so none is visible.
+    @inline(__always)
+    func row(after i: Int) -> Int {
+        let next = i + 1
+        guard next < count, end(next) <= start(next) else { return next }
+        return Swift.max(next, firstRow(endingAfter: start(next)))
+    }
+
+    /// The row before `i`, past any rows of no height there at once (``row(after:)``): the
+    /// earliest row ending where they are, the one with a height before them.
+    @inline(__always)
+    func row(before i: Int) -> Int {
+        let previous = i - 1
+        guard previous > 0, end(previous) <= start(previous) else { return previous }
+        return Swift.min(previous, firstRow(endingAfter: start(previous).nextDown))
     }
 
     /// Whether at least `threshold` (in (0, 1]) of row `row`'s height lies inside `[lo, hi]`
