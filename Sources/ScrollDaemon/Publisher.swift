@@ -196,9 +196,7 @@ final class Publisher {
     /// Ends the client's subscription to `container`, or to every container it follows (nil).
     func unsubscribe(_ client: Client, from container: PublishedContainer?) {
         for followed in container.map({ [$0] }) ?? client.subscriptions.map(\.container) {
-            let before = followed.subscriptions.count
-            followed.subscriptions.removeAll { $0.client === client }
-            subscriptionCount -= before - followed.subscriptions.count
+            removeSubscriptions(of: client, from: followed)
             client.unsubscribe(from: followed)
         }
     }
@@ -206,6 +204,13 @@ final class Publisher {
     /// The subscriptions over every connection and container, waiting ones not included
     /// (``Limits/allSubscriptions``).
     private(set) var subscriptionCount = 0
+
+    /// Takes `client`'s subscription out of `container`'s list, keeping ``subscriptionCount``.
+    private func removeSubscriptions(of client: Client, from container: PublishedContainer) {
+        let before = container.subscriptions.count
+        container.subscriptions.removeAll { $0.client === client }
+        subscriptionCount -= before - container.subscriptions.count
+    }
 
     /// The observations over every connection and container, waiting ones included
     /// (``Limits/allObservations``).
@@ -234,9 +239,7 @@ final class Publisher {
         for waiter in client.waiters.inOrder { stopWaiting(waiter) }
         client.waiters.removeAll()
         for subscription in client.subscriptions {
-            let before = subscription.container.subscriptions.count
-            subscription.container.subscriptions.removeAll { $0.client === client }
-            subscriptionCount -= before - subscription.container.subscriptions.count
+            removeSubscriptions(of: client, from: subscription.container)
         }
         // Once per container, not once per observer: a connection may hold a thousand
         // observations of one container.
