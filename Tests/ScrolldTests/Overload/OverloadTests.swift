@@ -312,7 +312,8 @@ struct OverloadTests {
         for fd in stuck { close(fd) }
         stuck.removeAll()
         gate.client.close()
-        var fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+        let released = { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+        var fdsBack = waitUntil(timeout: 60, released)
         if !fdsBack {
             // A connection this process still holds is open, and the daemon is right to keep
             // it: what is judged is that it lets go of every one whose client closed it. Such a
@@ -324,7 +325,7 @@ struct OverloadTests {
                 let named = held.map { "fd \($0)\(healthyFDs.contains($0) ? " (a healthy subscriber's number)" : "")" }
                 print("OVERLOAD: this test process still held \(held.count) connection(s) to the daemon after closing its own: \(named.joined(separator: ", ")); closed now")
                 for fd in held { close(fd) }
-                fdsBack = waitUntil(timeout: 60) { probe.clientConnections(on: daemon.socketPath) == 0 && probe.lastingDescriptors(on: daemon.socketPath) == baselineFDs }
+                fdsBack = waitUntil(timeout: 60, released)
             }
         }
         let afterFDs = probe.descriptorCount
