@@ -140,7 +140,22 @@ struct RequestReader {
         guard key.hasConfigurationMembers else { return value }
         switch value {
         case .object(let members):
-            return .object(members.map { (KeyCase.snake($0.0), $0.1) })
+            // Two spellings of one key (`minHeight` and `min_height`, or `A` and `a`) would
+            // otherwise reach the configuration as one key given twice.
+            var spellings: [String: String] = [:]
+            var snakeMembers: [(String, ProtocolValue)] = []
+            snakeMembers.reserveCapacity(members.count)
+            for (name, member) in members {
+                let snake = KeyCase.snake(name)
+                if let first = spellings.updateValue(name, forKey: snake) {
+                    throw ProtocolError(
+                        .badRequest,
+                        "key \(ProtocolError.quoted(snake)) given twice in \(ProtocolError.quoted(key.name)), as \(ProtocolError.quoted(first)) and \(ProtocolError.quoted(name)); give each key once"
+                    )
+                }
+                snakeMembers.append((snake, member))
+            }
+            return .object(snakeMembers)
         case .null:
             return .null
         default:

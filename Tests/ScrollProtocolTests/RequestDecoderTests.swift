@@ -83,6 +83,13 @@ import Testing
             == #"key "contentInsets" given twice (in one spelling or two); give each key once"#)
         #expect(refusal(#"{"op":"configure","container":"m","header":{"maxHeight":9,"maxHeight":10}}"#)?.message
             == #"key "maxHeight" given twice in "header"; give each key once"#)
+        // Member names of header, rows and physics become snake_case keys, so two spellings of
+        // one key, or two names that differ in the case of a letter, are one key given twice.
+        #expect(refusal(#"{"op":"configure","container":"m","header":{"maxHeight":9,"max_height":10}}"#)?.message
+            == #"key "max_height" given twice in "header", as "maxHeight" and "max_height"; give each key once"#)
+        #expect(refusal(#"{"op":"configure","container":"m","rows":{"a":10,"A":-1.5e-3}}"#)?.message
+            == #"key "a" given twice in "rows", as "a" and "A"; give each key once"#)
+        #expect(refusal(#"{"op":"configure","container":"m","physics":{"A":1,"a":2}}"#)?.code == .badRequest)
         #expect(refusal(#"{"op":"scrollTo","container":"m","y":1,"animation":{"spring":{"duration":1,"duration":2}}}"#)?.message
             == #"key "duration" given twice (in one spelling or two); give each key once"#)
         // Keys the op does not know are ignored, repeated or not.
