@@ -27,6 +27,9 @@ final class Publisher {
     /// connection right there, and what the connection leaves behind must wait until the
     /// hand-out is done (``DaemonCore/disconnected(_:)``).
     private(set) var delivering = false
+    /// While removals are coalesced (``coalescingRemovals(_:)``), the connections with
+    /// `removed` lines in their outbox, in the order they got their first; nil otherwise.
+    private var removalSenders: [Client]?
 
     init(eventLoop: EventLoop) {
         self.eventLoop = eventLoop
@@ -250,6 +253,21 @@ final class Publisher {
         }
     }
 
+    /// Runs `body`, whose removals queue their `removed` lines instead of sending each, then
+    /// sends every follower's in one write. A connection that owned a thousand containers,
+    /// each followed by forty others, costs forty writes when it closes, not forty thousand;
+    /// each follower reads the same lines in the same order. Nothing else may write to a
+    /// follower within `body` (its lines would overtake the queued ones).
+    func coalescingRemovals(_ body: () -> Void) {
+        let outer = removalSenders
+        removalSenders = []
+        body()
+        let senders = removalSenders ?? []
+        removalSenders = outer
+        // A write that fails may close its connection, and undo what it left, right here.
+        for client in senders { client.sendOutbox() }
+    }
+
     /// The container `id` is gone: its subscribers and observers hear `removed` (once per
     /// connection) and lose their subscription; states it published and not yet delivered go
     /// with it.
@@ -281,7 +299,11 @@ final class Publisher {
             }
             for client in followers {
                 client.unsubscribe(from: container)
-                client.reply(message)
+                if removalSenders != nil {
+                    if client.queue({ $0 += bytes }) { removalSenders?.append(client) }
+                } else {
+                    client.reply(message)
+                }
             }
         }
         subscriptionCount -= container.subscriptions.count

@@ -34,11 +34,13 @@ extension RequestHandler {
         let connections = core.connections
         let held = connections.leases(of: number, on: core.publisher.containers.values)
         let leftBehind = !held.owned.isEmpty || !held.paused.isEmpty || connections.focusedBy == number
-        for container in held.owned {
-            do {
-                try request(.remove(container: container.name), from: number, at: now)
-            } catch {
-                core.logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
+        core.publisher.coalescingRemovals {
+            for container in held.owned {
+                do throws(ProtocolError) {
+                    try request(.remove(container: container.name), from: number, at: now)
+                } catch {
+                    core.logger.error("cannot remove \(container.name), owned by a closed connection: \(error.message)")
+                }
             }
         }
         // After the removals: a container both owned and paused is gone, unless its removal failed.

@@ -72,4 +72,39 @@ final class MemoryRecording: RecordingSink {
         text += String(decoding: bytes, as: UTF8.self)
         return nil
     }
+
+    /// A connection that owned many followed containers closes: each follower hears every
+    /// `removed`, in the order the containers were made, in one write (one `send(2)` on a
+    /// socket), not one write a container: forty followers of a thousand such containers
+    /// held every other client for most of a second.
+    @Test func aClosingOwnerTellsEachFollowerOfAllItsContainersInOneWrite() throws {
+        let daemon = try EmbeddedDaemon()
+        let app = try daemon.connect()
+        let names = ["c", "a", "b"]
+        for (index, name) in names.enumerated() {
+            #expect(try app.request(#"{"op":"configure","container":"\#(name)","owned":true,"id":\#(index)}"#)?["type"] as? String == "ok")
+        }
+        let follower = try daemon.connect()
+        let watcher = try daemon.connect()
+        for name in names {
+            #expect(try follower.request(#"{"op":"subscribe","container":"\#(name)"}"#)?["type"] as? String == "state")
+            #expect(try follower.request(#"{"op":"observe","container":"\#(name)","of":"phase","id":"\#(name)"}"#)?["type"] as? String == "observation")
+        }
+        #expect(try watcher.request(#"{"op":"subscribe","container":"a"}"#)?["type"] as? String == "state")
+        _ = try follower.drain()
+        _ = try watcher.drain()
+
+        try app.channel.close().wait()
+        daemon.loop.run()
+
+        var writes: [String] = []
+        while let buffer = try follower.channel.readOutbound(as: ByteBuffer.self) {
+            writes.append(String(buffer: buffer))
+        }
+        #expect(writes == [names.map { #"{"type":"removed","container":"\#($0)"}"# + "\n" }.joined()])
+        #expect(try watcher.drain().map { $0["container"] as? String } == ["a"])
+        // Everything the follower followed went with the containers.
+        #expect(try follower.request(#"{"op":"unobserve","id":"a"}"#)?["code"] as? String == "invalid_value")
+        #expect(try follower.request(#"{"op":"ping"}"#)?["type"] as? String == "pong")
+    }
 }
