@@ -50,6 +50,11 @@ package final class Client {
     let stuckLimit: TimeAmount
     /// Set once the connection is being closed for not reading.
     private var dropped = false
+    /// False once the daemon has let go of the connection (``DaemonCore/disconnected(_:)``):
+    /// nothing may follow a container for it then. A write that fails closes its connection in
+    /// the middle of whatever wrote, and a loop over many connections' waiters can still hold
+    /// this one's next; an observation started for it would outlive it.
+    package internal(set) var isConnected = true
     /// Bytes of replies NIO holds (written to it and not yet to the socket).
     private var replyBacklog = 0
     let logger: Logger

@@ -19,6 +19,7 @@ extension DaemonCore {
     }
 
     func disconnected(_ client: Client) {
+        client.isConnected = false
         publisher.forget(client)
         client.cancelAll()
         connections.remove(client)

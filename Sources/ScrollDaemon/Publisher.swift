@@ -118,6 +118,7 @@ final class Publisher {
     /// A subscription replaces the client's earlier one to the same container in place, so
     /// subscribers keep their order.
     func subscribe(_ client: Client, to container: PublishedContainer, rate: Double?, waits: Bool = false) {
+        guard client.isConnected else { return }
         // Only a connection already subscribed has a place to search for (a container made
         // for thousands of waiting connections would search its list once for each).
         let subscribed = client.isSubscribed(to: container)
@@ -152,6 +153,7 @@ final class Publisher {
     @discardableResult
     func wait(_ waiter: Waiter) -> WaitLimit? {
         let client = waiter.client
+        guard client.isConnected else { return nil }
         if case .subscription = waiter.kind, let earlier = client.waiters.subscription(to: waiter.name) {
             unwait(earlier)
         }
@@ -220,6 +222,7 @@ final class Publisher {
     private(set) var observationCount = 0
 
     func observe(_ observer: Observer) {
+        guard observer.client.isConnected else { return }
         observer.client.observers[observer.id] = observer
         observer.container.observers.append(observer)
         observationCount += 1

@@ -203,6 +203,9 @@ final class RequestHandler {
     /// message, `old` null), and waits again after a `removed`.
     func created(_ container: PublishedContainer, at index: Int) {
         for waiter in core.publisher.takeWaiters(for: container.name) {
+            // Starting an earlier waiter wrote to its connection; a write that failed closed
+            // it, and this may be another of its waiters.
+            guard waiter.client.isConnected else { continue }
             switch waiter.kind {
             case .subscription(let rate):
                 core.publisher.subscribe(waiter.client, to: container, rate: rate, waits: true)

@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
-import ScrollDaemon
+@testable import ScrollDaemon
 import ScrollModel
 import Testing
 
@@ -178,5 +178,44 @@ struct FollowingAndWaitingTests {
         let connection = try daemon.open()
         let welcome = try #require(try connection.next())
         #expect((welcome["features"] as? [String])?.contains("follow") == true)
+    }
+
+    /// A hostile round's crash: a connection waited twice for one container, and its socket was
+    /// reset. When the container came, starting the first waiter wrote to it, the write failed
+    /// and closed the connection right there, and the second waiter was still started, for a
+    /// connection the daemon had let go of; the next look at that observation (the container's
+    /// removal) read a freed client and the daemon aborted. Waiters of a closed connection now
+    /// start nothing, and nothing of it is left.
+    @Test(arguments: [
+        [#"{"op":"observe","container":"log","of":"phase","wait":true,"id":"o0"}"#, #"{"op":"observe","container":"log","of":"phase","wait":true,"id":"o1"}"#],
+        [#"{"op":"subscribe","container":"log","wait":true}"#, #"{"op":"observe","container":"log","of":"phase","wait":true,"id":"o1"}"#],
+        [#"{"op":"observe","container":"log","of":"phase","wait":true,"id":"o0"}"#, #"{"op":"subscribe","container":"log","wait":true}"#],
+    ])
+    func aConnectionThatBreaksWhileItsWaitersStartHasNoneStarted(_ waits: [String]) throws {
+        let daemon = try EmbeddedDaemon()
+        let failing = FailingWrites()
+        let viewer = try daemon.connect(failing: failing)
+        for line in waits {
+            #expect(try viewer.request(line)?["type"] as? String == "waiting")
+        }
+        let bystander = try daemon.connect()
+        #expect(try bystander.request(#"{"op":"observe","container":"log","of":"phase","wait":true,"id":"b"}"#)?["type"] as? String == "waiting")
+        #expect(daemon.core.waitingCount == 3)
+
+        failing.armed = true
+        let app = try daemon.connect()
+        #expect(try app.request(Self.log)?["type"] as? String == "ok")
+        #expect(!viewer.channel.isActive)
+        #expect(daemon.core.waitingCount == 0)
+        // The bystander's observation started; it is the only one.
+        #expect(try bystander.next()?["type"] as? String == "observation")
+        #expect(daemon.core.publisher.observationCount == 1)
+        #expect(daemon.core.publisher.subscriptionCount == 0)
+
+        #expect(try app.request(#"{"op":"scrollTo","container":"log","y":100,"id":2}"#)?["type"] as? String == "ok")
+        daemon.advance(1)
+        #expect(try app.request(#"{"op":"remove","container":"log","id":3}"#)?["type"] as? String == "ok")
+        #expect(try bystander.drain().last?["type"] as? String == "removed")
+        #expect(try bystander.request(#"{"op":"ping"}"#)?["type"] as? String == "pong")
     }
 }
