@@ -14,7 +14,13 @@ import TOML
 extension Configuration {
     /// Reads and parses the file at `path`; errors carry `path` as their `file`.
     public static func load(contentsOf path: String) throws(ConfigurationError) -> Configuration {
-        try parse(readFile(path), file: path)
+        try parse(text(of: path), file: path)
+    }
+
+    /// The text of the file at `path`, within ``Limits/configurationFileBytes``; errors carry
+    /// `path` as their key.
+    public static func text(of path: String) throws(ConfigurationError) -> String {
+        try readFile(path)
     }
 
     /// Parses TOML `text` onto the built-in defaults. `file` names the source in errors.

@@ -18,14 +18,22 @@ package struct ConfigurationFileSource: Sendable {
     }
 
     package func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
-        var (configuration, file): (Configuration, String?)
-        if let explicitPath {
-            (configuration, file) = (try Configuration.load(contentsOf: explicitPath), explicitPath)
-        } else {
-            (configuration, file) = try ConfigurationSearchPath(environment: environment).load()
-        }
+        let (text, file) = try read()
+        return (try parse(text, file: file), file)
+    }
+
+    /// The file's path and text, as they are now: `--config`'s, or the first on the search
+    /// path; nil (and no text) when the search path finds none.
+    package func read() throws(ConfigurationError) -> (text: String?, file: String?) {
+        guard let file = explicitPath ?? ConfigurationSearchPath(environment: environment).locate() else { return (nil, nil) }
+        return (try Configuration.text(of: file), file)
+    }
+
+    /// The configuration `text` (nil: none, the built-in defaults) gives, the overrides on top.
+    package func parse(_ text: String?, file: String?) throws(ConfigurationError) -> Configuration {
+        var configuration = try text.map { text throws(ConfigurationError) in try Configuration.parse(text, file: file ?? "") } ?? .defaults
         for (key, value) in overrides { try configuration.set(key, value) }
-        return (configuration, file)
+        return configuration
     }
 
     /// What the configuration accepts but its author should change (``Configuration/warnings``:

@@ -12,6 +12,13 @@ package final class ConfigurationReloader {
     let daemonAtStart: DaemonSettings
     /// `[web]` as the daemon started with it: the listener's address stays so.
     let webAtStart: WebSettings
+    /// The last text read and what it gave, refused or not: the same text is not parsed again.
+    private var lastParsed: (file: String?, text: String?, result: Result<Configuration, ConfigurationError>)?
+    /// The last reload that put a text in force, with its result and the core's count of
+    /// commands changing containers after it: while the text and the count are the same, a
+    /// reload would change nothing, and it is answered with that result at no cost. A client
+    /// pipelining reloads, or a burst of SIGHUPs, costs a read of the file each.
+    private var lastInForce: (file: String?, text: String?, commands: Int, result: ReloadResult)?
 
     init(source: ConfigurationFileSource, startedWith configuration: Configuration, from file: String?) {
         self.source = source
@@ -34,9 +41,13 @@ package final class ConfigurationReloader {
             )
         }
         let configuration: Configuration
-        let file: String?
+        let (text, file): (String?, String?)
         do throws(ConfigurationError) {
-            (configuration, file) = try source.load()
+            (text, file) = try source.read()
+            if let last = lastInForce, last.file == file, last.text == text, last.commands == core.commandsChangingContainers {
+                return last.result
+            }
+            configuration = try parse(text, file: file)
         } catch {
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
         }
@@ -48,12 +59,22 @@ package final class ConfigurationReloader {
                 + configuration.web.startOnlyChanges(from: webAtStart)
             let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
             let warnings = configuration.warnings.map { "; warning: \($0)" }.joined()
-            return ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")
+            let result = ReloadResult(ok: true, file: file, message: "\(file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)")
+            lastInForce = (file, text, core.commandsChangingContainers, result)
+            return result
         } catch {
             // What the file could not be put in force beside (the clients' containers): no
             // line of the file is to blame.
             return ReloadResult(ok: false, file: source.explicitPath, message: error.message)
         }
+    }
+
+    /// What `text` gives, parsed once however often it is read.
+    private func parse(_ text: String?, file: String?) throws(ConfigurationError) -> Configuration {
+        if let last = lastParsed, last.file == file, last.text == text { return try last.result.get() }
+        let result = Result { () throws(ConfigurationError) in try source.parse(text, file: file) }
+        lastParsed = (file, text, result)
+        return try result.get()
     }
 
     /// Puts a whole new configuration in force: containers it names are created or updated at

