@@ -32,6 +32,10 @@ package enum ClientPipeline {
     /// the handshake is done (it then checks the peer's uid, and greets).
     package static func configureWeb(_ channel: Channel, core: DaemonCore, edge: ConnectionEdge) throws {
         try setOptions(of: channel)
+        guard core.connections.handshaking < WebHandshake.maximumHandshaking else {
+            try channel.pipeline.syncOperations.addHandler(WebHandshake.Overload(core: core))
+            return
+        }
         let handshake = WebHandshake(core: core)
         let bound = NIOLoopBound(core, eventLoop: channel.eventLoop)
         let upgrader = NIOWebSocketServerUpgrader(

@@ -12,6 +12,9 @@ package final class Connections {
     var open = 0
     /// Refused connections lingering before their close (`ClientHandler`).
     var lingering = 0
+    /// Connections to the WebSocket listener whose handshake is under way (``WebHandshake``):
+    /// not yet counted among the open ones, so bounded apart.
+    var handshaking = 0
     /// The most connections served at once; more are refused with `too_large`. The daemon's
     /// POSIX side sets it from the descriptors it may open (docs/design.md, "Limits").
     package var limit = Connections.defaultLimit

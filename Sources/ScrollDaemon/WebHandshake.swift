@@ -10,7 +10,9 @@ import ScrollProtocol
 /// the user happens to visit reaches the daemon (cross-site WebSocket hijacking); a client that
 /// sends none is no browser and is then held to the uid check like any other connection.
 /// Anything else gets an HTTP error naming the reason and is closed; a connection that has not
-/// finished its handshake within ``deadline`` is closed too.
+/// finished its handshake within ``deadline`` is closed too, and at most
+/// ``maximumHandshaking`` are under way at once: they are not yet connections the daemon
+/// counts, and each holds a descriptor.
 package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias OutboundOut = HTTPServerResponsePart
@@ -21,10 +23,16 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     static let name = "web-handshake"
     /// How long a connection may take to complete its handshake.
     static let deadline = TimeAmount.seconds(10)
+    /// How many handshakes may be under way at once; past it a connection is answered 503 and
+    /// closed. A browser's takes one round trip: the limit only stops connections that never
+    /// finish (15 000 of them held 15 000 descriptors and 160 MB for their 10 s).
+    package static let maximumHandshaking = 256
 
     let core: DaemonCore
     private var timeout: Scheduled<Void>?
     private var answered = false
+    /// Counted in ``Connections/handshaking`` until the handshake ends.
+    private var counted = false
 
     init(core: DaemonCore) {
         self.core = core
@@ -43,17 +51,38 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         }
         let upgrade = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
         guard upgrade else { return (.upgradeRequired, "scrolld speaks WebSocket only at \(path)") }
+        // RFC 6455 §4.2.1: the request's Connection header lists the upgrade.
+        guard head.headers[canonicalForm: "Connection"].contains(where: { $0.lowercased() == "upgrade" }) else {
+            return (.badRequest, "a WebSocket handshake says Connection: Upgrade (RFC 6455)")
+        }
         return nil
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
         timeout = channel.eventLoop.scheduleTask(in: Self.deadline) { channel.close(promise: nil) }
+        core.connections.handshaking += 1
+        counted = true
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
         timeout = nil
+        if counted {
+            core.connections.handshaking -= 1
+            counted = false
+        }
+    }
+
+    /// A request NIO's HTTP decoder cannot read (headers past its limit, say): its handler
+    /// answered 400, and nothing more is read. (The upgrader's own errors, a handshake it
+    /// declined, are answered in ``channelRead(context:data:)``.)
+    package func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard error is HTTPParserError else {
+            context.fireErrorCaught(error)
+            return
+        }
+        context.close(promise: nil)
     }
 
     /// A request the upgrader did not take: answered with why, then closed.
@@ -62,6 +91,11 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         answered = true
         let (status, reason) = Self.refusal(of: head, origins: core.session.configuration.web.origins)
             ?? (.badRequest, "not a WebSocket handshake (RFC 6455)")
+        answer(context, status, reason)
+    }
+
+    /// Answers `status` with `reason`, then closes.
+    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
         if status == .forbidden {
             core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), logger: core.logger)
         }
@@ -73,5 +107,36 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: reason + "\n")))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+extension WebHandshake {
+    /// The whole pipeline of a connection that comes while ``maximumHandshaking`` handshakes
+    /// are under way: an HTTP 503 that says so, written before any request is read, then the
+    /// close.
+    package final class Overload: ChannelInboundHandler {
+        package typealias InboundIn = ByteBuffer
+        package typealias OutboundOut = ByteBuffer
+
+        static let reason = "too many WebSocket handshakes under way (at most \(WebHandshake.maximumHandshaking)); try again"
+        let core: DaemonCore
+
+        init(core: DaemonCore) {
+            self.core = core
+        }
+
+        package func channelActive(context: ChannelHandlerContext) {
+            core.connections.noteRefusal(ProtocolError(.tooLarge, "WebSocket handshake refused: \(Self.reason)"), logger: core.logger)
+            let body = Self.reason + "\n"
+            let response = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+            context.fireChannelActive()
+        }
+
+        /// Whatever it sends is not read.
+        package func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
     }
 }

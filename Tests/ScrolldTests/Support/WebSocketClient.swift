@@ -47,11 +47,18 @@ final class WebSocketClient {
         return (client, client.handshake(path: path, origin: origin))
     }
 
-    func handshake(path: String = "/scrolld", origin: String? = nil, method: String = "GET") -> Bool {
-        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    /// `connection`: the Connection header's value (nil: none).
+    func handshake(path: String = "/scrolld", origin: String? = nil, method: String = "GET", connection: String? = "Upgrade") -> Bool {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+        if let connection { request += "Connection: \(connection)\r\n" }
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         sendRaw(Array((request + "\r\n").utf8))
+        return readResponse()
+    }
+
+    /// Reads the daemon's HTTP answer into `response`; true when it is 101 (the upgrade).
+    func readResponse() -> Bool {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let end = headerEnd() {
