@@ -62,12 +62,7 @@ public final class DaemonSocket {
     }
 
     private static func connectFailure(_ code: Int32, path: String) -> ScrollClientError {
-        switch code {
-        case ENOENT, ENOTDIR: .notRunning(path: path, reason: "no socket at")
-        case ECONNREFUSED: .notRunning(path: path, reason: "nothing listens on")
-        case EACCES, EPERM: .permissionDenied("cannot connect to \(path): \(String(cString: strerror(code)))")
-        default: .disconnected("cannot connect to \(path): \(String(cString: strerror(code)))")
-        }
+        ScrollClientError.connecting(to: path, failedWith: code)
     }
 
     // MARK: Requests

@@ -92,13 +92,7 @@ enum LineChannel {
         guard let error = error as? IOError else {
             return .disconnected("cannot connect to \(path): \(error)")
         }
-        let code = error.errnoCode
-        switch code {
-        case ENOENT, ENOTDIR: return .notRunning(path: path, reason: "no socket at")
-        case ECONNREFUSED: return .notRunning(path: path, reason: "nothing listens on")
-        case EACCES, EPERM: return .permissionDenied("cannot connect to \(path): \(String(cString: strerror(code)))")
-        default: return .disconnected("cannot connect to \(path): \(String(cString: strerror(code)))")
-        }
+        return .connecting(to: path, failedWith: error.errnoCode)
     }
 }
 

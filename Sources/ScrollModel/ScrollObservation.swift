@@ -146,9 +146,15 @@ struct OptionReader {
 
     mutating func step() throws(ObservationError) -> Double? {
         guard let option = take("step") else { return nil }
-        let s = try number("step", option)
         let range = Limits.observationStep
-        guard range.contains(s) else {
+        // Its own range, not the general one first: a step of NaN or 1e300 is told the range
+        // a step may have.
+        let value: Double? = switch option {
+        case .integer(let n): Double(n)
+        case .number(let x): x
+        default: nil
+        }
+        guard let s = value, range.contains(s) else {
             throw ObservationError(option: "step", message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(Self.describe(option))")
         }
         return s

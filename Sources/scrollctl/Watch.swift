@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,11 @@ struct Watch: ParsableCommand {
 
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count expects a positive number") }
+        // Checked here as the daemon checks it: JSON has no NaN, which would reach it as 0.
+        if let rate, !Limits.subscriptionRate.contains(rate) {
+            let range = Limits.subscriptionRate
+            throw ValidationError("--rate expects states per second from \(Limits.format(range.lowerBound)) to \(Limits.format(range.upperBound)), got \(rate)")
+        }
     }
 
     func run() throws {

@@ -59,7 +59,10 @@ struct ObservationTests {
         #expect(failure("phase", [("step", .integer(1))]) == ObservationError(option: "step", message: "phase takes no options"))
         #expect(failure("contentOffset.y", [("step", .integer(0))])?.option == "step")
         #expect(failure("contentOffset.y", [("step", .number(-1))])?.option == "step")
-        #expect(failure("contentOffset.y", [("step", .string("1"))]) == ObservationError(option: "step", message: "expected a number between -1e9 and 1e9, got \"1\""))
+        #expect(failure("contentOffset.y", [("step", .string("1"))]) == ObservationError(option: "step", message: "must be between 1e-6 and 1e9, got \"1\""))
+        // A step is told the range of a step, whatever is wrong with it.
+        #expect(failure("contentOffset.y", [("step", .number(.nan))]) == ObservationError(option: "step", message: "must be between 1e-6 and 1e9, got nan"))
+        #expect(failure("contentOffset.y", [("step", .number(1e300))]) == ObservationError(option: "step", message: "must be between 1e-6 and 1e9, got 1e+300"))
         #expect(failure("rowVisible")?.option == "row")
         #expect(failure("rowVisible", [("row", .integer(-1))])?.option == "row")
         #expect(failure("rowVisible", [("row", .number(1.5))])?.option == "row")

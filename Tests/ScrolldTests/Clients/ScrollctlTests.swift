@@ -307,6 +307,38 @@ struct ScrollctlTests {
         }
     }
 
+    /// A socket path that is another kind of file: the kernel refuses it as if nothing
+    /// listened; the message says what is there.
+    @Test func aPathThatIsNotASocketIsNamedForWhatItIs() throws {
+        let directory = "/tmp/sc-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/file"
+        try "".write(toFile: file, atomically: true, encoding: .utf8)
+        let fifo = directory + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, kind) in [(file, "a regular file"), (directory, "a directory"), (fifo, "a FIFO"), ("/dev/null", "a character device")] {
+            let result = try Scrollctl.run(["ping", "--socket", path])
+            #expect(result.status == 69, "\(path)")
+            #expect(result.stderr == "scrollctl: scrolld is not running (not a socket but \(kind): \(path))\n")
+        }
+    }
+
+    /// Numbers the daemon would refuse are refused before anything is sent, with the range:
+    /// JSON has no NaN, and `--rate nan` reached the daemon as 0.
+    @Test func aRateOrStepOutOfItsRangeIsAUsageError() throws {
+        for rate in ["nan", "0", "-1", "1001", "inf"] {
+            let result = try Scrollctl.run(["watch", "--rate=\(rate)", "--socket", "/nonexistent/s.sock"])
+            #expect(result.status == 64, "\(rate)")
+            #expect(result.stderr.contains("--rate expects states per second from 0.001 to 1000"), "\(rate): \(result.stderr)")
+        }
+        for step in ["nan", "0", "1e300"] {
+            let result = try Scrollctl.run(["observe", "main", "contentOffset.y", "--step", step, "--socket", "/nonexistent/s.sock"])
+            #expect(result.status == 64, "\(step)")
+            #expect(result.stderr.contains(#"invalid "step": must be between 1e-6 and 1e9"#), "\(step): \(result.stderr)")
+        }
+    }
+
     @Test func aDaemonThatNeverAnswersTimesOutWith75() throws {
         let directory = "/tmp/sc-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
