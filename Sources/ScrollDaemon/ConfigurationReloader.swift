@@ -34,6 +34,17 @@ package final class ConfigurationReloader {
     /// save, a sync tool) must not silently put the defaults in force. Going back to the
     /// defaults on purpose is an empty file, or a restart.
     func reload(into core: DaemonCore) -> ReloadResult {
+        let result = reloadNow(into: core)
+        repeated = result == lastResult
+        lastResult = result
+        return result
+    }
+
+    /// Whether the last reload had the result of the one before (the callers log it once).
+    private(set) var repeated = false
+    private var lastResult: ReloadResult?
+
+    private func reloadNow(into core: DaemonCore) -> ReloadResult {
         if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
             return ReloadResult(
                 ok: false, file: file,

@@ -135,6 +135,10 @@ package final class DaemonCore {
         configurationFile.reload(into: self)
     }
 
+    /// Whether the last reload's result was the one before's: a burst of reloads of one file,
+    /// refused or not, is logged once.
+    package var reloadRepeated: Bool { configurationFile.repeated }
+
     /// Records everything the session applies from now on into `file` (docs/design.md §17),
     /// after `header`.
     package func startRecording(to file: any RecordingSink, header: EventLogHeader) {

@@ -105,7 +105,9 @@ final class RequestHandler {
             return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, reducedMotion: reducedMotion, id: id, into: &$0) }
         case .reload:
             let result = core.reload()
-            if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
+            if core.reloadRepeated {
+                // Logged already.
+            } else if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
         }
     }

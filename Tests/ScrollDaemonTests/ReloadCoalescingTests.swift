@@ -71,10 +71,13 @@ struct ReloadCoalescingTests {
         try "[containers.main]\ncontainerSize = oops\n".write(to: file, atomically: true, encoding: .utf8)
         let refused = try client.request(#"{"op":"reload","id":2}"#)
         #expect(refused?["ok"] as? Bool == false)
-        // Refused again, with the same message, without parsing it again.
+        #expect(!daemon.core.reloadRepeated)
+        // Refused again, with the same message, without parsing it again, and not logged again.
         #expect(try client.request(#"{"op":"reload","id":3}"#)?["message"] as? String == refused?["message"] as? String)
+        #expect(daemon.core.reloadRepeated)
         try Self.text.write(to: file, atomically: true, encoding: .utf8)
         #expect(try client.request(#"{"op":"reload","id":4}"#)?["ok"] as? Bool == true)
+        #expect(!daemon.core.reloadRepeated)
         #expect(reloads(in: recording) == 1)
         try (Self.text + "[containers.side]\n").write(to: file, atomically: true, encoding: .utf8)
         #expect(try client.request(#"{"op":"reload","id":5}"#)?["ok"] as? Bool == true)

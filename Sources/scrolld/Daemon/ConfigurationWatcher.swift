@@ -82,7 +82,9 @@ final class ConfigurationWatcher: ChannelInboundHandler {
         let core = self.core
         debounce = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(150)) {
             let result = core.reload()
-            if result.ok {
+            if core.reloadRepeated {
+                // Logged already.
+            } else if result.ok {
                 core.logger.notice("configuration file changed; reloaded: \(result.message)")
             } else {
                 core.logger.error("configuration file changed but is not valid; keeping the last good configuration: \(result.message)")
