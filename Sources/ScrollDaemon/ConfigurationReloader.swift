@@ -19,6 +19,9 @@ package final class ConfigurationReloader {
     /// reload would change nothing, and it is answered with that result at no cost. A client
     /// pipelining reloads, or a burst of SIGHUPs, costs a read of the file each.
     private var lastInForce: (file: String?, text: String?, commands: Int, result: ReloadResult)?
+    /// Whether the last reload had the result of the one before (the callers log it once).
+    private(set) var repeated = false
+    private var lastResult: ReloadResult?
 
     init(source: ConfigurationFileSource, startedWith configuration: Configuration, from file: String?) {
         self.source = source
@@ -39,10 +42,6 @@ package final class ConfigurationReloader {
         lastResult = result
         return result
     }
-
-    /// Whether the last reload had the result of the one before (the callers log it once).
-    private(set) var repeated = false
-    private var lastResult: ReloadResult?
 
     private func reloadNow(into core: DaemonCore) -> ReloadResult {
         if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {

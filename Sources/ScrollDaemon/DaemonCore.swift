@@ -45,6 +45,10 @@ package final class DaemonCore {
     package var desktops = DesktopFollower()
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
     private var recording: RecordingWriter
+    /// How many commands other than input and time have been applied (or tried): the
+    /// containers' settings are as the last reload left them while it has not moved
+    /// (``ConfigurationReloader``).
+    private(set) var commandsChangingContainers = 0
 
     /// A core serving `configuration`, read from `file` (nil: the built-in defaults).
     package init(eventLoop: EventLoop, configuration: Configuration, from file: String? = nil, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
@@ -63,11 +67,6 @@ package final class DaemonCore {
     }
 
     // MARK: Commands
-
-    /// How many commands other than input and time have been applied (or tried): the
-    /// containers' settings are as the last reload left them while it has not moved
-    /// (``ConfigurationReloader``).
-    private(set) var commandsChangingContainers = 0
 
     /// Applies `command` to the session and hands what it published to the restart store and
     /// the publisher; records for containers it created are made. Nothing is delivered until
@@ -135,8 +134,8 @@ package final class DaemonCore {
         configurationFile.reload(into: self)
     }
 
-    /// Whether the last reload's result was the one before's: a burst of reloads of one file,
-    /// refused or not, is logged once.
+    /// Whether the last reload's result was the one before's: a client's run of reloads of one
+    /// file, refused or not, is logged once.
     package var reloadRepeated: Bool { configurationFile.repeated }
 
     /// Records everything the session applies from now on into `file` (docs/design.md §17),

@@ -105,9 +105,11 @@ final class RequestHandler {
             return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, reducedMotion: reducedMotion, id: id, into: &$0) }
         case .reload:
             let result = core.reload()
-            if core.reloadRepeated {
-                // Logged already.
-            } else if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
+            // The reply says it; the log says it once for a run of the same result (a client
+            // pipelining reloads). SIGHUP and the file's watcher log every one.
+            if !core.reloadRepeated {
+                if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
+            }
             return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
         }
     }

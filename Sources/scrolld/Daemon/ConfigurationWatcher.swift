@@ -82,9 +82,7 @@ final class ConfigurationWatcher: ChannelInboundHandler {
         let core = self.core
         debounce = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(150)) {
             let result = core.reload()
-            if core.reloadRepeated {
-                // Logged already.
-            } else if result.ok {
+            if result.ok {
                 core.logger.notice("configuration file changed; reloaded: \(result.message)")
             } else {
                 core.logger.error("configuration file changed but is not valid; keeping the last good configuration: \(result.message)")

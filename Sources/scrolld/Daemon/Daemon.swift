@@ -215,9 +215,7 @@ final class Daemon: Sendable {
                 listener.withLockedValue { $0 }?.value.ensureListening()
                 logger.notice("SIGHUP: reloading the configuration")
                 let result = core.value.reload()
-                if core.value.reloadRepeated {
-                    // Logged already.
-                } else if result.ok {
+                if result.ok {
                     logger.notice("configuration reloaded: \(result.message)")
                 } else {
                     logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
