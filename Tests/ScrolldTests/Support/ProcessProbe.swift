@@ -45,6 +45,30 @@ struct ProcessProbe {
 
     var descriptorCount: Int { descriptors.count }
 
+    /// Each descriptor's number and target: two of one kind (`anon_inode:[eventfd]`) told
+    /// apart.
+    var descriptorTable: [Int: String] {
+        let directory = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [:] }
+        var table: [Int: String] = [:]
+        for name in names {
+            if let number = Int(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + name) {
+                table[number] = target
+            }
+        }
+        return table
+    }
+
+    /// How many of its descriptors are not sockets (files, pipes, eventfds, timers, …).
+    var descriptorsOtherThanSockets: Int { descriptors.filter { !$0.hasPrefix("socket:") }.count }
+
+    /// The names of its threads (`/proc/PID/task/*/comm`).
+    var threadNames: [String] {
+        let directory = "/proc/\(pid)/task"
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return tasks.compactMap { procFile(directory + "/" + $0 + "/comm")?.trimmingCharacters(in: .whitespacesAndNewlines) }.sorted()
+    }
+
     /// How many of its descriptors are connections accepted on the Unix socket at `path` (a
     /// daemon's clients): /proc/net/unix lists accepted sockets, connected (St 03), under their
     /// listener's path. (Other connected sockets it may hold, such as the socketpair end
