@@ -17,12 +17,6 @@ extension Configuration {
         try parse(text(of: path), file: path)
     }
 
-    /// The text of the file at `path`, within ``Limits/configurationFileBytes``; errors carry
-    /// `path` as their key.
-    public static func text(of path: String) throws(ConfigurationError) -> String {
-        try readFile(path)
-    }
-
     /// Parses TOML `text` onto the built-in defaults. `file` names the source in errors.
     ///
     /// A file only changes what it mentions: a file that defines `[containers.side]` keeps the
@@ -201,7 +195,7 @@ extension Configuration {
     /// configuration), read without blocking, and of at most ``Limits/configurationFileBytes``.
     /// The watcher reloads whatever the path comes to name, on the daemon's loop: a FIFO would
     /// block it for good, `/dev/zero` never end.
-    static func readFile(_ path: String) throws(ConfigurationError) -> String {
+    public static func text(of path: String) throws(ConfigurationError) -> String {
         func failure(_ reason: String) -> ConfigurationError {
             ConfigurationError(key: path, message: "cannot read the configuration file: \(reason)")
         }

@@ -262,12 +262,12 @@ final class Publisher {
     /// each follower reads the same lines in the same order. Nothing else may write to a
     /// follower within `body` (its lines would overtake the queued ones).
     func coalescingRemovals(_ body: () -> Void) {
-        let outer = removalSenders
         removalSenders = []
         body()
         let senders = removalSenders ?? []
-        removalSenders = outer
-        // A write that fails may close its connection, and undo what it left, right here.
+        // Back to sending at once before the writes: one that fails may close its connection,
+        // and undoing what that one left (its own removals) runs right here.
+        removalSenders = nil
         for client in senders { client.sendOutbox() }
     }
 

@@ -25,14 +25,12 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     static let deadline = TimeAmount.seconds(10)
     /// How many handshakes may be under way at once; past it a connection is answered 503 and
     /// closed. A browser's takes one round trip: the limit only stops connections that never
-    /// finish (15 000 of them held 15 000 descriptors and 160 MB for their 10 s).
+    /// finish, each holding a descriptor and buffers until the deadline.
     package static let maximumHandshaking = 256
 
     let core: DaemonCore
     private var timeout: Scheduled<Void>?
     private var answered = false
-    /// Counted in ``Connections/handshaking`` until the handshake ends.
-    private var counted = false
 
     init(core: DaemonCore) {
         self.core = core
@@ -61,17 +59,14 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     package func handlerAdded(context: ChannelHandlerContext) {
         let channel = context.channel
         timeout = channel.eventLoop.scheduleTask(in: Self.deadline) { channel.close(promise: nil) }
+        // Counted until the upgrade or the close removes this handler.
         core.connections.handshaking += 1
-        counted = true
     }
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
         timeout = nil
-        if counted {
-            core.connections.handshaking -= 1
-            counted = false
-        }
+        core.connections.handshaking -= 1
     }
 
     /// A request NIO's HTTP decoder cannot read (headers past its limit, say): its handler
@@ -91,11 +86,6 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         answered = true
         let (status, reason) = Self.refusal(of: head, origins: core.session.configuration.web.origins)
             ?? (.badRequest, "not a WebSocket handshake (RFC 6455)")
-        answer(context, status, reason)
-    }
-
-    /// Answers `status` with `reason`, then closes.
-    private func answer(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ reason: String) {
         if status == .forbidden {
             core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), logger: core.logger)
         }

@@ -147,14 +147,9 @@ struct OptionReader {
     mutating func step() throws(ObservationError) -> Double? {
         guard let option = take("step") else { return nil }
         let range = Limits.observationStep
-        // Its own range, not the general one first: a step of NaN or 1e300 is told the range
-        // a step may have.
-        let value: Double? = switch option {
-        case .integer(let n): Double(n)
-        case .number(let x): x
-        default: nil
-        }
-        guard let s = value, range.contains(s) else {
+        // A step's own range, which lies within the general one, is what a refusal names:
+        // a step of NaN or 1e300 is told the range a step may have.
+        guard let s = try? number("step", option), range.contains(s) else {
             throw ObservationError(option: "step", message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(Self.describe(option))")
         }
         return s

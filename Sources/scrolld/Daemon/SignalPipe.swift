@@ -34,8 +34,7 @@ final class SignalPipe: ChannelInboundHandler {
 
     /// Each signal that came since the last read is handled once, in the order they first
     /// came, as the kernel itself merges a signal sent again before it is delivered: a burst of
-    /// three thousand SIGHUPs (a `kill -HUP` in a loop) is one reload per read, not one each,
-    /// which held the loop 12 s.
+    /// SIGHUPs (a `kill -HUP` in a loop) is one reload per read, not one each.
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var handled: Set<UInt8> = []
         for byte in unwrapInboundIn(data).readableBytesView where handled.insert(byte).inserted {
