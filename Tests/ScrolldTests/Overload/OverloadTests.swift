@@ -316,9 +316,8 @@ struct OverloadTests {
         gate.client.close()
         // Judged: the sockets. Whatever a client makes the daemon hold is one (its connection, the
         // duplicate the fan-out writes to); a descriptor of another kind (a pipe, an eventfd)
-        // is the process' own, and one made once under load and kept is not a leak. In about
-        // one full run in ten the daemon came out of the load with one more of those; which one
-        // is printed below as a figure.
+        // is the process' own, and one made once under load and kept is not a leak
+        // (docs/decisions.md, "A fifth hostile round"); any such change is printed below.
         let released = {
             probe.clientConnections(on: daemon.socketPath) == 0
                 && probe.lastingDescriptors(on: daemon.socketPath) - probe.descriptorsOtherThanSockets == baselineSockets
