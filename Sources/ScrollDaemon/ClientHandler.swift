@@ -30,6 +30,9 @@ package final class ClientHandler: ChannelInboundHandler {
     static let lingerLimit = TimeAmount.seconds(30)
     /// How many connections may linger at once; past it a refusal closes at once.
     static let maximumLingering = 64
+    /// Set while a request is answered later (a reload): the lines after it wait here, in
+    /// order, and the socket is not read, so they are at most what one read had brought.
+    private var held: CircularBuffer<ByteBuffer>?
 
     init(core: DaemonCore, edge: ConnectionEdge, restoring: Int? = nil) {
         self.core = core
@@ -99,17 +102,51 @@ package final class ClientHandler: ChannelInboundHandler {
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let line = unwrapInboundIn(data)
         guard let client else { return }  // nothing is read before the credentials check
-        core.requests.handle(line, from: client)
+        guard held == nil else {
+            held!.append(line)
+            return
+        }
+        handle(line, from: client, context: context)
+    }
+
+    /// Hands `line` to the core; an answer that comes later holds the lines after it.
+    private func handle(_ line: ByteBuffer, from client: Client, context: ChannelHandlerContext) {
+        guard let answered = core.requests.handle(line, from: client) else { return }
+        held = held ?? CircularBuffer()
+        setReading(context.channel)
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        answered.whenComplete { _ in handler.value.answered(bound.value) }
+    }
+
+    /// A request answered later has been: the lines held meanwhile are handled in order, until
+    /// one is answered later again.
+    private func answered(_ context: ChannelHandlerContext) {
+        guard var lines = held else { return }
+        held = nil
+        while let line = lines.popFirst() {
+            guard let client else { return }
+            if held != nil {
+                held!.append(line)
+                continue
+            }
+            handle(line, from: client, context: context)
+        }
+        setReading(context.channel)
+    }
+
+    /// Reads while the client's socket can take replies and no request waits for its answer.
+    private func setReading(_ channel: Channel) {
+        try? channel.syncOptions?.setOption(ChannelOptions.autoRead, value: channel.isWritable && held == nil)
     }
 
     /// Backpressure: while the client's socket is full, its requests are not read either, so a
     /// client that sends without reading its replies costs at most the write buffer's high
     /// watermark plus one read's worth of replies, never a queue that grows with what it sends.
     package func channelWritabilityChanged(context: ChannelHandlerContext) {
-        let writable = context.channel.isWritable
         client?.writabilityChanged()
         // Reading resumes (NIO reads at once) when it drains.
-        try? context.channel.syncOptions?.setOption(ChannelOptions.autoRead, value: writable)
+        setReading(context.channel)
         context.fireChannelWritabilityChanged()
     }
 

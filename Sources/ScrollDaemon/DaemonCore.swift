@@ -31,6 +31,8 @@ package final class DaemonCore {
     package var servesWeb = false
     /// The configuration file, and what of it stays as started.
     package let configurationFile: ConfigurationReloader
+    /// Where reloads read and parse the configuration file: off the loop.
+    let background: any BackgroundWork
     /// `scrolld <version>`, for `welcome`.
     let serverName: String
     /// A random id chosen at each start (`welcome`'s `instance`, docs/design.md §19).
@@ -51,8 +53,12 @@ package final class DaemonCore {
     private(set) var commandsChangingContainers = 0
 
     /// A core serving `configuration`, read from `file` (nil: the built-in defaults).
-    package init(eventLoop: EventLoop, configuration: Configuration, from file: String? = nil, source: ConfigurationFileSource, serverName: String, logger: Logger) throws {
+    package init(
+        eventLoop: EventLoop, configuration: Configuration, from file: String? = nil, source: ConfigurationFileSource,
+        background: any BackgroundWork = InPlace(), serverName: String, logger: Logger
+    ) throws {
         self.eventLoop = eventLoop
+        self.background = background
         self.logger = logger
         self.serverName = serverName
         instance = DaemonInstance.random()
@@ -128,9 +134,9 @@ package final class DaemonCore {
         session.index(of: name).flatMap { publisher[session.engine.slots[$0].id] }
     }
 
-    /// Reads the configuration file again and puts it in force; a bad one is reported and the
-    /// last good one stays (``ConfigurationReloader/reload(into:)``).
-    package func reload() -> ReloadResult {
+    /// Reads the configuration file again, off the loop, and puts it in force; a bad one is
+    /// reported and the last good one stays (``ConfigurationReloader/reload(into:)``).
+    package func reload() -> EventLoopFuture<ReloadResult> {
         configurationFile.reload(into: self)
     }
 

@@ -39,29 +39,47 @@ final class RequestHandler {
         line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
     }
 
-    func handle(_ request: ByteBuffer, from client: Client) {
-        let reply: ByteBuffer
+    /// A request's answer: at once, or once the work it asked for is done (a reload reads and
+    /// parses the configuration file off the loop).
+    enum Answer {
+        case now(ByteBuffer)
+        case later(EventLoopFuture<ByteBuffer>)
+    }
+
+    /// Answers `request`: nil once answered, or a future that completes when the answer is
+    /// sent. The connection's later requests wait for it (``ClientHandler``), so they apply
+    /// after it, in order, as if it had been answered at once.
+    func handle(_ request: ByteBuffer, from client: Client) -> EventLoopFuture<Void>? {
+        let answer: Answer
         do throws(ProtocolError) {
             let decoded = try request.withUnsafeReadableBytes { bytes in
                 Result { () throws(ProtocolError) in try RequestDecoder.decode(bytes) }
             }.get()
-            reply = try perform(decoded, for: client)
+            answer = try perform(decoded, for: client)
             switch decoded.operation.storeChange {
             case .session: core.store?.containersChanged()
             case .connection: core.store?.connectionChanged(client)
             case .none: break
             }
         } catch {
-            reply = line { ReplyEncoder.error(error, into: &$0) }
+            answer = .now(line { ReplyEncoder.error(error, into: &$0) })
         }
-        client.reply(reply)
+        switch answer {
+        case .now(let reply):
+            client.reply(reply)
+            return nil
+        case .later(let reply):
+            return reply.assumeIsolated().map { reply in
+                if client.isConnected { client.reply(reply) }
+            }.nonisolated()
+        }
     }
 
-    func perform(_ request: Request, for client: Client) throws(ProtocolError) -> ByteBuffer {
+    func perform(_ request: Request, for client: Client) throws(ProtocolError) -> Answer {
         let id = request.id
         switch request.operation {
         case .ping:
-            return line { ReplyEncoder.pong(id: id, into: &$0) }
+            return .now(line { ReplyEncoder.pong(id: id, into: &$0) })
         case let .subscribe(name, rate, wait):
             guard wait, core.session.index(of: name) == nil else {
                 let (index, container) = try core.container(named: name, id: id)
@@ -69,28 +87,28 @@ final class RequestHandler {
                     throw ProtocolError(.tooLarge, "too many subscriptions (at most \(Limits.allSubscriptions) over every connection and container)", id: id)
                 }
                 core.publisher.subscribe(client, to: container, rate: rate, waits: wait)
-                return stateReply(of: index, name: name, id: id)
+                return .now(stateReply(of: index, name: name, id: id))
             }
             try startWaiting(Waiter(client: client, name: name, kind: .subscription(rate: rate)), id: id)
-            return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
+            return .now(line { ReplyEncoder.waiting(container: name, id: id, into: &$0) })
         case .unsubscribe(let name):
             try unsubscribe(client, from: name, id: id)
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
+            return .now(line { ReplyEncoder.ok(id: id, into: &$0) })
         case .get(let name):
             let (index, _) = try core.container(named: name, id: id)
-            return stateReply(of: index, name: name, id: id)
+            return .now(stateReply(of: index, name: name, id: id))
         case let .observe(name, observation, observationID, wait):
-            return try observe(observation, of: name, id: observationID, waits: wait, for: client, request: id)
+            return .now(try observe(observation, of: name, id: observationID, waits: wait, for: client, request: id))
         case .unobserve(let observationID):
             if let waiter = client.waiters.observation(observationID) {
                 core.publisher.unwait(waiter)
-                return line { ReplyEncoder.ok(id: id, into: &$0) }
+                return .now(line { ReplyEncoder.ok(id: id, into: &$0) })
             }
             guard let observer = client.observers[observationID] else {
                 throw ProtocolError(.invalidValue, "invalid \"id\": \(observationID.json) names no observation on this connection", id: id)
             }
             core.publisher.unobserve(observer)
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
+            return .now(line { ReplyEncoder.ok(id: id, into: &$0) })
         case .configure, .scrollTo, .scrollBy, .pause, .resume, .remove, .focus, .beginRefresh, .endRefresh, .flashIndicators:
             do {
                 try perform(request.operation, from: client)
@@ -99,19 +117,26 @@ final class RequestHandler {
                 error.id = id
                 throw error
             }
-            return line { ReplyEncoder.ok(id: id, into: &$0) }
+            return .now(line { ReplyEncoder.ok(id: id, into: &$0) })
         case .devices:
             let reducedMotion = core.session.configuration.reducedMotion
-            return line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, reducedMotion: reducedMotion, id: id, into: &$0) }
+            return .now(line { ReplyEncoder.devices(devices, focus: .some(core.session.focus), input: core.inputState, reducedMotion: reducedMotion, id: id, into: &$0) })
         case .reload:
-            let result = core.reload()
+            return .later(reload(id: id))
+        }
+    }
+
+    /// `reload`: the reply once the file is read and put in force, or refused.
+    private func reload(id: RequestID?) -> EventLoopFuture<ByteBuffer> {
+        let core = self.core
+        return core.reload().assumeIsolated().map { result in
             // The reply says it; the log says it once for a run of the same result (a client
             // pipelining reloads). SIGHUP and the file's watcher log every one.
             if !core.reloadRepeated {
                 if result.ok { core.logger.notice("configuration reloaded: \(result.message)") } else { core.logger.error("reload refused: \(result.message)") }
             }
-            return line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
-        }
+            return self.line { ReplyEncoder.reloaded(result, id: id, into: &$0) }
+        }.nonisolated()
     }
 
     /// `observe`: the observation starts at once (its first message, `old` null) or waits for

@@ -76,7 +76,8 @@ extension RestartStore {
                 state = core.session.state(of: index, at: core.eventLoop.timestamp)
                 observer.offer(core.session.value(of: observation, container: index, in: state), seq: core.session.engine.slots[index].seq, time: state.time)
             default:
-                client.reply((try? core.requests.perform(Request(operation: operation), for: client)) ?? ByteBuffer())
+                // What a connection keeps over a restart is answered at once (no reload).
+                if case .now(let reply)? = try? core.requests.perform(Request(operation: operation), for: client) { client.reply(reply) }
             }
         }
         connectionChanged(client)

@@ -17,13 +17,13 @@ final class EmbeddedDaemon {
 
     init(
         configuration: Configuration = .defaults, source: ConfigurationFileSource = ConfigurationFileSource(explicitPath: nil, environment: [:]),
-        stuckLimit: TimeAmount? = nil
+        background: any BackgroundWork = InPlace(), stuckLimit: TimeAmount? = nil
     ) throws {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         core = try DaemonCore(
             eventLoop: loop, configuration: configuration,
-            source: source,
+            source: source, background: background,
             serverName: "scrolld test", logger: logger
         )
         if let stuckLimit { core.connections.stuckClientLimit = stuckLimit }

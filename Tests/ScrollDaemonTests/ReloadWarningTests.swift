@@ -19,7 +19,7 @@ struct ReloadWarningTests {
         let core = try DaemonCore(
             eventLoop: EmbeddedEventLoop(), configuration: .defaults, source: source, serverName: "scrolld test", logger: logger
         )
-        let result = core.reload()
+        let result = try core.reload().wait()
         #expect(result.ok)
         #expect(result.message.hasSuffix("; warning: \(file.path):2: containers.main.container_size: deprecated spelling; use containers.main.containerSize"), "\(result.message)")
         #expect(core.session.engine.slots[0].container.configuration.containerSize.width == 320)

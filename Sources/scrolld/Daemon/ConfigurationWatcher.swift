@@ -81,11 +81,13 @@ final class ConfigurationWatcher: ChannelInboundHandler {
         debounce?.cancel()
         let core = self.core
         debounce = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(150)) {
-            let result = core.reload()
-            if result.ok {
-                core.logger.notice("configuration file changed; reloaded: \(result.message)")
-            } else {
-                core.logger.error("configuration file changed but is not valid; keeping the last good configuration: \(result.message)")
+            let logger = core.logger
+            core.reload().whenSuccess { result in
+                if result.ok {
+                    logger.notice("configuration file changed; reloaded: \(result.message)")
+                } else {
+                    logger.error("configuration file changed but is not valid; keeping the last good configuration: \(result.message)")
+                }
             }
         }
     }

@@ -75,11 +75,14 @@ final class Daemon: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT. Synchronous on purpose: the process' only threads are
-    /// the event loop, the input thread and this one, blocked until shutdown.
+    /// the event loop, the input thread, the thread that reads the configuration file for a
+    /// reload, and this one, blocked until shutdown.
     func run() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
-        let core = try makeCore(on: loop)
+        let background = NIOThreadPool(numberOfThreads: 1)
+        background.start()
+        let core = try makeCore(on: loop, background: background)
         let (replay, libinput) = try makeInput(for: core, on: loop)
         let running = Running(group: group, loop: loop, core: core, replay: replay, libinput: libinput, stopped: loop.makePromise(of: Int32.self))
 
@@ -125,6 +128,7 @@ final class Daemon: Sendable {
         notifier.notify("STOPPING=1")
         watchdog?.cancel()
         stop(running, desktops: desktops, closing: [watcher, signals, inherited, web].compactMap { $0 })
+        try background.syncShutdownGracefully()
         try group.syncShutdownGracefully()
     }
 
@@ -144,12 +148,12 @@ final class Daemon: Sendable {
     }
 
     /// The core, created on (and bound to) the loop: everything that touches it runs there.
-    private func makeCore(on loop: EventLoop) throws -> NIOLoopBound<DaemonCore> {
+    private func makeCore(on loop: EventLoop, background: NIOThreadPool) throws -> NIOLoopBound<DaemonCore> {
         let options = self.options, logger = self.logger
         return try loop.submit {
             let core = try DaemonCore(
                 eventLoop: loop, configuration: options.configuration, from: options.fileInForce, source: options.configFile,
-                serverName: "scrolld \(Scrolld.version)", logger: logger
+                background: ThreadPoolWork(pool: background), serverName: "scrolld \(Scrolld.version)", logger: logger
             )
             core.connections.stuckClientLimit = options.stuckClientLimit
             core.connections.limit = OpenFileLimit.connectionLimit()
@@ -214,11 +218,12 @@ final class Daemon: Sendable {
             case SIGHUP:
                 listener.withLockedValue { $0 }?.value.ensureListening()
                 logger.notice("SIGHUP: reloading the configuration")
-                let result = core.value.reload()
-                if result.ok {
-                    logger.notice("configuration reloaded: \(result.message)")
-                } else {
-                    logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
+                core.value.reload().whenSuccess { result in
+                    if result.ok {
+                        logger.notice("configuration reloaded: \(result.message)")
+                    } else {
+                        logger.error("configuration not reloaded, keeping the last good one: \(result.message)")
+                    }
                 }
             default:
                 stopped.succeed(number)
