@@ -188,7 +188,9 @@ public struct ContainerSettings: Sendable {
         } else if let runs = fields["runs"] {
             heights = .runs(try Self.runs(runs, key: "\(prefix).runs"))
         } else if let list = fields["heights"] {
-            heights = .explicit(try list.array("\(prefix).heights").map { (v: SettingValue) throws(ConfigurationError) in try v.number("\(prefix).heights") })
+            // The key is made once, not once a row: a list may hold ten million.
+            let key = "\(prefix).heights"
+            heights = .explicit(try list.array(key).map { (v: SettingValue) throws(ConfigurationError) in try v.number(key) })
         } else {
             guard let count = fields["count"], let height = fields["height"] else {
                 throw ConfigurationError(key: prefix, message: "rows need count and height, or heights")
