@@ -23,7 +23,14 @@ public struct ContainerSettings: Sendable {
     /// `indicator_min_length`, `indicator_linger_ms` (docs/design.md §22).
     public var gestures = GestureSettings()
     public var header: [String: SettingValue]?
-    public var rows: [String: SettingValue]?
+    public var rows: [String: SettingValue]? {
+        didSet { listedHeights = nil }
+    }
+    /// `rows.heights` read into row heights as it was set: a file's list may hold ten million,
+    /// and is read when the file is parsed (off the daemon's loop), while resolving the
+    /// container, at every reload and on the loop, then costs nothing a row. Nil once `rows`
+    /// changed since.
+    private var listedHeights: RowHeights?
     /// `refresh` (docs/design.md §21): `threshold` and `height`; nil or empty: no pull to refresh.
     public var refresh: [String: SettingValue]?
     /// The rows' heights after `configure` edits (`insert`, `remove`), which `rows` no longer
@@ -91,7 +98,8 @@ public struct ContainerSettings: Sendable {
                 }
                 throw ConfigurationError(key: key, message: "unknown rows key (\(Self.rowKeys.joined(separator: ", ")))")
             }
-            try Self.checkRow(path[1], value, key: key)
+            let listed = try Self.checkRow(path[1], value, key: key)
+            let kept = listedHeights
             rows = (rows ?? [:]).merging([path[1]: value]) { $1 }
             // `runs` and `heights` or `count` describe the same thing: the last one given holds.
             if path[1] == "runs" {
@@ -100,6 +108,8 @@ public struct ContainerSettings: Sendable {
             } else if path[1] == "heights" || path[1] == "count" {
                 rows?["runs"] = nil
             }
+            // Set after `rows`, whose every change forgets them; a list still in place keeps its.
+            listedHeights = listed ?? (rows?["heights"] == nil ? nil : kept)
             if Self.heightKeys.contains(path[1]) { editedHeights = nil }
         case (2, "physics"):
             try ScrollPhysics.validate(path[1], value, key: key)
@@ -113,14 +123,15 @@ public struct ContainerSettings: Sendable {
         }
     }
 
-    static func checkRow(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
+    /// Checks the value of the rows key `name`; the heights a `heights` list gives.
+    static func checkRow(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) -> RowHeights? {
         switch name {
         case "count":
             guard case .integer(let n) = value, n >= 0, n <= Limits.rows else {
                 throw ConfigurationError(key: key, message: "expected a row count between 0 and \(Limits.rows), got \(value.rendered)")
             }
         case "heights":
-            for item in try value.array(key) { _ = try item.nonNegative(key) }
+            return .explicit(try value.array(key).map { (item: SettingValue) throws(ConfigurationError) in try item.nonNegative(key) })
         case "runs":
             _ = try runs(value, key: key)
         case "threshold":
@@ -133,6 +144,7 @@ public struct ContainerSettings: Sendable {
         default:
             _ = try value.nonNegative(key)
         }
+        return nil
     }
 
     func resolve(physics: ScrollPhysics) throws(ConfigurationError) -> ContainerConfiguration {
@@ -187,6 +199,8 @@ public struct ContainerSettings: Sendable {
             heights = editedHeights
         } else if let runs = fields["runs"] {
             heights = .runs(try Self.runs(runs, key: "\(prefix).runs"))
+        } else if let listedHeights {
+            heights = listedHeights
         } else if let list = fields["heights"] {
             // The key is made once, not once a row: a list may hold ten million.
             let key = "\(prefix).heights"
