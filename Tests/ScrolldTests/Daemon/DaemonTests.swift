@@ -191,6 +191,25 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    /// The file is read and parsed off the loop; what the asking connection sent after its
+    /// `reload` waits for the reply, so `reload` then `get` in one write shows the reloaded
+    /// container, and the connection is answered at once again afterwards.
+    @Test func requestsSentAfterAReloadApplyAfterIt() throws {
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n")
+        defer { daemon.stop() }
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.readJSON()
+        for height in [400, 300, 200] {
+            try "[containers.main]\ncontainerSize = \"800x\(height)\"\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+            client.send(#"{"op":"reload","id":1}"# + "\n" + #"{"op":"get","container":"main","id":2}"# + "\n" + #"{"op":"ping","id":3}"#)
+            let replies = (0..<3).compactMap { _ in client.readJSON() }
+            #expect(replies.map { $0["type"] as? String } == ["reloaded", "state", "pong"])
+            #expect(replies.first?["ok"] as? Bool == true)
+            #expect(replies.dropFirst().first?.number("containerSize", "height") == Double(height))
+        }
+        #expect(client.request(["op": "ping"], id: 4)?["type"] as? String == "pong")
+    }
+
     /// The socket, the input backend, the devices ignored and the threads' priority are set up
     /// once; a reload that changes them says so instead of dropping them silently.
     @Test func aReloadNamesTheKeysThatWaitForTheNextStart() throws {
