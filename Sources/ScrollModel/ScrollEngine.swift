@@ -198,8 +198,12 @@ public struct ScrollEngine: Sendable {
     /// later updates are one less).
     public mutating func remove(container index: Int) {
         slots.remove(at: index)
+        let nested = router.hasNesting
         router.remove(container: index)
-        relink()
+        // Without nesting every container's parent is none, and a removal links none anew:
+        // linking by name (a dictionary of every name) per removal made the close of a
+        // connection that owned a thousand containers quadratic in hashing.
+        if nested { relink() } else { router.parents.remove(at: index) }
     }
 
     /// Pauses (`true`) or resumes input routing to the container at `index`; see
