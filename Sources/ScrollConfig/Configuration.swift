@@ -80,8 +80,11 @@ public struct Configuration: Sendable {
 
     /// Forgets container `name` (a `remove` request).
     public mutating func removeContainer(_ name: String) {
-        containers.removeAll { $0.name == name }
-        deprecations.removeAll { $0.key.hasPrefix("containers.\(name).") }
+        // One by position: `removeAll(where:)` copies each setting it keeps past a removed one,
+        // and a connection that owned a thousand containers removes them one by one.
+        if let index = containers.firstIndex(where: { $0.name == name }) { containers.remove(at: index) }
+        let prefix = "containers.\(name)."
+        deprecations.removeAll { $0.key.hasPrefix(prefix) }
     }
 
     /// Defines container `name` with the built-in settings unless it exists (a `configure`

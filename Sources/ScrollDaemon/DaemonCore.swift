@@ -66,7 +66,7 @@ package final class DaemonCore {
         configurationFile = ConfigurationReloader(source: source, startedWith: configuration, from: file)
         session = try Session(configuration: configuration, at: eventLoop.timestamp)
         publisher = Publisher(eventLoop: eventLoop)
-        publisher.addContainers(of: session.engine.slots)
+        publisher.addContainers(of: session.engine)
         scheduler = DeadlineScheduler(eventLoop: eventLoop, target: self, logger: logger)
         status = StatusReporter(eventLoop: eventLoop, counts: self)
         requests = RequestHandler(core: self)
@@ -88,10 +88,8 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        if publisher.containers.count != session.engine.slots.count {
-            for (container, index) in publisher.addContainers(of: session.engine.slots) where publisher.waiting[container.name] != nil {
-                requests.created(container, at: index)
-            }
+        for (container, index) in publisher.addContainers(of: session.engine) where publisher.waiting[container.name] != nil {
+            requests.created(container, at: index)
         }
         return published
     }

@@ -13,6 +13,9 @@ final class Publisher {
     let eventLoop: EventLoop
     /// One record per container, by identity.
     @exclusivity(unchecked) private(set) var containers: [ContainerID: PublishedContainer] = [:]
+    /// The engine's next container identity when records were last added: every container
+    /// with a lower one has its record (or is gone).
+    private var knownBefore = 0
     /// The containers with a batch to deliver, in the order their first state came.
     @exclusivity(unchecked) private var batched: [PublishedContainer] = []
     /// States published during the current command to containers somebody observes, evaluated
@@ -37,15 +40,23 @@ final class Publisher {
 
     subscript(id: ContainerID) -> PublishedContainer? { containers[id] }
 
-    /// A record for every container in `slots` that has none yet (created by the last
-    /// command; the caller checks the counts first: most commands create nothing). Returns the
-    /// new records with their positions.
+    /// A record for every container of `engine` that has none yet (created by the last
+    /// command: most commands create none). Returns the new records with their positions.
+    ///
+    /// Identities grow with the position, and the engine's next one says whether any came since
+    /// the last call: the new containers are the last ones, found without looking at the others
+    /// (a look at them all after each command made removing a thousand containers quadratic).
     @discardableResult
-    func addContainers(of slots: [ScrollEngine.Slot]) -> [(PublishedContainer, index: Int)] {
+    func addContainers(of engine: ScrollEngine) -> [(PublishedContainer, index: Int)] {
+        guard engine.nextID != knownBefore else { return [] }
+        let slots = engine.slots
+        var first = slots.endIndex
+        while first > slots.startIndex, slots[first - 1].id.rawValue >= knownBefore { first -= 1 }
+        knownBefore = engine.nextID
         var added: [(PublishedContainer, index: Int)] = []
-        for (index, slot) in slots.enumerated() where containers[slot.id] == nil {
-            let container = PublishedContainer(id: slot.id, name: slot.container.name, eventLoop: eventLoop)
-            containers[slot.id] = container
+        for index in first..<slots.endIndex where containers[slots[index].id] == nil {
+            let container = PublishedContainer(id: slots[index].id, name: slots[index].container.name, eventLoop: eventLoop)
+            containers[slots[index].id] = container
             added.append((container, index))
         }
         return added

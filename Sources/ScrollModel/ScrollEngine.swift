@@ -158,8 +158,9 @@ public struct ScrollEngine: Sendable {
     public internal(set) var shapers: [DeviceShaper] = []
     /// Whether any rule shapes anything: without rules no event is looked at twice.
     var isShaping = false
-    /// The identity the next container added gets.
-    private var nextID = 0
+    /// The identity the next container added gets: identities are never reused, and grow with
+    /// the position.
+    public private(set) var nextID = 0
     /// µs: the latest moment the engine has reached (events, frames, `advance(to:)`);
     /// `Timestamp.min` before anything happened. Later events are never applied before it.
     public private(set) var now: Timestamp = .min
