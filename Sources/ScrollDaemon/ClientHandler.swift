@@ -124,13 +124,9 @@ package final class ClientHandler: ChannelInboundHandler {
     private func answered(_ context: ChannelHandlerContext) {
         guard var lines = held else { return }
         held = nil
-        while let line = lines.popFirst() {
-            guard let client else { return }
-            if held != nil {
-                held!.append(line)
-                continue
-            }
-            handle(line, from: client, context: context)
+        // Until the connection goes (a lingering one reads again, to discard).
+        while let client, let line = lines.popFirst() {
+            if held != nil { held!.append(line) } else { handle(line, from: client, context: context) }
         }
         setReading(context.channel)
     }

@@ -66,6 +66,20 @@ struct BackgroundReloadTests {
         #expect(work.started == 2)
     }
 
+    @Test func aConnectionThatClosesDuringItsReloadIsNotAnsweredAndTheReloadHolds() throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        let work = HeldWork()
+        let daemon = try daemon(work)
+        let asker = try daemon.connect(), bystander = try daemon.connect()
+        try "[containers.main]\ncontainerSize = { width = 500, height = 240 }\n".write(to: file, atomically: true, encoding: .utf8)
+        try asker.send(#"{"op":"reload","id":1}"#)
+        try asker.send(#"{"op":"get","container":"main","id":2}"#)
+        try asker.channel.close().wait()
+        work.finish()
+        #expect(daemon.core.connections.clients.count == 1)
+        #expect(try bystander.request(#"{"op":"get","container":"main","id":3}"#).flatMap(Self.width) == 500)
+    }
+
     @Test func aReloadThatCannotBeReadBecauseTheDaemonStopsSaysSo() throws {
         defer { try? FileManager.default.removeItem(at: file) }
         let daemon = try daemon(Stopped())
