@@ -8,10 +8,12 @@ public enum TOMLValue: Hashable, Sendable {
     case integer(Int64)
     case float(Double)
     case boolean(Bool)
-    case offsetDateTime(TOMLOffsetDateTime)
-    case localDateTime(TOMLLocalDateTime)
-    case localDate(TOMLDate)
-    case localTime(TOMLTime)
+    // Dates and times are boxed: inline, the largest (eight integers) would make every value
+    // 72 bytes, and a configuration's list of ten million numbers ten times its size in memory.
+    indirect case offsetDateTime(TOMLOffsetDateTime)
+    indirect case localDateTime(TOMLLocalDateTime)
+    indirect case localDate(TOMLDate)
+    indirect case localTime(TOMLTime)
     case array([TOMLValue])
     case table(TOMLTable)
 
