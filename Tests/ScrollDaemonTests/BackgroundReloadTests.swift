@@ -21,14 +21,21 @@ struct BackgroundReloadTests {
         return try EmbeddedDaemon(configuration: source.load().configuration, source: source, background: background)
     }
 
-    @Test func otherClientsAreServedWhileTheFileIsReadAndTheAskersLaterRequestsWait() throws {
-        defer { try? FileManager.default.removeItem(at: file) }
-        let work = HeldWork()
+    /// A daemon whose file now says width 500 where it started with 320, and a connection that
+    /// sent `reload` (id 1) and `get` (id 2) while the file is read, beside a bystander.
+    private func reloadUnderWay(_ work: HeldWork) throws -> (EmbeddedDaemon, asker: Connection, bystander: Connection) {
         let daemon = try daemon(work)
         let asker = try daemon.connect(), bystander = try daemon.connect()
         try "[containers.main]\ncontainerSize = { width = 500, height = 240 }\n".write(to: file, atomically: true, encoding: .utf8)
         try asker.send(#"{"op":"reload","id":1}"#)
         try asker.send(#"{"op":"get","container":"main","id":2}"#)
+        return (daemon, asker, bystander)
+    }
+
+    @Test func otherClientsAreServedWhileTheFileIsReadAndTheAskersLaterRequestsWait() throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        let work = HeldWork()
+        let (_, asker, bystander) = try reloadUnderWay(work)
         try asker.send(#"{"op":"ping","id":3}"#)
         #expect(work.count == 1)
         #expect(try asker.drain().isEmpty)
@@ -69,11 +76,7 @@ struct BackgroundReloadTests {
     @Test func aConnectionThatClosesDuringItsReloadIsNotAnsweredAndTheReloadHolds() throws {
         defer { try? FileManager.default.removeItem(at: file) }
         let work = HeldWork()
-        let daemon = try daemon(work)
-        let asker = try daemon.connect(), bystander = try daemon.connect()
-        try "[containers.main]\ncontainerSize = { width = 500, height = 240 }\n".write(to: file, atomically: true, encoding: .utf8)
-        try asker.send(#"{"op":"reload","id":1}"#)
-        try asker.send(#"{"op":"get","container":"main","id":2}"#)
+        let (daemon, asker, bystander) = try reloadUnderWay(work)
         try asker.channel.close().wait()
         work.finish()
         #expect(daemon.core.connections.clients.count == 1)
