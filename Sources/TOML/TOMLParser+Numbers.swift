@@ -39,6 +39,7 @@ extension TOMLParser {
             p += 1
         }
         let body = bytes[p..<end]
+        if let value = Self.plainInteger(body, negative: negative) { return .integer(value) }
         if body.elementsEqual("inf".utf8) { return .float(negative ? -.infinity : .infinity) }
         if body.elementsEqual("nan".utf8) { return .float(negative ? -.nan : .nan) }
         if body.count >= 2, bytes[p] == UInt8(ascii: "0"), let radix = Self.radix(bytes[p + 1]) {
@@ -80,6 +81,19 @@ extension TOMLParser {
         }
         guard let value = Int64(text) else { throw error("the integer does not fit in 64 bits", at: start) }
         return .integer(value)
+    }
+
+    /// The value of a plain decimal integer of at most 18 digits (no underscore, no leading
+    /// zero): the common number, a list of ten million row heights' each, read without making
+    /// a string. Anything else is nil, and read (or refused) by the general path.
+    private static func plainInteger(_ digits: ArraySlice<UInt8>, negative: Bool) -> Int64? {
+        guard (1...18).contains(digits.count), digits.count == 1 || digits.first != UInt8(ascii: "0") else { return nil }
+        var value: Int64 = 0
+        for c in digits {
+            guard isDigit(c) else { return nil }
+            value = value &* 10 &+ Int64(c &- UInt8(ascii: "0"))
+        }
+        return negative ? -value : value
     }
 
     private static func radix(_ c: UInt8) -> Int? {

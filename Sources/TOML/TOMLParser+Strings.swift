@@ -139,6 +139,11 @@ extension TOMLParser {
 
     /// The value of an ASCII hex digit (0-9, a-f, A-F), nil for any other byte.
     static func hexValue(_ c: UInt8) -> Int? {
-        c < 0x80 ? Character(Unicode.Scalar(c)).hexDigitValue : nil
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(c &- UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(c &- UInt8(ascii: "a")) &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(c &- UInt8(ascii: "A")) &+ 10
+        default: nil
+        }
     }
 }
