@@ -37,7 +37,12 @@ struct ArrivalOrder<Key: Hashable, Value> {
     }
 
     /// The values in the order they came.
-    var inOrder: [Value] { slots.compactMap { $0?.value } }
+    var inOrder: [Value] { Array(values) }
+
+    /// The values in the order they came, walked without copying them out.
+    var values: some Sequence<Value> {
+        slots.lazy.compactMap { $0?.value }
+    }
 
     private mutating func compact() {
         slots = slots.filter { $0 != nil }

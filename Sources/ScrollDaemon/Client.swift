@@ -34,7 +34,7 @@ package final class Client {
     /// Its subscriptions, in the order they were made.
     var subscriptions: [Subscription] { subscribed.inOrder }
     /// The connection's observations by their ids.
-    var observers: [RequestID: Observer] = [:]
+    var observers = ArrivalOrder<RequestID, Observer>()
     /// Its subscriptions and observations waiting for their containers (docs/design.md §20),
     /// at most ``Limits/waiting``.
     var waiters = ConnectionWaiters()

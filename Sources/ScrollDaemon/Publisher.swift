@@ -234,13 +234,13 @@ final class Publisher {
 
     func observe(_ observer: Observer) {
         guard observer.client.isConnected else { return }
-        observer.client.observers[observer.id] = observer
+        observer.client.observers.append(observer, for: observer.id)
         observer.container.observers.append(observer)
         observationCount += 1
     }
 
     func unobserve(_ observer: Observer) {
-        observer.client.observers[observer.id] = nil
+        observer.client.observers.remove(observer.id)
         removeObservers(of: observer.container) { $0 === observer }
     }
 
@@ -261,7 +261,7 @@ final class Publisher {
         // Once per container, not once per observer: a connection may hold a thousand
         // observations of one container.
         var observed: [ObjectIdentifier: PublishedContainer] = [:]
-        for observer in client.observers.values { observed[ObjectIdentifier(observer.container)] = observer.container }
+        for observer in client.observers.inOrder { observed[ObjectIdentifier(observer.container)] = observer.container }
         for container in observed.values {
             removeObservers(of: container) { $0.client === client }
         }
@@ -309,7 +309,7 @@ final class Publisher {
             bytes.append(UInt8(ascii: "\n"))
             let message = ByteBuffer(bytes: bytes)
             for observer in container.observers where observer.client.observers[observer.id] === observer {
-                observer.client.observers[observer.id] = nil
+                observer.client.observers.remove(observer.id)
             }
             for client in followers {
                 client.unsubscribe(from: container)

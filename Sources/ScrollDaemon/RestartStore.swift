@@ -180,10 +180,10 @@ package final class RestartStore {
             let rate = subscription.interval.map { 1e9 / Double($0.nanoseconds) }
             requests.append(.subscribe(container: subscription.container.name, rate: subscription.rate ?? rate, wait: subscription.waits))
         }
-        for slot in core.session.engine.slots {
-            for observer in core.publisher[slot.id]?.observers ?? [] where observer.client === client {
-                requests.append(.observe(container: slot.container.name, observation: observer.observation, id: observer.id, wait: observer.waits))
-            }
+        // The connection's own, in the order they were made: a walk of every container's
+        // observers per connection made each write cost connections × containers.
+        for observer in client.observers.inOrder {
+            requests.append(.observe(container: observer.container.name, observation: observer.observation, id: observer.id, wait: observer.waits))
         }
         // Those still waiting for their containers wait again (docs/design.md §20).
         for waiter in client.waiters.inOrder {

@@ -156,6 +156,33 @@ struct RestoreTests {
         #expect(abs(rate - 30) < 1e-6)
     }
 
+    /// A connection's observations are kept in the order they were made (as its subscriptions
+    /// are), whatever containers they observe: the store reads them from the connection, not
+    /// from every container.
+    @Test func aConnectionsObservationsAreKeptInTheOrderTheyWereMade() throws {
+        let buffer = Self.newBuffer()
+        let before = try Self.keeping(in: buffer, keeper: Keeper())
+        let app = try before.connect()
+        for request in [
+            #"{"op":"configure","container":"b","id":1}"#,
+            #"{"op":"observe","container":"b","of":"phase","id":"1"}"#,
+            #"{"op":"observe","container":"main","of":"phase","id":"2"}"#,
+            #"{"op":"observe","container":"b","of":"contentOffset.y","id":"3"}"#,
+            #"{"op":"unobserve","id":"1"}"#,
+            #"{"op":"observe","container":"main","of":"contentOffset.y","id":"1"}"#,
+        ] {
+            try app.send(request)
+        }
+        #expect(try app.drain().allSatisfy { $0["type"] as? String != "error" })
+        before.loop.run()
+        let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+        let observed = taken.snapshot.connections.first?.requests.map { request -> String in
+            guard case let .observe(container, _, id, _) = request else { return "\(request)" }
+            return "\(id.json) \(container)"
+        }
+        #expect(observed == [#""2" main"#, #""3" b"#, #""1" main"#])
+    }
+
     @Test func anOwnedContainerWhoseConnectionDidNotComeBackIsRemoved() throws {
         let buffer = Self.newBuffer()
         let keeper = Keeper()
