@@ -29,7 +29,7 @@ extension Configuration {
 extension ContainerSettings {
     /// The container's keys as `set` takes them (relative to `containers.NAME`), every one
     /// written out, so that they define the container whatever it was before.
-    var assignments: [(key: String, value: SettingValue)] {
+    public var assignments: [(key: String, value: SettingValue)] {
         var result: [(key: String, value: SettingValue)] = [
             ("containerSize", .size(containerSize)),
             ("insets", .object([

@@ -57,7 +57,7 @@ final class RequestHandler {
             }.get()
             answer = try perform(decoded, for: client)
             switch decoded.operation.storeChange {
-            case .session: core.store?.containersChanged()
+            case .session(let settingsOf): core.store?.containersChanged(settingsOf: settingsOf)
             case .connection: core.store?.connectionChanged(client)
             case .none: break
             }

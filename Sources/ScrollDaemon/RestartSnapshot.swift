@@ -106,9 +106,12 @@ extension RestartSnapshot {
 
 extension RestartSnapshot.Container {
     var json: ProtocolValue {
-        .object([
-            ("name", .string(name)),
-            ("settings", .object(settings.map { ($0.key, $0.value) })),
+        .object([("name", .string(name)), ("settings", .object(settings.map { ($0.key, $0.value) }))] + members)
+    }
+
+    /// What `json` encodes after the name and settings.
+    private var members: [(String, ProtocolValue)] {
+        [
             ("seq", .integer(seq)),
             ("x", .double(offset.x)), ("y", .double(offset.y)),
             ("paused", .bool(paused)),
@@ -116,7 +119,28 @@ extension RestartSnapshot.Container {
             ("owner", owner.map(ProtocolValue.integer) ?? .null),
             ("refreshing", .bool(refreshing)),
             ("headerHeight", headerHeight.map(ProtocolValue.double) ?? .null),
-        ])
+        ]
+    }
+
+    /// `settings` as `json` encodes them.
+    static func encoded(_ settings: [ConfigureSetting]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        ProtocolValue.object(settings.map { ($0.key, $0.value) }).encode(into: &bytes)
+        return bytes
+    }
+
+    /// Appends the container as `json` encodes it, with its settings encoded already
+    /// (``encoded(_:)``; `settings` itself is not read): they are most of a container, and
+    /// change only when it is configured.
+    func encode(into bytes: inout [UInt8], settings encodedSettings: [UInt8]) {
+        bytes += #"{"name":"#.utf8
+        ProtocolValue.string(name).encode(into: &bytes)
+        bytes += #","settings":"#.utf8
+        bytes += encodedSettings
+        var rest: [UInt8] = []
+        ProtocolValue.object(members).encode(into: &rest)
+        bytes.append(UInt8(ascii: ","))
+        bytes += rest.dropFirst()
     }
 
     init(json: ProtocolValue) throws(SnapshotError) {

@@ -37,6 +37,13 @@ package final class RestartStore {
     var sessionLost = false
     /// The document's containers as last encoded; nil: encode them anew.
     var containersDocument: [UInt8]?
+    /// Each container's settings as last encoded, by name. A container's settings change only
+    /// by a `configure` of it, a reload or a restore, and they are most of its part of the
+    /// document (ten million row heights, written out, are megabytes): the others' are kept.
+    var encodedSettings: [String: [UInt8]] = [:]
+    /// The containers whose settings changed since the document was last written; nil: any
+    /// container's may have.
+    var settingsChanged: Set<String>? = nil
     /// Each connection's part of the document as last encoded.
     var connectionDocuments = ConnectionDocuments()
     /// What changed since the document was last written: open connections' parts, closed
@@ -72,6 +79,15 @@ package final class RestartStore {
     /// not once per change: each write copies the whole document, which with a thousand
     /// connections made every change cost the loop O(connections).
     func containersChanged() {
+        settingsChanged = nil
+        wholeSessionChanged = true
+        scheduleWrite()
+    }
+
+    /// Notes a change of containers in which only `name`'s settings changed (a `configure`),
+    /// or none's (nil: a pause, a resume, a removal, the focus).
+    func containersChanged(settingsOf name: String?) {
+        if let name { settingsChanged?.insert(name) }
         wholeSessionChanged = true
         scheduleWrite()
     }
@@ -93,6 +109,7 @@ package final class RestartStore {
     /// Writes the whole session's document now, not at the end of the loop's turn: at start,
     /// so the store holds this process' session before anything else runs.
     func writeWholeSession() {
+        settingsChanged = nil
         wholeSessionChanged = true
         write()
     }
@@ -130,13 +147,8 @@ package final class RestartStore {
         if let cached = containersDocument {
             containers = cached
         } else {
-            var bytes: [UInt8] = []
-            for (index, container) in storedContainers.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                container.json.encode(into: &bytes)
-            }
-            containers = bytes
-            containersDocument = bytes
+            containers = encodedContainers()
+            containersDocument = containers
             nameHashes = core.session.names.map(SnapshotMemory.nameHash)
         }
         let connectionsDocument = connectionDocuments.joined
@@ -158,19 +170,34 @@ package final class RestartStore {
         }
     }
 
-    private var storedContainers: [RestartSnapshot.Container] {
-        let settings = core.session.containerSettings
-        return core.session.engine.slots.map { slot in
+    /// The document's containers, each container's settings encoded anew only when they changed.
+    private func encodedContainers() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var settingsNow: [String: [UInt8]] = [:]
+        settingsNow.reserveCapacity(core.session.engine.slots.count)
+        for (index, slot) in core.session.engine.slots.enumerated() {
             let name = slot.container.name
-            let leases = core.publisher[slot.id]
-            let state = slot.container.state
-            return RestartSnapshot.Container(
-                name: name, settings: settings[name] ?? [], seq: slot.seq,
-                offset: state.contentOffset, paused: slot.isPaused,
-                pausedBy: leases?.pausedBy ?? [], owner: leases?.owner,
-                refreshing: state.refreshing ?? false, headerHeight: state.header?.height
-            )
+            let kept = settingsChanged?.contains(name) == false ? encodedSettings[name] : nil
+            let settings = kept ?? RestartSnapshot.Container.encoded(core.session.settings(ofContainer: name))
+            settingsNow[name] = settings
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            storedContainer(slot).encode(into: &bytes, settings: settings)
         }
+        encodedSettings = settingsNow
+        settingsChanged = []
+        return bytes
+    }
+
+    /// A container as the document keeps it; its settings are encoded apart (``encodedContainers()``).
+    private func storedContainer(_ slot: ScrollEngine.Slot) -> RestartSnapshot.Container {
+        let leases = core.publisher[slot.id]
+        let state = slot.container.state
+        return RestartSnapshot.Container(
+            name: slot.container.name, settings: [], seq: slot.seq,
+            offset: state.contentOffset, paused: slot.isPaused,
+            pausedBy: leases?.pausedBy ?? [], owner: leases?.owner,
+            refreshing: state.refreshing ?? false, headerHeight: state.header?.height
+        )
     }
 
     /// A connection's subscriptions and observations, as the requests that make them.

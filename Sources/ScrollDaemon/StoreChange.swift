@@ -7,14 +7,16 @@ enum StoreChange {
     case none
     /// The connection's own part: its subscriptions or observations.
     case connection
-    /// The containers (and with them, possibly, every connection's subscriptions).
-    case session
+    /// The containers (and with them, possibly, every connection's subscriptions), and the
+    /// settings of the one named (a `configure`'s; nil: none's).
+    case session(settingsOf: String?)
 }
 
 extension Operation {
     var storeChange: StoreChange {
         switch self {
-        case .configure, .pause, .resume, .remove, .focus: return .session
+        case .configure(let container, _, _, _): return .session(settingsOf: container)
+        case .pause, .resume, .remove, .focus: return .session(settingsOf: nil)
         case .subscribe, .unsubscribe, .observe, .unobserve: return .connection
         case .scrollTo, .scrollBy, .beginRefresh, .endRefresh, .flashIndicators, .get, .devices, .reload, .ping: return .none
         }

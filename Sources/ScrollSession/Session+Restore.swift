@@ -3,18 +3,10 @@ import ScrollModel
 import ScrollProtocol
 
 extension Session {
-    /// The settings that define each container, by name (what a ``Command/restore(_:at:)`` takes
-    /// back): its `containers.NAME.*` keys, every one written out.
-    public var containerSettings: [String: [ConfigureSetting]] {
-        var settings: [String: [ConfigureSetting]] = [:]
-        for assignment in configuration.engineAssignments where assignment.key.hasPrefix("containers.") {
-            // A container's name has no dot (`configure` refuses one): it ends at the next.
-            let rest = assignment.key.dropFirst("containers.".count)
-            guard let dot = rest.firstIndex(of: ".") else { continue }
-            let setting = ConfigureSetting(key: String(rest[rest.index(after: dot)...]), value: assignment.value)
-            settings[String(rest[..<dot]), default: []].append(setting)
-        }
-        return settings
+    /// The settings that define the container `name` (what a ``Command/restore(_:at:)`` takes
+    /// back): its `containers.NAME.*` keys, every one written out; none for no such container.
+    public func settings(ofContainer name: String) -> [ConfigureSetting] {
+        configuration.container(named: name)?.assignments.map { ConfigureSetting(key: $0.key, value: $0.value) } ?? []
     }
 
     /// The configuration with `stored` defined as it was, and its resolved settings; refused

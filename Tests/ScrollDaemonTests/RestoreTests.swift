@@ -1,7 +1,7 @@
 import NIOCore
 import NIOEmbedded
 import ScrollConfig
-import ScrollDaemon
+@testable import ScrollDaemon
 import ScrollModel
 import ScrollProtocol
 import Testing
@@ -181,6 +181,50 @@ struct RestoreTests {
             return "\(id.json) \(container)"
         }
         #expect(observed == [#""2" main"#, #""3" b"#, #""1" main"#])
+    }
+
+    /// A container's settings are encoded once and kept while only other things change (a
+    /// pause, another container's configure): the document always holds the settings in force.
+    @Test func theDocumentHoldsEachContainersSettingsInForce() throws {
+        let buffer = Self.newBuffer()
+        let daemon = try Self.keeping(in: buffer, keeper: Keeper())
+        let app = try daemon.connect()
+        func settings(of name: String) throws -> String {
+            daemon.loop.run()
+            let taken = try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes))
+            let container = try #require(taken.snapshot.containers.first { $0.name == name })
+            return "\(ProtocolValue.object(container.settings.map { ($0.key, $0.value) }))"
+        }
+        func send(_ requests: String...) throws {
+            for request in requests { try app.send(request) }
+            #expect(try app.drain().allSatisfy { $0["type"] as? String != "error" })
+        }
+        try send(#"{"op":"configure","container":"list","containerSize":{"width":100,"height":100},"rows":{"heights":[1,2,3]}}"#)
+        #expect(try settings(of: "list").contains(#""containerSize":{"width":100.0,"height":100.0}"#))
+        // Configured again in the same turn as another container's pause.
+        try send(
+            #"{"op":"configure","container":"list","containerSize":{"width":200,"height":100}}"#,
+            #"{"op":"pause","container":"main"}"#
+        )
+        #expect(try settings(of: "list").contains(#""containerSize":{"width":200.0,"height":100.0}"#))
+        try send(#"{"op":"resume","container":"main"}"#, #"{"op":"configure","container":"main","containerSize":{"width":300,"height":300}}"#)
+        #expect(try settings(of: "list").contains(#""containerSize":{"width":200.0,"height":100.0}"#))
+        #expect(try settings(of: "main").contains(#""containerSize":{"width":300.0,"height":300.0}"#))
+        try send(#"{"op":"configure","container":"list","rows":{"insert":{"at":0,"count":1,"height":7}}}"#)
+        #expect(try settings(of: "list").contains(#""runs":[[1,7.0],[1,1.0],[1,2.0],[1,3.0]]"#))
+    }
+
+    /// The document's containers written from settings encoded apart read as the whole value
+    /// encodes them.
+    @Test func aContainerEncodedWithItsSettingsApartIsTheSameJSON() {
+        let container = RestartSnapshot.Container(
+            name: "list \"1\"", settings: [ConfigureSetting(key: "containerSize", value: .object([("width", .double(1)), ("height", .integer(2))]))],
+            seq: 7, offset: Point(x: 0.5, y: -3), paused: true, pausedBy: [2, 3], owner: 4, refreshing: true, headerHeight: 80
+        )
+        var whole: [UInt8] = [], apart: [UInt8] = []
+        container.json.encode(into: &whole)
+        container.encode(into: &apart, settings: RestartSnapshot.Container.encoded(container.settings))
+        #expect(String(decoding: apart, as: UTF8.self) == String(decoding: whole, as: UTF8.self))
     }
 
     @Test func anOwnedContainerWhoseConnectionDidNotComeBackIsRemoved() throws {
