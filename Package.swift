@@ -234,6 +234,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 // Real sockets for the fan-out's direct writes (DirectWriteTests).
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // Frames for the WebSocket handlers (WebSocketFragmentTests).
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

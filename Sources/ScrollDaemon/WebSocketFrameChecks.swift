@@ -17,12 +17,20 @@ final class WebSocketFrameChecks: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let frame = unwrapInboundIn(data)
+        var frame = unwrapInboundIn(data)
         if let problem = Self.problem(of: frame) {
             context.fireErrorCaught(Violation(message: problem))
             return
         }
-        context.fireChannelRead(data)
+        guard !frame.fin, frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation else {
+            context.fireChannelRead(data)
+            return
+        }
+        // A fragment waits in the aggregator until its message ends, and its data is a view of
+        // the read that brought it: one byte held a whole read buffer (4 KiB) alive, and a
+        // thousand one-byte fragments, 4 MiB per connection. A copy holds its own bytes only.
+        frame.data = context.channel.allocator.buffer(buffer: frame.data)
+        context.fireChannelRead(wrapInboundOut(frame))
     }
 
     static func problem(of frame: WebSocketFrame) -> String? {

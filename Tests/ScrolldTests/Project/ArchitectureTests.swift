@@ -64,7 +64,7 @@ import Testing
         ],
         "ScrollDaemonTests": [
             "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
-            "NIOCore", "NIOEmbedded", "NIOPosix", "Logging", "Testing", "Foundation", "Glibc", "Synchronization",
+            "NIOCore", "NIOEmbedded", "NIOPosix", "NIOWebSocket", "Logging", "Testing", "Foundation", "Glibc", "Synchronization",
         ],
     ]
 
