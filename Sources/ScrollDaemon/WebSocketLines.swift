@@ -24,9 +24,11 @@ package final class WebSocketLines: ChannelDuplexHandler {
     package typealias OutboundIn = ByteBuffer
     package typealias OutboundOut = WebSocketFrame
 
-    /// The most frames one message may come in (docs/security.md): each costs a little, even
-    /// an empty one, so their number is bounded as the message's length is.
-    static let maximumFragments = 1024
+    /// The most frames one message may come in (docs/security.md): each waiting fragment
+    /// costs its bytes and a buffer's and a frame's bookkeeping (about 200 bytes), even an
+    /// empty one, so their number is bounded as the message's length is: 64 fragments of a
+    /// 64 KiB message are 1 KiB each. Browsers send a message as one frame.
+    static let maximumFragments = 64
 
     /// The close code to send when the daemon closes, once a refusal named it.
     private var closeCode: WebSocketErrorCode = .normalClosure

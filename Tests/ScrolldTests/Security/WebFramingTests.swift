@@ -45,15 +45,15 @@ struct WebFramingTests {
         #expect(served.daemon.stop() == 0)
     }
 
-    /// More than 1024 fragments is a line too long, as the limit says: `too_large`, then 1009.
-    @Test func moreThan1024FragmentsIsALineTooLong() throws {
+    /// More than 64 fragments is a line too long, as the limit says: `too_large`, then 1009.
+    @Test func moreThan64FragmentsIsALineTooLong() throws {
         let served = try WebLimitsTests.Served()
         let client = try served.connect()
         client.sendRaw(WebSocketClient.frame(opcode: 1, payload: [0x20], fin: false))
-        for _ in 0..<1024 { client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [0x20], fin: false)) }
+        for _ in 0..<64 { client.sendRaw(WebSocketClient.frame(opcode: 0, payload: [0x20], fin: false)) }
         let frames = client.framesUntilClose()
         WebLimitsTests.expectLineTooLong(frames)
-        #expect(frames.first?.json?["message"] as? String == "message in more than 1024 fragments")
+        #expect(frames.first?.json?["message"] as? String == "message in more than 64 fragments")
         #expect(served.servesOthers)
         #expect(served.daemon.stop() == 0)
     }
