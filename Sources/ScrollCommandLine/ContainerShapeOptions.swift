@@ -69,6 +69,9 @@ func numbers(
     }
     var members: [(String, ProtocolValue)] = []
     for (key, part) in zip(keys, parts) {
+        if let value = Double(part), !value.isFinite {
+            throw ValidationError("\(key) must be a finite number, got '\(part)'")
+        }
         guard let number = protocolNumber(part), !wholeNumbers.contains(key) || Int(part) != nil else {
             throw ValidationError("\(key) must be \(wholeNumbers.contains(key) ? "a whole number" : "a number"), got '\(part)'")
         }

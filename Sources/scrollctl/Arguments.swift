@@ -4,29 +4,35 @@ import ScrollModel
 import ScrollProtocol
 
 /// `none`, `smooth`, `snappy`, `bouncy` or `spring:DURATION[,BOUNCE]`.
-struct AnimationArgument: ExpressibleByArgument {
+struct AnimationArgument {
     var animation: ScrollAnimation
 
     static let valueName = "none|smooth|snappy|bouncy|spring:DURATION,BOUNCE"
 
-    init?(argument: String) {
+    /// The animation `argument` names; a mistake is named with the range it missed.
+    static func parse(_ argument: String) throws(ValidationError) -> AnimationArgument {
         switch argument {
-        case "none": animation = .none
-        case "smooth": animation = .smooth
-        case "snappy": animation = .snappy
-        case "bouncy": animation = .bouncy
+        case "none": return AnimationArgument(animation: .none)
+        case "smooth": return AnimationArgument(animation: .smooth)
+        case "snappy": return AnimationArgument(animation: .snappy)
+        case "bouncy": return AnimationArgument(animation: .bouncy)
         default:
-            guard argument.hasPrefix("spring:") else { return nil }
+            guard argument.hasPrefix("spring:") else {
+                throw ValidationError("expected none, smooth, snappy, bouncy or spring:DURATION[,BOUNCE]")
+            }
             let parts = argument.dropFirst("spring:".count).split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 1 || parts.count == 2, let duration = Double(parts[0]), duration > 0, duration.isFinite else {
-                return nil
+            let durations = Limits.springDuration, bounces = Limits.springBounce
+            guard parts.count == 1 || parts.count == 2, let duration = Double(parts[0]), durations.contains(duration) else {
+                throw ValidationError("a spring's duration is seconds from \(Limits.format(durations.lowerBound)) to \(Limits.format(durations.upperBound))")
             }
             var bounce = 0.0
             if parts.count == 2 {
-                guard let value = Double(parts[1]), value > -1, value < 1 else { return nil }
+                guard let value = Double(parts[1]), bounces.contains(value) else {
+                    throw ValidationError("a spring's bounce is from \(Limits.format(bounces.lowerBound)) to \(Limits.format(bounces.upperBound))")
+                }
                 bounce = value
             }
-            animation = .spring(Spring(duration: duration, bounce: bounce))
+            return AnimationArgument(animation: .spring(Spring(duration: duration, bounce: bounce)))
         }
     }
 }

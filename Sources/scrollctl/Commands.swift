@@ -29,7 +29,7 @@ struct Get: ParsableCommand {
 
 /// `--animation`, shared by the commands that move.
 struct AnimationOption: ParsableArguments {
-    @Option(help: ArgumentHelp("How to get there (default: smooth).", valueName: AnimationArgument.valueName))
+    @Option(help: ArgumentHelp("How to get there (default: smooth).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 }
 
@@ -54,7 +54,7 @@ struct ScrollTo: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The vertical offset.", valueName: "Y"))
     var y: Double?
 
-    @Option(help: ArgumentHelp("A row to bring into view (along the list's axis).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A row to bring into view (along the list's axis).", valueName: "N"))
     var row: Int?
 
     @Option(help: ArgumentHelp("Where the row meets the view: top, center, bottom, leading, trailing or a number in [0, 1].",
@@ -161,7 +161,7 @@ struct Configure: ParsableCommand {
     @Option(help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
     var physics: [PhysicsAssignment] = []
 
-    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName))
+    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 
     @OptionGroup var connection: ConnectionOptions

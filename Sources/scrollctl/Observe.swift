@@ -25,7 +25,7 @@ struct Observe: ParsableCommand {
     @Option(help: ArgumentHelp("Quantise numbers to multiples of this step.", valueName: "S"))
     var step: Double?
 
-    @Option(help: ArgumentHelp("The row (rowVisible).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The row (rowVisible).", valueName: "N"))
     var row: Int?
 
     @Option(help: ArgumentHelp("The fraction of the row that must be visible (rowVisible; default 0.5).", valueName: "T"))
@@ -43,7 +43,7 @@ struct Observe: ParsableCommand {
     @Flag(help: "Print the daemon's observation lines as they arrive.")
     var json = false
 
-    @Option(help: ArgumentHelp("Exit after this many lines.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many lines.", valueName: "N"))
     var count: Int?
 
     @OptionGroup var connection: ConnectionOptions

@@ -24,7 +24,7 @@ struct Rows: ParsableCommand {
     @Option(help: ArgumentHelp("Remove from this row on.", valueName: "K"))
     var remove: Int?
 
-    @Option(help: ArgumentHelp("How many rows (default 1).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many rows (default 1).", valueName: "N"))
     var count: Int?
 
     @Option(help: ArgumentHelp("The inserted rows' height.", valueName: "H"))
@@ -33,7 +33,7 @@ struct Rows: ParsableCommand {
     @Option(help: ArgumentHelp("The inserted rows' heights, one per row.", valueName: "H1,H2,…"))
     var heights: String?
 
-    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName))
+    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 
     @OptionGroup var connection: ConnectionOptions

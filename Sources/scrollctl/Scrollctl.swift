@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
 import Glibc
@@ -60,12 +61,12 @@ struct ConnectionOptions: ParsableArguments {
         valueName: "PATH"))
     var socket: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for a reply.", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for a reply.", valueName: "SECONDS"))
     var timeout: Double = 5
 
     func validate() throws {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw ValidationError("--timeout expects a number of seconds greater than 0")
+            throw ValidationError("--timeout expects seconds greater than 0 and at most 86400 (a day), got \(Limits.format(timeout))")
         }
     }
 

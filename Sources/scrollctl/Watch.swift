@@ -26,7 +26,7 @@ struct Watch: ParsableCommand {
     @Option(help: ArgumentHelp("At most this many states per second (the daemon keeps the latest).", valueName: "HZ"))
     var rate: Double?
 
-    @Option(help: ArgumentHelp("Exit after this many states.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many states.", valueName: "N"))
     var count: Int?
 
     @OptionGroup var connection: ConnectionOptions

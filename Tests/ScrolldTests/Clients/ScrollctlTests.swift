@@ -339,6 +339,31 @@ struct ScrollctlTests {
         }
     }
 
+    /// A number out of its range is named with the range, negative ones included (read as the
+    /// option's value, not as another option).
+    @Test func aNumberOutOfItsRangeIsNamedWithTheRange() throws {
+        let cases: [([String], String)] = [
+            (["ping", "--timeout", "100000"], "--timeout expects seconds greater than 0 and at most 86400 (a day), got 100000"),
+            (["ping", "--timeout", "-1"], "--timeout expects seconds greater than 0 and at most 86400 (a day), got -1"),
+            (["watch", "--count", "-3"], "--count expects a positive number"),
+            (["observe", "main", "contentOffset.y", "--count", "-3"], "--count expects a positive number"),
+            (["rows", "list", "--insert", "0", "--count", "-3"], "--count expects a positive number"),
+            (["scroll-to", "main", "--y", "5", "--animation", "spring:0,0"], "a spring's duration is seconds from 0.001 to 10"),
+            (["scroll-to", "main", "--y", "5", "--animation", "spring:100"], "a spring's duration is seconds from 0.001 to 10"),
+            (["scroll-to", "main", "--y", "5", "--animation", "spring:1,5"], "a spring's bounce is from -0.9 to 0.9"),
+            (["scroll-to", "main", "--y", "5", "--animation", "wobbly"], "expected none, smooth, snappy, bouncy or spring:DURATION[,BOUNCE]"),
+            (["configure", "c", "--container-size", "1e999x5"], "width must be a finite number, got '1e999'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Scrollctl.run(arguments + ["--socket", "/nonexistent/s.sock"])
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        // In range, it is read and sent: here, to no daemon.
+        let sent = try Scrollctl.run(["scroll-to", "main", "--row", "-1", "--animation", "spring:0.5,0.2", "--socket", "/nonexistent/s.sock"])
+        #expect(sent.stderr.contains("scrolld is not running"), "\(sent.stderr)")
+    }
+
     @Test func aDaemonThatNeverAnswersTimesOutWith75() throws {
         let directory = "/tmp/sc-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
