@@ -88,8 +88,10 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        for (container, index) in publisher.addContainers(of: session.engine) where publisher.waiting[container.name] != nil {
-            requests.created(container, at: index)
+        if session.engine.nextID != publisher.knownBefore {
+            for (container, index) in publisher.addContainers(of: session.engine) where publisher.waiting[container.name] != nil {
+                requests.created(container, at: index)
+            }
         }
         return published
     }

@@ -14,8 +14,9 @@ final class Publisher {
     /// One record per container, by identity.
     @exclusivity(unchecked) private(set) var containers: [ContainerID: PublishedContainer] = [:]
     /// The engine's next container identity when records were last added: every container
-    /// with a lower one has its record (or is gone).
-    private var knownBefore = 0
+    /// with a lower one has its record (or is gone). While the engine's is the same, no
+    /// container came (checked after every command, input events included).
+    private(set) var knownBefore = 0
     /// The containers with a batch to deliver, in the order their first state came.
     @exclusivity(unchecked) private var batched: [PublishedContainer] = []
     /// States published during the current command to containers somebody observes, evaluated
