@@ -67,7 +67,6 @@ package final class ConfigurationReloader {
             { TextRead(source: source, fileInForce: fileInForce, lastParsed: lastParsed, textInForce: textInForce) },
             completingOn: core.eventLoop
         ).assumeIsolated().whenComplete { outcome in
-            self.reading = false
             let result: ReloadResult
             switch outcome {
             case .success(let read): result = self.putInForce(read, in: core)
@@ -75,11 +74,14 @@ package final class ConfigurationReloader {
             }
             self.repeated = result == self.lastResult
             self.lastResult = result
+            // The next read counts as under way before anyone hears this result: one who asks
+            // for a reload on hearing it waits for the read after that one, never a second
+            // read at the same time.
+            let next = self.nextRead
+            self.nextRead = nil
+            self.reading = next != nil
             promise.succeed(result)
-            if let next = self.nextRead {
-                self.nextRead = nil
-                self.read(into: core, answering: next)
-            }
+            if let next { self.read(into: core, answering: next) }
         }
     }
 

@@ -73,6 +73,30 @@ struct BackgroundReloadTests {
         #expect(work.started == 2)
     }
 
+    /// One who asks for a reload on hearing a result (a client's next request, held until that
+    /// reply) never starts a second read beside the one already due.
+    @Test func aReloadAskedForOnHearingAResultWaitsForTheReadAfterTheNext() throws {
+        defer { try? FileManager.default.removeItem(at: file) }
+        let work = HeldWork()
+        let daemon = try daemon(work)
+        var heard: [String] = []
+        daemon.core.reload().assumeIsolated().whenSuccess { _ in
+            heard.append("first")
+            daemon.core.reload().assumeIsolated().whenSuccess { _ in heard.append("asked on hearing the first") }
+        }
+        daemon.core.reload().assumeIsolated().whenSuccess { _ in heard.append("asked during the first") }
+        #expect(work.count == 1)
+        work.finish()
+        #expect(heard == ["first"])
+        #expect(work.count == 1)
+        work.finish()
+        #expect(heard == ["first", "asked during the first"])
+        #expect(work.count == 1)
+        work.finish()
+        #expect(heard == ["first", "asked during the first", "asked on hearing the first"])
+        #expect(work.count == 0 && work.started == 3)
+    }
+
     @Test func aConnectionThatClosesDuringItsReloadIsNotAnsweredAndTheReloadHolds() throws {
         defer { try? FileManager.default.removeItem(at: file) }
         let work = HeldWork()
