@@ -133,7 +133,7 @@ package final class ConfigurationReloader {
         for name in core.session.fileContainers { core.record(named: name)?.owner = nil }
         core.scheduler.input?.apply(configuration.input)
         core.finish()
-        core.store?.containersChanged()
+        core.store?.containersChanged(.every)
     }
 }
 

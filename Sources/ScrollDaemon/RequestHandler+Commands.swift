@@ -54,6 +54,6 @@ extension RequestHandler {
         if connections.focusedBy == number { _ = try? request(.focus(container: nil), from: number, at: now) }
         core.finish()
         // The restart store: the containers changed only if the connection left something.
-        if leftBehind { core.store?.containersChanged(settingsOf: nil) } else { core.store?.connectionClosed(number) }
+        if leftBehind { core.store?.containersChanged(.unchanged) } else { core.store?.connectionClosed(number) }
     }
 }

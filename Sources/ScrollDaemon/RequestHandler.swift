@@ -57,7 +57,7 @@ final class RequestHandler {
             }.get()
             answer = try perform(decoded, for: client)
             switch decoded.operation.storeChange {
-            case .session(let settingsOf): core.store?.containersChanged(settingsOf: settingsOf)
+            case .session(let settings): core.store?.containersChanged(settings)
             case .connection: core.store?.connectionChanged(client)
             case .none: break
             }

@@ -13,6 +13,17 @@ package protocol ConnectionKeeper: AnyObject {
     func forget(number: Int)
 }
 
+/// Whose settings a change of containers changed, for ``RestartStore/containersChanged(_:)``:
+/// a container's settings are encoded again only when they may have changed.
+enum ChangedSettings {
+    /// None's: a pause, a resume, a removal, the focus.
+    case unchanged
+    /// This container's: a `configure` of it.
+    case container(String)
+    /// Any container's: a reload, a restore.
+    case every
+}
+
 /// What a restart takes back (docs/design.md §16): the session's document in mapped memory and
 /// the store its connections are kept in. The daemon calls in on its loop: at every publication
 /// (one slot written in place, no system call) and after every change of containers,
@@ -77,17 +88,14 @@ package final class RestartStore {
     /// The document is written once, after the work the loop is doing now (a burst of requests,
     /// a thousand clients connecting) — in the same turn of the loop, before it waits again —
     /// not once per change: each write copies the whole document, which with a thousand
-    /// connections made every change cost the loop O(connections).
-    func containersChanged() {
-        settingsChanged = nil
-        wholeSessionChanged = true
-        scheduleWrite()
-    }
-
-    /// Notes a change of containers in which only `name`'s settings changed (a `configure`),
-    /// or none's (nil: a pause, a resume, a removal, the focus).
-    func containersChanged(settingsOf name: String?) {
-        if let name { settingsChanged?.insert(name) }
+    /// connections made every change cost the loop O(connections). `settings` says whose
+    /// settings to encode again.
+    func containersChanged(_ settings: ChangedSettings) {
+        switch settings {
+        case .unchanged: break
+        case .container(let name): settingsChanged?.insert(name)
+        case .every: settingsChanged = nil
+        }
         wholeSessionChanged = true
         scheduleWrite()
     }
@@ -209,7 +217,7 @@ package final class RestartStore {
         }
         // The connection's own, in the order they were made: a walk of every container's
         // observers per connection made each write cost connections × containers.
-        for observer in client.observers.inOrder {
+        for observer in client.observers.values {
             requests.append(.observe(container: observer.container.name, observation: observer.observation, id: observer.id, wait: observer.waits))
         }
         // Those still waiting for their containers wait again (docs/design.md §20).

@@ -7,16 +7,16 @@ enum StoreChange {
     case none
     /// The connection's own part: its subscriptions or observations.
     case connection
-    /// The containers (and with them, possibly, every connection's subscriptions), and the
-    /// settings of the one named (a `configure`'s; nil: none's).
-    case session(settingsOf: String?)
+    /// The containers (and with them, possibly, every connection's subscriptions), and whose
+    /// settings.
+    case session(ChangedSettings)
 }
 
 extension Operation {
     var storeChange: StoreChange {
         switch self {
-        case .configure(let container, _, _, _): return .session(settingsOf: container)
-        case .pause, .resume, .remove, .focus: return .session(settingsOf: nil)
+        case .configure(let container, _, _, _): return .session(.container(container))
+        case .pause, .resume, .remove, .focus: return .session(.unchanged)
         case .subscribe, .unsubscribe, .observe, .unobserve: return .connection
         case .scrollTo, .scrollBy, .beginRefresh, .endRefresh, .flashIndicators, .get, .devices, .reload, .ping: return .none
         }
