@@ -88,10 +88,8 @@ package final class DaemonCore {
             for publication in published { store.published(publication) }
         }
         publisher.collect(published)
-        if session.engine.nextID != publisher.knownBefore {
-            for (container, index) in publisher.addContainers(of: session.engine) where publisher.waiting[container.name] != nil {
-                requests.created(container, at: index)
-            }
+        for (container, index) in publisher.addContainers(of: session.engine) where publisher.waiting[container.name] != nil {
+            requests.created(container, at: index)
         }
         return published
     }

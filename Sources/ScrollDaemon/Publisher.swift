@@ -16,7 +16,7 @@ final class Publisher {
     /// The engine's next container identity when records were last added: every container
     /// with a lower one has its record (or is gone). While the engine's is the same, no
     /// container came (checked after every command, input events included).
-    private(set) var knownBefore = 0
+    private var knownBefore = 0
     /// The containers with a batch to deliver, in the order their first state came.
     @exclusivity(unchecked) private var batched: [PublishedContainer] = []
     /// States published during the current command to containers somebody observes, evaluated
@@ -262,7 +262,7 @@ final class Publisher {
         // Once per container, not once per observer: a connection may hold a thousand
         // observations of one container.
         var observed: [ObjectIdentifier: PublishedContainer] = [:]
-        for observer in client.observers.inOrder { observed[ObjectIdentifier(observer.container)] = observer.container }
+        for observer in client.observers.values { observed[ObjectIdentifier(observer.container)] = observer.container }
         for container in observed.values {
             removeObservers(of: container) { $0.client === client }
         }
