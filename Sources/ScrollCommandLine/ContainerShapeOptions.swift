@@ -69,11 +69,9 @@ func numbers(
     }
     var members: [(String, ProtocolValue)] = []
     for (key, part) in zip(keys, parts) {
-        if let value = Double(part), !value.isFinite {
-            throw ValidationError("\(key) must be a finite number, got '\(part)'")
-        }
         guard let number = protocolNumber(part), !wholeNumbers.contains(key) || Int(part) != nil else {
-            throw ValidationError("\(key) must be \(wholeNumbers.contains(key) ? "a whole number" : "a number"), got '\(part)'")
+            let kind = Double(part)?.isFinite == false ? "a finite number" : wholeNumbers.contains(key) ? "a whole number" : "a number"
+            throw ValidationError("\(key) must be \(kind), got '\(part)'")
         }
         members.append((key, number))
     }

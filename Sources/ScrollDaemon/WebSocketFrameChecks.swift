@@ -22,7 +22,7 @@ final class WebSocketFrameChecks: ChannelInboundHandler {
             context.fireErrorCaught(Violation(message: problem))
             return
         }
-        guard !frame.fin, frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation else {
+        guard !frame.fin else {
             context.fireChannelRead(data)
             return
         }
