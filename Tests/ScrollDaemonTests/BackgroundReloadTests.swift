@@ -143,7 +143,11 @@ private final class HeldWork: BackgroundWork {
 
     /// Runs the oldest piece of work.
     func finish() {
-        let next = pending.withLock { $0.waiting.removeFirst() }
+        let next = pending.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }
+        guard let next else {
+            Issue.record("no background work waits to be finished")
+            return
+        }
         next()
     }
 }
