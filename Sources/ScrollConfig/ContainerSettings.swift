@@ -81,36 +81,8 @@ public struct ContainerSettings: Sendable {
             }
             _ = try value.positive(key)
             refresh = (refresh ?? [:]).merging([path[1]: value]) { $1 }
-        case (2, "header"):
-            guard Self.headerKeys.contains(path[1]) else {
-                throw ConfigurationError(key: key, message: "unknown header key (\(Self.headerKeys.joined(separator: ", ")))")
-            }
-            switch path[1] {
-            case "stretch", "snap": _ = try value.bool(key)
-            case "mode": _ = try value.choice(key, HeaderMode.self)
-            default: _ = try value.nonNegative(key)
-            }
-            header = (header ?? [:]).merging([path[1]: value]) { $1 }
-        case (2, "rows"):
-            guard Self.rowKeys.contains(path[1]) else {
-                if RowEdit.kinds.contains(path[1]) {
-                    throw ConfigurationError(key: key, message: "insert and remove edit the rows of a running container (configure's rows, alone); a configuration describes rows with count and height, or heights")
-                }
-                throw ConfigurationError(key: key, message: "unknown rows key (\(Self.rowKeys.joined(separator: ", ")))")
-            }
-            let listed = try Self.checkRow(path[1], value, key: key)
-            let kept = listedHeights
-            rows = (rows ?? [:]).merging([path[1]: value]) { $1 }
-            // `runs` and `heights` or `count` describe the same thing: the last one given holds.
-            if path[1] == "runs" {
-                rows?["heights"] = nil
-                rows?["count"] = nil
-            } else if path[1] == "heights" || path[1] == "count" {
-                rows?["runs"] = nil
-            }
-            // Set after `rows`, whose every change forgets them; a list still in place keeps its.
-            listedHeights = listed ?? (rows?["heights"] == nil ? nil : kept)
-            if Self.heightKeys.contains(path[1]) { editedHeights = nil }
+        case (2, "header"): try setHeader(path[1], value, key: key)
+        case (2, "rows"): try setRow(path[1], value, key: key)
         case (2, "physics"):
             try ScrollPhysics.validate(path[1], value, key: key)
             physics.removeAll { $0.key == path[1] }
@@ -121,6 +93,42 @@ public struct ContainerSettings: Sendable {
                 message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, refresh.*, physics.*)"
             )
         }
+    }
+
+    /// `header.NAME`, checked and kept as written.
+    private mutating func setHeader(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
+        guard Self.headerKeys.contains(name) else {
+            throw ConfigurationError(key: key, message: "unknown header key (\(Self.headerKeys.joined(separator: ", ")))")
+        }
+        switch name {
+        case "stretch", "snap": _ = try value.bool(key)
+        case "mode": _ = try value.choice(key, HeaderMode.self)
+        default: _ = try value.nonNegative(key)
+        }
+        header = (header ?? [:]).merging([name: value]) { $1 }
+    }
+
+    /// `rows.NAME`, checked and kept as written; a `heights` list is read into row heights now.
+    private mutating func setRow(_ name: String, _ value: SettingValue, key: String) throws(ConfigurationError) {
+        guard Self.rowKeys.contains(name) else {
+            if RowEdit.kinds.contains(name) {
+                throw ConfigurationError(key: key, message: "insert and remove edit the rows of a running container (configure's rows, alone); a configuration describes rows with count and height, or heights")
+            }
+            throw ConfigurationError(key: key, message: "unknown rows key (\(Self.rowKeys.joined(separator: ", ")))")
+        }
+        let listed = try Self.checkRow(name, value, key: key)
+        let kept = listedHeights
+        rows = (rows ?? [:]).merging([name: value]) { $1 }
+        // `runs` and `heights` or `count` describe the same thing: the last one given holds.
+        if name == "runs" {
+            rows?["heights"] = nil
+            rows?["count"] = nil
+        } else if name == "heights" || name == "count" {
+            rows?["runs"] = nil
+        }
+        // Set after `rows`, whose every change forgets them; a list still in place keeps its.
+        listedHeights = listed ?? (rows?["heights"] == nil ? nil : kept)
+        if Self.heightKeys.contains(name) { editedHeights = nil }
     }
 
     /// Checks the value of the rows key `name`; the heights a `heights` list gives.

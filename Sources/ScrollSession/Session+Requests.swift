@@ -96,6 +96,27 @@ extension Session {
         _ name: String, _ settings: [ConfigureSetting], animation: ScrollAnimation?, at time: Timestamp,
         into published: inout Publications
     ) throws(ProtocolError) {
+        let creating = index(of: name) == nil
+        try checkName(name, creating: creating)
+        let (updated, resolved, edit) = try configuration(setting: settings, on: name, creating: creating)
+        if settings.contains(where: { $0.key == "rows" }) { try checkStoredRowHeights(name, resolved) }
+        configuration = updated
+        advance(to: time, into: &published)
+        if let index = index(of: name) {
+            // A configure that changes nothing publishes nothing (docs/design.md §19).
+            let time = engine.now
+            var changed = false
+            _ = engine.update(container: index, at: time) { changed = $0.configure(resolved, edit: edit, animation: animation ?? .none, at: time) }
+            if changed { published.states.append(engine.publish(container: index)) }
+        } else {
+            let index = engine.add(ScrollContainer(name: name, configuration: resolved, at: engine.now))
+            published.states.append(engine.publish(container: index))
+        }
+    }
+
+    /// Refuses a name `configure` cannot give a container (or, `creating`, a container it
+    /// cannot add), saying why.
+    private func checkName(_ name: String, creating: Bool) throws(ProtocolError) {
         // The name becomes part of a configuration key, `containers.NAME.KEY`: a dot in it would
         // address another container's keys (and never this one's).
         guard !name.utf8.contains(UInt8(ascii: ".")) else {
@@ -104,21 +125,25 @@ extension Session {
         if let problem = Limits.nameTooLong(name) {
             throw ProtocolError(.invalidValue, "invalid \"container\": \(problem)")
         }
-        let creating = index(of: name) == nil
-        if creating {
-            // Names are compared byte for byte, and no two containers may be told apart only
-            // by their Unicode normalisation (Swift's `==`, which the configuration's keys use).
-            if otherSpelling(of: name) != nil {
-                throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) is another Unicode spelling of an existing container's name; use that container's exact name, or another name")
-            }
-            guard engine.slots.count < Limits.containers else {
-                throw ProtocolError(.tooLarge, "too many containers: the daemon holds at most \(Limits.containers); remove one first")
-            }
+        guard creating else { return }
+        // Names are compared byte for byte, and no two containers may be told apart only by
+        // their Unicode normalisation (Swift's `==`, which the configuration's keys use).
+        if otherSpelling(of: name) != nil {
+            throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) is another Unicode spelling of an existing container's name; use that container's exact name, or another name")
         }
+        guard engine.slots.count < Limits.containers else {
+            throw ProtocolError(.tooLarge, "too many containers: the daemon holds at most \(Limits.containers); remove one first")
+        }
+    }
+
+    /// The configuration with `settings` set on container `name`, the container as it then
+    /// resolves, and the row edit among the settings; nothing is put in force yet.
+    private func configuration(
+        setting settings: [ConfigureSetting], on name: String, creating: Bool
+    ) throws(ProtocolError) -> (Configuration, ContainerConfiguration, RowEdit?) {
         var updated = configuration
         updated.defineContainer(name)
         var edit: RowEdit?
-        let resolved: ContainerConfiguration
         do {
             for setting in settings {
                 // `"parent": null` takes the container out of its parent, as `""` does.
@@ -140,28 +165,16 @@ extension Session {
                     try updated.set("containers.\(name).\(setting.key)", value)
                 }
             }
-            resolved = try updated.resolve(container: name)
+            let resolved = try updated.resolve(container: name)
             // The parent is checked when this request sets it or creates the container: a
             // parent removed since stays named, and the container is top-level until one of
             // that name exists again (docs/design.md §14).
             if creating || settings.contains(where: { $0.key == "parent" }) {
                 try updated.checkNesting(only: [name])
             }
+            return (updated, resolved, edit)
         } catch {
             throw ProtocolError(.invalidValue, error.description)
-        }
-        if settings.contains(where: { $0.key == "rows" }) { try checkStoredRowHeights(name, resolved) }
-        configuration = updated
-        advance(to: time, into: &published)
-        if let index = index(of: name) {
-            // A configure that changes nothing publishes nothing (docs/design.md §19).
-            let time = engine.now
-            var changed = false
-            _ = engine.update(container: index, at: time) { changed = $0.configure(resolved, edit: edit, animation: animation ?? .none, at: time) }
-            if changed { published.states.append(engine.publish(container: index)) }
-        } else {
-            let index = engine.add(ScrollContainer(name: name, configuration: resolved, at: engine.now))
-            published.states.append(engine.publish(container: index))
         }
     }
 
