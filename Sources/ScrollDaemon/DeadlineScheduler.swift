@@ -43,7 +43,7 @@ package final class DeadlineScheduler {
         task = nil
         scheduled = next
         guard let next else { return }
-        task = try? eventLoop.scheduleCallback(at: NIODeadline(timestamp: next), handler: WakeUp(scheduler: self, deadline: next))
+        task = try? eventLoop.scheduleCallback(at: eventLoop.wakeUpDeadline(at: next), handler: WakeUp(scheduler: self, deadline: next))
     }
 
     /// A wake-up at one of the session's deadlines. A scheduled callback rather than a task:

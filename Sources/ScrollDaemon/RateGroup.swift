@@ -55,6 +55,8 @@ final class RateGroup {
             }
             subscription.send(at: now)
         }
-        if let next { schedule(at: next) }
+        // A tick that took longer than the interval finds the next one due already: it waits
+        // for the loop's pass through epoll (`wakeUpDeadline`), or ticks would follow ticks.
+        if let next { schedule(at: eventLoop.wakeUpDeadline(next)) }
     }
 }

@@ -65,7 +65,7 @@ package final class ReplaySource {
             return scheduleNext()
         }
         let time = liveTime(of: next)
-        task = try? core.eventLoop.scheduleCallback(at: NIODeadline(timestamp: time), handler: WakeUp(source: self))
+        task = try? core.eventLoop.scheduleCallback(at: core.eventLoop.wakeUpDeadline(at: time), handler: WakeUp(source: self))
     }
 
     /// Every event due by `now` goes in, each with its own (re-stamped) time; then the next
