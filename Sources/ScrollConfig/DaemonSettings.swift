@@ -18,6 +18,12 @@ public struct DaemonSettings: Hashable, Sendable {
     /// A file to record the live session into (docs/design.md §17), as `run --record`; nil: none.
     /// Read at start only.
     public var record: String?
+    /// `record_limit_mb`: how large the recording may grow, MiB; it stops there, on a whole
+    /// line, saying so (a client's requests are recorded, and nothing else bounds them). Read at
+    /// start only.
+    public var recordLimitMiB = 1024
+    /// The range of `record_limit_mb`: a mebibyte to a tebibyte.
+    public static let recordLimitRange = 1...1_048_576
     /// Whether input follows the user's logind session and the system's sleep (docs/design.md §15):
     /// devices closed while the user is not at the seat. Read at start only.
     public var followSession = true
@@ -35,6 +41,7 @@ public struct DaemonSettings: Hashable, Sendable {
         if ignore != old.ignore { changed.append("daemon.ignore") }
         if realtimePriority != old.realtimePriority { changed.append("daemon.realtime_priority") }
         if record != old.record { changed.append("daemon.record") }
+        if recordLimitMiB != old.recordLimitMiB { changed.append("daemon.record_limit_mb") }
         if followSession != old.followSession { changed.append("daemon.follow_session") }
         return changed
     }
@@ -77,6 +84,11 @@ public struct DaemonSettings: Hashable, Sendable {
             let path = try value.string(key)
             guard !path.isEmpty else { throw ConfigurationError(key: key, message: "expected a file name, got an empty string") }
             record = path
+        case "record_limit_mb":
+            guard case .integer(let limit) = value, Self.recordLimitRange.contains(limit) else {
+                throw ConfigurationError(key: key, message: "must be an integer number of MiB from \(Self.recordLimitRange.lowerBound) to \(Self.recordLimitRange.upperBound), got \(value.rendered)")
+            }
+            recordLimitMiB = limit
         case "realtime_priority":
             guard case .integer(let priority) = value, (0...99).contains(priority) else {
                 throw ConfigurationError(key: key, message: "must be an integer from 0 (off) to 99, got \(value.rendered)")
@@ -84,7 +96,7 @@ public struct DaemonSettings: Hashable, Sendable {
             realtimePriority = priority
         case "follow_session": followSession = try value.bool(key)
         default:
-            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, follow_session)")
+            throw ConfigurationError(key: key, message: "unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, record_limit_mb, follow_session)")
         }
     }
 }

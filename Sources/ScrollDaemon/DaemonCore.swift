@@ -146,7 +146,7 @@ package final class DaemonCore {
     /// after `header`.
     package func startRecording(to file: any RecordingSink, header: EventLogHeader) {
         session.startRecording(SessionRecorder(header: header), at: eventLoop.timestamp)
-        recording.start(file)
+        recording.start(file, limit: session.configuration.daemon.recordLimitMiB * 1_048_576)
         recording.write(from: &session)
     }
 

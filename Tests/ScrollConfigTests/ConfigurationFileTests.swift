@@ -372,7 +372,7 @@ struct ConfigurationFileTests {
     @Test func controlCharactersInKeysAndValuesAreEscapedInMessages() {
         let bell = failure("[daemon]\n\"a\\u0007b\" = 1\n")
         #expect(bell?.key == "daemon.a\u{7}b")
-        #expect(bell?.description == #"scrolld.toml:2: daemon."a\u0007b": unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, follow_session)"#)
+        #expect(bell?.description == #"scrolld.toml:2: daemon."a\u0007b": unknown key in [daemon] (socket, seat, devices, ignore, frame_rate, allow_uids, realtime_priority, record, record_limit_mb, follow_session)"#)
 
         let newline = failure("[containers.\"x\\ny\"]\naxes = 1\n")
         #expect(newline?.key == "containers.x\ny.axes")

@@ -154,6 +154,36 @@ struct FaultTests {
         #expect(daemon.stop() == 0, "\(daemon.stderr)")
     }
 
+    /// A client that sends requests as fast as it can fills the recording (every request that
+    /// applies is recorded, whether it moved anything or not): at `daemon.record_limit_mb` it
+    /// stops, on a whole line, saying so, and replays up to there; the daemon serves on.
+    @Test func aRecordingStopsAtItsLimitOnAWholeLine() throws {
+        let recording = try Scrolld.temporaryFile("", name: "session.scrolllog")
+        let daemon = try DaemonProcess(config: "[daemon]\nrecord_limit_mb = 1\n", arguments: ["--record", recording])
+        let client = try LineClient(path: daemon.socketPath)
+        _ = try #require(client.read(type: "welcome"))
+        // The same configure again and again: 4000 listed heights, about 16 KB a line; 100 of
+        // them are more than a mebibyte.
+        let heights = (0..<4000).map { 40 + Double($0 % 7) * 0.5 }
+        for number in 0..<100 {
+            let reply = client.request(["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 300], "rows": ["heights": heights]], id: number + 1)
+            #expect(reply?["type"] as? String == "ok", "\(String(describing: reply))")
+        }
+        #expect(waitUntil(timeout: 60) { daemon.stderr.contains("recording stopped: \(recording) would pass its limit of 1 MiB (daemon.record_limit_mb); it replays up to here") }, "\(daemon.stderr)")
+        #expect(client.request(["op": "scrollTo", "container": "list", "y": 100], id: 100)?["type"] as? String == "ok")
+        #expect(client.request(["op": "ping"], id: 101)?["type"] as? String == "pong")
+
+        let written = try Data(contentsOf: URL(fileURLWithPath: recording))
+        #expect(written.count > 1_048_576 / 2 && written.count <= 1_048_576, "\(written.count) bytes")
+        #expect(written.last == UInt8(ascii: "\n"))
+        let replayed = try Scrolld.run(["replay", recording, "--container", "list"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stderr.isEmpty, "\(replayed.stderr)")
+        // The scrollTo after the limit is not in it: the replay ends at rest at the top.
+        #expect(replayed.states.last?["contentOffset"] as? [String: Double] == ["x": 0, "y": 0], "\(String(describing: replayed.states.last))")
+        #expect(daemon.stop() == 0, "\(daemon.stderr)")
+    }
+
     /// A recording with no device to read says why at once (found by a user trial: only
     /// "recorded 0 events", and a bug report with an empty log).
     @Test func recordingWithoutAUsableDeviceSaysWhy() throws {
