@@ -27,8 +27,6 @@ package final class DaemonCore {
     package private(set) var scheduler: DeadlineScheduler!
     package private(set) var status: StatusReporter!
     private(set) var requests: RequestHandler!
-    /// Whether the WebSocket listener is on (docs/design.md §24): `welcome` lists "web".
-    package var servesWeb = false
     /// The configuration file, and what of it stays as started.
     package let configurationFile: ConfigurationReloader
     /// Where reloads read and parse the configuration file: off the loop.

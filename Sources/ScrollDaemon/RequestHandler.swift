@@ -30,13 +30,13 @@ final class RequestHandler {
     }
 
     /// The extensions of docs/design.md §12–§25 this daemon implements, for `welcome`.
-    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures", "desktop"]
-
-    /// `welcome`'s features: "web" too while the WebSocket listener is on (docs/design.md §24).
-    var features: [String] { core.servesWeb ? Self.features + ["web"] : Self.features }
+    /// `welcome`'s features: the extensions this daemon implements, whether or not a client
+    /// uses them now ("web" with the listener off, "touch" with no touchscreen, "desktop" with
+    /// no desktop found), as docs/design.md's introduction to part two says.
+    static let features = ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures", "desktop", "web"]
 
     func welcome() -> ByteBuffer {
-        line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
+        line { ReplyEncoder.welcome(server: core.serverName, containers: core.session.names, features: Self.features, instance: core.instance, focus: .some(core.session.focus), into: &$0) }
     }
 
     /// A request's answer: at once, or once the work it asked for is done (a reload reads and

@@ -21,10 +21,10 @@ struct Devices: ParsableCommand {
         }
     }
 
-    /// The line under the table that says where reduced motion came from (docs/design.md §23),
-    /// when something decided it: nothing when it is off by default.
+    /// The line under the table that says whether motion is reduced, and what decided it
+    /// (docs/design.md §23: `default` when nothing did); nothing from a daemon that does not say.
     static func motionLine(_ reducedMotion: DesktopInput.Sourced<Bool>?) -> String {
-        guard let reducedMotion, reducedMotion.source != "default" else { return "" }
+        guard let reducedMotion else { return "" }
         return "Reduced motion: \(reducedMotion.value ? "on" : "off") (\(reducedMotion.source))\n"
     }
 

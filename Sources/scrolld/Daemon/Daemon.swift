@@ -265,7 +265,6 @@ final class Daemon: Sendable {
         guard let address = options.configuration.web.listen else { return nil }
         let core = running.core
         let channel = try WebListener.start(at: address, group: running.group, core: core)
-        try running.loop.submit { core.value.servesWeb = true }.wait()
         logger.info("listening for WebSocket clients on ws://\(address)\(WebHandshake.path)")
         return channel
     }

@@ -163,6 +163,9 @@ import Glibc
         #expect(Self.sourced(Self.touchpad(client)?["natural"]) == "0@default")
         #expect(Self.sourced(Self.touchpad(client)?["speed"]) == "1@default")
         #expect(off.stderr.contains("not following the desktop's settings: [input] follow_desktop = false"), "\(off.stderr)")
+        // The table says what motion does even when nothing decided it.
+        let table = try Scrolld.runTool(Scrolld.binary.deletingLastPathComponent().appendingPathComponent("scrollctl").path, ["devices", "--socket", off.socketPath])
+        #expect(String(decoding: table.stdout, as: UTF8.self).contains("Reduced motion: off (default)\n"), "\(String(decoding: table.stdout, as: UTF8.self))")
 
         let on = try DaemonProcess(replay: log, environment: ["XDG_CONFIG_HOME": home.path, "SWAYSOCK": ""])
         defer { on.stop() }
