@@ -258,6 +258,10 @@ LIBSCROLLD_VARS = PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR) MAN
 install-libscrolld:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="gcc libc6-dev"
 	$(MAKE) -C libscrolld install $(LIBSCROLLD_VARS)
+	@# Installed for real (not staged in DESTDIR, which leaves it to a package), the dynamic
+	@# linker's cache learns of the library, or a program built against it would not start.
+	$(if $(DESTDIR),,@if [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then echo ldconfig; ldconfig; \
+	  else echo "libscrolld: run ldconfig as root, or link with -Wl,-rpath,$(LIBDIR), so that programs find libscrolld.so.1"; fi)
 
 uninstall-libscrolld:
 	$(MAKE) -C libscrolld uninstall $(LIBSCROLLD_VARS)

@@ -13,35 +13,36 @@ struct Scrollctl: ParsableCommand {
         // Written for both `--help` and the man page (man/scrollctl.1 is generated from it):
         // short lines, plain ASCII (the generator drops anything else), no line starting with a dot.
         discussion: """
-            scrollctl is the command-line client of scrolld(1). It connects to the daemon's
-            Unix socket, sends one request of the JSON-lines protocol and prints the reply; watch
-            keeps the connection open and follows a container live.
+            scrollctl is the command-line client of scrolld(1). It connects to the
+            daemon's Unix socket, sends one request of the JSON-lines protocol and
+            prints the reply; watch keeps the connection open and follows a container.
 
             FILES
-              $XDG_RUNTIME_DIR/scrolld/scrolld.sock: the daemon's socket, as scrolld makes it
-              (/tmp/scrolld-UID/scrolld.sock when XDG_RUNTIME_DIR is unset); --socket PATH
-              on any subcommand names another one.
+              $XDG_RUNTIME_DIR/scrolld/scrolld.sock: the daemon's socket, as scrolld
+              makes it (/tmp/scrolld-UID/scrolld.sock when XDG_RUNTIME_DIR is unset);
+              --socket PATH, before or after the subcommand, names another one.
 
             ENVIRONMENT
               XDG_RUNTIME_DIR: where the socket is looked for.
               COLUMNS: the width of the watch view when the terminal does not say.
 
             EXIT STATUS
-              0 done; 1 scrolld answered with an error (or refused a reload); 64 bad command
-              line; 69 scrolld is not running or went away; 74 a read or write error; 75 no
-              reply within --timeout; 76 a reply scrollctl cannot read; 77 scrolld refused
-              this user.
+              0 done; 1 scrolld answered with an error (or refused a reload);
+              64 bad command line; 69 scrolld is not running or went away; 74 a read
+              or write error; 75 no reply within --timeout; 76 a reply scrollctl
+              cannot read; 77 scrolld refused this user.
 
             EXAMPLES
-              scrollctl watch                       (live view of container main)
-              scrollctl watch --json | head         (the raw state lines)
+              (in this order on a daemon just started, each after the one before)
+              scrollctl watch                  (live view of container main)
+              scrollctl watch --json | head    (the raw state lines)
               scrollctl scroll-to --y 500 --animation bouncy
+              scrollctl configure list --container-size 400x300 --rows 100x44
               scrollctl scroll-to list --row 40 --anchor center
-              scrollctl observe list header.progress --step 0.1
+              scrollctl observe list visibleRows
               scrollctl rows list --insert 0 --count 20 --height 44
-              scrollctl configure list --container-size 400x300 --header 50:120 --rows 100x44
               scrollctl devices
-              scrollctl reload                      (after editing the configuration)
+              scrollctl reload                 (after editing the configuration)
 
             SEE ALSO
               scrolld(1), and the protocol document in share/doc/scrolld.
@@ -54,7 +55,33 @@ struct Scrollctl: ParsableCommand {
     )
 }
 
-/// `--socket` and `--timeout`, on every subcommand.
+extension Scrollctl {
+    /// `scrollctl --socket P get` as well as `scrollctl get --socket P`: the connection's options
+    /// given before the subcommand are moved after it, where every subcommand reads them.
+    static func main() {
+        main(Self.connectionOptionsAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static let leadingOptions: Set<String> = ["--socket", "--timeout"]
+
+    static func connectionOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
+        var moved: [String] = []
+        var rest = arguments[...]
+        while let first = rest.first {
+            let name = String(first.split(separator: "=", maxSplits: 1)[0])
+            guard leadingOptions.contains(name) else { break }
+            moved.append(rest.removeFirst())
+            if !first.contains("="), let value = rest.first {
+                moved.append(value)
+                rest.removeFirst()
+            }
+        }
+        guard !moved.isEmpty, let subcommand = rest.first, !subcommand.hasPrefix("-") else { return arguments }
+        return [subcommand] + moved + rest.dropFirst()
+    }
+}
+
+/// `--socket` and `--timeout`, on every subcommand (and before it: ``Scrollctl/main()``).
 struct ConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The daemon's socket (default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, else /tmp/scrolld-UID/scrolld.sock).",

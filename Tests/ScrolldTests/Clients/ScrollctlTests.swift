@@ -203,10 +203,11 @@ struct ScrollctlTests {
         #expect(table.lines.first?.hasPrefix("ID") == true)
         #expect(table.lines.first?.contains("NAME") == true)
         #expect(table.lines.count >= 3)
-        // docs/design.md §15 and §14: the table ends with whether the daemon reads its
-        // devices, then which container holds the focus.
-        #expect(table.lines.suffix(2) == ["Input: active", "Focus: none"])
-        let rows = table.lines.dropFirst().dropLast(2)
+        // docs/design.md §23, §15 and §14: the table ends with whether motion is reduced (and
+        // what decided it), whether the daemon reads its devices, then which container holds
+        // the focus.
+        #expect(table.lines.suffix(3) == ["Reduced motion: off (default)", "Input: active", "Focus: none"])
+        let rows = table.lines.dropFirst().dropLast(3)
         #expect(rows.allSatisfy { $0.contains("main") || $0.contains("all") })
 
         let json = try Scrollctl.run(["devices", "--json"], on: daemon)
@@ -272,6 +273,37 @@ struct ScrollctlTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output.hasPrefix("pong from scrolld "))
         #expect(result.output.hasSuffix(" ms\n"))
+    }
+
+    /// `--socket P` everywhere: before the subcommand as after it, `--timeout` too, in both
+    /// spellings; the help's examples run in the order shown.
+    @Test func theConnectionsOptionsMayComeBeforeTheSubcommand() throws {
+        let daemon = try DaemonProcess()
+        let before = try Scrollctl.run(["--socket", daemon.socketPath, "--timeout", "60", "get"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.states.first?["container"] as? String == "main")
+        let joined = try Scrollctl.run(["--socket=\(daemon.socketPath)", "ping", "--timeout", "60"])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.output.hasPrefix("pong from scrolld "))
+        // An option that is not the connection's stays where it was, and is refused there.
+        let misplaced = try Scrollctl.run(["--json", "get", "--socket", daemon.socketPath])
+        #expect(misplaced.status == 64, "\(misplaced.stderr)")
+
+        let help = try Scrollctl.run(["--help"])
+        let text = help.output
+        let examples = try #require(text.components(separatedBy: "EXAMPLES").last?.components(separatedBy: "SEE ALSO").first)
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 80 }, "a line of the help is wrapped:\n\(text)")
+        var ran = 0
+        for line in examples.split(separator: "\n").dropFirst() where line.hasPrefix("  scrollctl ") {
+            var words = line.dropFirst(2).split(separator: " ").map(String.init)
+            if let note = words.firstIndex(where: { $0.hasPrefix("(") }) { words.removeSubrange(note...) }
+            // watch and observe follow until interrupted.
+            guard !words.contains("|"), words[1] != "watch", words[1] != "observe" else { continue }
+            let result = try Scrollctl.run(Array(words.dropFirst()), on: daemon)
+            #expect(result.status == 0, "\(line): \(result.stderr)")
+            ran += 1
+        }
+        #expect(ran >= 6)
     }
 
     @Test func unknownContainerIsTheDaemonsErrorAndExitsOne() throws {
