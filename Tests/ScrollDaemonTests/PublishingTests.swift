@@ -13,7 +13,7 @@ import Testing
         let welcome = try #require(try daemon.open().next())
         #expect(welcome["server"] as? String == "scrolld test")
         #expect(welcome["containers"] as? [String] == ["main"])
-        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures", "desktop"])
+        #expect(welcome["features"] as? [String] == ["positions", "observe", "routing", "record-requests", "session", "restore", "follow", "touch", "appbars", "gestures", "desktop", "web"])
         #expect((welcome["instance"] as? String)?.count == 32)
     }
 
