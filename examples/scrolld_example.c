@@ -48,12 +48,14 @@ int main(int argc, char **argv) {
     if (!failed) failed = scrolld_subscribe(client, "feed", 60, 0, &error);
     if (!failed) failed = scrolld_observe(client, "feed", "visibleRows", NULL, &rows, &error);
     if (!failed) failed = scrolld_scroll_to(client, "feed", &row50, &spring, &error);
-    /* The app's own loop: poll the client's descriptor, dispatch when it is readable. */
-    while (!failed && !resting) {
-        struct pollfd fd = {.fd = scrolld_fd(client), .events = POLLIN};
-        if (poll(&fd, 1, -1) > 0) failed = scrolld_dispatch(client);
-    }
     if (failed) fprintf(stderr, "%s: %s\n", error.name, error.message);
+    /* The app's own loop: poll the client's descriptor, dispatch when it is readable. */
+    int ended = 0;
+    while (!failed && !ended && !resting) {
+        struct pollfd fd = {.fd = scrolld_fd(client), .events = POLLIN};
+        if (poll(&fd, 1, -1) > 0) ended = scrolld_dispatch(client);
+    }
+    if (ended) fprintf(stderr, "%s: the connection ended\n", scrolld_code_name(ended));
     scrolld_close(client);
-    return failed ? 1 : 0;
+    return failed || ended ? 1 : 0;
 }

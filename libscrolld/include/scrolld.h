@@ -15,7 +15,8 @@
  * Strings are UTF-8 and NUL-terminated. Pointers handed to callbacks are valid only during the
  * callback. Every function that can fail returns 0 on success or a SCROLLD_E_* code, and fills
  * the optional `scrolld_error *` with the code's name and a message (the daemon's own for its
- * error replies).
+ * error replies); on success it clears it (code 0, name "ok", message empty), so no earlier
+ * error stays behind.
  */
 #ifndef SCROLLD_H
 #define SCROLLD_H
@@ -30,6 +31,12 @@ extern "C" {
 
 #define SCROLLD_VERSION_MAJOR 1
 #define SCROLLD_VERSION_MINOR 0
+
+/* The longest line this library reads from the daemon, in bytes before its newline (1 MiB). A
+ * longer one ends the connection as soon as that much of it has arrived, however it is cut:
+ * the request waiting then fails at once with SCROLLD_E_BAD_REPLY, and the disconnect callback
+ * gets the same code (a client with SCROLLD_RECONNECT connects again). */
+#define SCROLLD_MAX_LINE (1024 * 1024)
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -46,7 +53,8 @@ enum scrolld_code {
     SCROLLD_E_NOT_RUNNING = 7,   /* no daemon at the socket */
     SCROLLD_E_DISCONNECTED = 8,  /* the connection ended */
     SCROLLD_E_TIMEOUT = 9,       /* no reply within the client's timeout */
-    SCROLLD_E_BAD_REPLY = 10,    /* the daemon sent what this library cannot read */
+    SCROLLD_E_BAD_REPLY = 10,    /* the daemon sent what this library cannot read (a reply that
+                                  * does not fit the request, a line over SCROLLD_MAX_LINE) */
     SCROLLD_E_NO_MEMORY = 11,
     SCROLLD_E_OTHER = 12         /* a code this version does not know: see scrolld_error.name */
 };
@@ -92,7 +100,10 @@ typedef struct scrolld_state {
     uint64_t seq;
     int64_t t;                   /* µs, CLOCK_MONOTONIC (only differences mean anything) */
     scrolld_phase phase;
-    const char *phase_name;      /* "idle", ... as on the wire */
+    /* "idle", ... as on the wire, also for SCROLLD_PHASE_OTHER ("wobbling" from a newer
+     * daemon). From scrolld_get(), an unknown phase's name lives until the next scrolld_get()
+     * on the client or scrolld_close(); a known one's is static. */
+    const char *phase_name;
     scrolld_point content_offset;
     scrolld_point velocity;
     scrolld_size content_size;
@@ -170,8 +181,13 @@ enum scrolld_connect_flags {
 size_t scrolld_default_socket(char *buf, size_t size);
 
 /* Connects (path NULL: the default socket) and reads the daemon's welcome. NULL on failure,
- * with err filled (SCROLLD_E_NOT_RUNNING when nobody listens). */
+ * with err filled: SCROLLD_E_NOT_RUNNING when nobody listens (also for an empty path or a
+ * path that is no socket, which the message names), SCROLLD_E_TIMEOUT when the daemon
+ * accepts but sends no welcome. Blocks until the welcome: up to the default timeout, 30 s. */
 scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err);
+/* The same, waiting at most `milliseconds` (> 0, else SCROLLD_E_INVALID_VALUE) for the
+ * welcome; the client's timeout is then that too (as scrolld_set_timeout() sets it). */
+scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseconds, scrolld_error *err);
 
 /* Closes the connection and frees everything. Not from inside a callback. */
 void scrolld_close(scrolld *client);
@@ -183,11 +199,12 @@ int scrolld_fd(const scrolld *client);
 
 /* Reads what is there without blocking and runs the callbacks. Returns 0, or
  * SCROLLD_E_DISCONNECTED once a client without SCROLLD_RECONNECT has lost its connection (its
- * disconnect callback has then run). */
+ * disconnect callback has then run, with the reason: SCROLLD_E_BAD_REPLY for a line over
+ * SCROLLD_MAX_LINE). */
 int scrolld_dispatch(scrolld *client);
 
 /* How long a request waits for its reply (and, reconnecting, for the connection): default
- * 30000 ms. */
+ * 30000 ms, or what scrolld_connect_timeout() was given. */
 void scrolld_set_timeout(scrolld *client, int milliseconds);
 
 bool scrolld_connected(const scrolld *client);
@@ -317,7 +334,8 @@ int scrolld_flash_indicators(scrolld *c, const char *container, scrolld_error *e
  * `refresh` configured), and ends it: the container goes back to the top of its content. */
 int scrolld_begin_refresh(scrolld *c, const char *container, scrolld_error *err);
 int scrolld_end_refresh(scrolld *c, const char *container, scrolld_error *err);
-/* The container's state now; state->container points at `container`. */
+/* The container's state now; state->container points at `container`, state->phase_name as
+ * for a state callback (see scrolld_state). */
 int scrolld_get(scrolld *c, const char *container, scrolld_state *state, scrolld_error *err);
 /* Follows a container (rate: at most this many states a second, 0 for every one): its
  * current state comes at once to the state callback (from the next dispatch), then every

@@ -13,6 +13,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
 #include <time.h>
@@ -23,8 +24,8 @@
 /* The daemon reads lines of at most 64 KiB (docs/design.md §7): a longer request would close
  * the connection, so it is refused before it is sent. */
 #define MAX_REQUEST (64 * 1024)
-/* The longest line read from the daemon; a longer one is skipped without being buffered. */
-#define MAX_LINE (1024 * 1024)
+/* The longest line read from the daemon is SCROLLD_MAX_LINE (scrolld.h): a longer one ends
+ * the connection as soon as it passes the limit, never buffered whole. */
 /* Bytes a parsed line may use (its values, decoded strings). */
 #define ARENA_LIMIT (16u << 20)
 /* Requests not yet taken by a daemon that stopped reading. */
@@ -32,6 +33,7 @@
 /* Messages read while a request waited, kept for the next dispatch: beyond this the oldest
  * state goes (the daemon's own latest-wins rule; a gap in seq shows it). */
 #define MAX_DEFERRED 4096
+#define DEFAULT_TIMEOUT_MS 30000
 #define FIRST_RETRY_MS 50
 #define LAST_RETRY_MS 2000
 #define READS_PER_DISPATCH 16
@@ -111,10 +113,9 @@ struct scrolld {
     bool initial, announced_end, dispatching, signalled;
     int backoff_ms;
     scrolld_error connect_error;
-    /* input: bytes [in_start, in_len) of in; skipping an overlong line */
+    /* input: bytes [in_start, in_len) of in */
     char *in;
     size_t in_start, in_len, in_cap, scan;
-    bool skipping;
     char *out;
     size_t out_len, out_cap;
     bool want_write;
@@ -129,6 +130,8 @@ struct scrolld {
     desc *descs;
     name_node *paused;
     char *focus;
+    /* the phase_name of the last scrolld_get() whose phase this version does not know */
+    char *get_phase;
     deferred *dq, **dq_tail;
     size_t dq_count;
     arena arenas[2];  /* [0] dispatch, [1] a request waiting (callbacks may make requests) */
@@ -179,6 +182,15 @@ static int fail(scrolld_error *err, int code, const char *format, ...) {
         va_end(ap);
     }
     return code;
+}
+
+/* A call that succeeded leaves no stale error behind: code 0, "ok", no message. */
+static int succeed(scrolld_error *err) {
+    if (err != NULL) {
+        memset(err, 0, sizeof *err);
+        copy_text(err->name, sizeof err->name, scrolld_code_name(SCROLLD_OK));
+    }
+    return SCROLLD_OK;
 }
 
 static void error_from_reply(scrolld_error *err, const jv *msg) {
@@ -449,7 +461,6 @@ static void teardown(scrolld *c, int code, const char *message, bool announce) {
         c->sock = -1;
     }
     c->in_start = c->in_len = c->scan = 0;
-    c->skipping = false;
     c->out_len = 0;
     c->want_write = false;
     while (c->pending != NULL) {
@@ -457,7 +468,7 @@ static void teardown(scrolld *c, int code, const char *message, bool announce) {
         c->pending = p->next;
         if (p->w != NULL && !p->w->done) {
             p->w->done = true;
-            fail(&p->w->error, SCROLLD_E_DISCONNECTED, "%s", message);
+            fail(&p->w->error, code, "%s", message);
         }
         free_pending(p);
     }
@@ -484,6 +495,11 @@ static void teardown(scrolld *c, int code, const char *message, bool announce) {
 /* A connected socket, or -1 with err filled. */
 static int open_socket(scrolld *c, scrolld_error *err) {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    if (c->path[0] == '\0') {
+        /* (connect() would take it for an abstract address) */
+        fail(err, SCROLLD_E_NOT_RUNNING, "the socket path is empty (NULL is the default socket)");
+        return -1;
+    }
     if (strlen(c->path) >= sizeof addr.sun_path) {
         fail(err, SCROLLD_E_NOT_RUNNING, "socket path too long: %s", c->path);
         return -1;
@@ -497,7 +513,14 @@ static int open_socket(scrolld *c, scrolld_error *err) {
     if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
         int e = errno;
         close(fd);
-        fail(err, SCROLLD_E_NOT_RUNNING, "scrolld is not running (no daemon at %s: %s)", c->path, strerror(e));
+        /* Something else at the path: say what, rather than connect()'s "Connection refused". */
+        struct stat st;
+        if (stat(c->path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+            const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a regular file" : "neither a socket, a file nor a directory";
+            fail(err, SCROLLD_E_NOT_RUNNING, "%s is not a socket (%s): scrolld is not running there", c->path, what);
+        } else {
+            fail(err, SCROLLD_E_NOT_RUNNING, "scrolld is not running (no daemon at %s: %s)", c->path, strerror(e));
+        }
         return -1;
     }
     return fd;
@@ -674,27 +697,31 @@ static int read_some(scrolld *c) {
     return -1;
 }
 
-/* The next complete line, without its newline (and a trailing \r). Overlong lines are
- * skipped as they arrive, never buffered whole. */
+/* A line over SCROLLD_MAX_LINE: the connection ends with bad_reply, the same however the line
+ * arrives. (Skipping it would leave a request whose reply it was waiting the whole timeout.) */
+static void overlong(scrolld *c) {
+    char message[160];
+    snprintf(message, sizeof message, "scrolld sent a line over %d bytes (1 MiB), more than this library reads: the connection is closed", SCROLLD_MAX_LINE);
+    if (c->st == ST_WELCOME) fail(&c->connect_error, SCROLLD_E_BAD_REPLY, "%s", message);
+    teardown(c, SCROLLD_E_BAD_REPLY, message, c->st == ST_CONNECTED);
+}
+
+/* The next complete line, without its newline (and a trailing \r). A line is judged by its
+ * length before the newline, whole or in part: one over the limit ends the connection as soon
+ * as that much of it is here, and is never buffered whole. */
 static bool next_line(scrolld *c, char **line, size_t *len) {
     for (;;) {
         char *nl = c->scan < c->in_len ? memchr(c->in + c->scan, '\n', c->in_len - c->scan) : NULL;
-        if (nl == NULL) {
-            c->scan = c->in_len;
-            if (c->skipping) {
-                c->in_start = c->in_len = c->scan = 0;
-            } else if (c->in_len - c->in_start > MAX_LINE) {
-                c->skipping = true;
-                c->in_start = c->in_len = c->scan = 0;
-            }
+        size_t start = c->in_start, end = nl != NULL ? (size_t)(nl - c->in) : c->in_len;
+        if (end - start > SCROLLD_MAX_LINE) {
+            overlong(c);
             return false;
         }
-        size_t start = c->in_start, end = (size_t)(nl - c->in);
-        c->in_start = c->scan = end + 1;
-        if (c->skipping) {
-            c->skipping = false;
-            continue;
+        if (nl == NULL) {
+            c->scan = c->in_len;
+            return false;
         }
+        c->in_start = c->scan = end + 1;
         if (end > start && c->in[end - 1] == '\r') end--;
         if (end == start) continue;
         *line = c->in + start;
@@ -960,7 +987,14 @@ static bool handle_reply(scrolld *c, pending *p, const jv *msg, const char *type
             if (!read_state(msg, s)) { code = SCROLLD_E_BAD_REPLY; break; }
             note_rest(c, s);
             s->container = w->container;
-            s->phase_name = phase_names[s->phase];  /* the line's memory goes with the call */
+            /* The line's memory goes with the call: a known phase's name is static, another is
+             * kept by the client until the next get (as the state callback, it is passed on). */
+            if (s->phase != SCROLLD_PHASE_OTHER) s->phase_name = phase_names[s->phase];
+            else {
+                free(c->get_phase);
+                if ((c->get_phase = sdup(s->phase_name)) == NULL) { code = SCROLLD_E_NO_MEMORY; break; }
+                s->phase_name = c->get_phase;
+            }
         }
         break;
     case OP_DEVICES: {
@@ -985,7 +1019,8 @@ static bool handle_reply(scrolld *c, pending *p, const jv *msg, const char *type
     default: break;
     }
     if (w != NULL) {
-        if (code != 0) fail(&w->error, code, "unexpected reply of type %s", type);
+        if (code == SCROLLD_E_NO_MEMORY) fail(&w->error, code, "out of memory");
+        else if (code != 0) fail(&w->error, code, "unexpected reply of type %s", type);
         else w->error.code = 0;
         w->done = true;
     }
@@ -1119,6 +1154,7 @@ static void free_client(scrolld *c) {
     }
     name_remove(&c->paused, NULL);
     free(c->focus);
+    free(c->get_phase);
     deferred *d;
     while ((d = defer_pop(c)) != NULL) free(d);
     free_welcome(c);
@@ -1131,12 +1167,16 @@ static void free_client(scrolld *c) {
     free(c);
 }
 
-scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err) {
+scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseconds, scrolld_error *err) {
+    if (milliseconds <= 0) {
+        fail(err, SCROLLD_E_INVALID_VALUE, "connect: the timeout must be positive, not %d ms", milliseconds);
+        return NULL;
+    }
     scrolld *c = calloc(1, sizeof *c);
     if (c == NULL) { fail(err, SCROLLD_E_NO_MEMORY, "out of memory"); return NULL; }
     c->sock = c->epfd = c->evfd = c->tfd = -1;
     c->flags = flags;
-    c->timeout_ms = 30000;
+    c->timeout_ms = milliseconds;
     c->dq_tail = &c->dq;
     arena_init(&c->arenas[0], ARENA_LIMIT);
     arena_init(&c->arenas[1], ARENA_LIMIT);
@@ -1185,7 +1225,12 @@ scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err) {
     /* whatever came with the welcome is delivered by the first dispatch */
     c->initial = false;
     if (c->in_len > c->in_start) signal_work(c);
+    succeed(err);
     return c;
+}
+
+scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err) {
+    return scrolld_connect_timeout(path, flags, DEFAULT_TIMEOUT_MS, err);
 }
 
 void scrolld_close(scrolld *c) {
@@ -1241,6 +1286,7 @@ int scrolld_dispatch(scrolld *c) {
             process_line(c, line, len, false, true);
             continue;
         }
+        if (c->dq != NULL) continue;  /* a line over the limit ended the connection: say so now */
         if (c->sock >= 0 && reads++ < READS_PER_DISPATCH && read_some(c) != 0) continue;
         break;
     }
@@ -1316,6 +1362,7 @@ static int call(scrolld *c, jbuf *b, uint64_t id, pending *setup, waiter *w, scr
     }
     code = w->error.code;
     if (code != 0 && err != NULL) *err = w->error;
+    else if (code == 0) succeed(err);
 out:
     free(setup->options);
     free(setup->of);

@@ -2,7 +2,9 @@
  * truncated lines, a 10 MB line, invalid UTF-8, invalid JSON, deep nesting, numbers out of
  * range, wrong replies, error codes this library does not know and 20 000 mutated state lines.
  * The client must skip what it cannot read, deliver only valid states, name the errors, and
- * never crash (ASan/UBSan watch every byte). */
+ * never crash (ASan/UBSan watch every byte). A line over SCROLLD_MAX_LINE ends the connection
+ * with bad_reply at once, however it arrives; a daemon that never says welcome is given up on
+ * after scrolld_connect_timeout()'s time; a phase this version does not know keeps its name. */
 #include "harness.h"
 
 static char server_path[300];
@@ -10,7 +12,8 @@ static char *big;  /* 10 MB without a newline */
 #define BIG (10u * 1024 * 1024)
 
 #define WELCOME "{\"type\":\"welcome\",\"protocol\":1,\"server\":\"fake 1\",\"containers\":[\"list\"],\"features\":[\"observe\"],\"instance\":\"fake\"}\n"
-#define STATE(seq) "{\"type\":\"state\",\"container\":\"list\",\"seq\":" #seq ",\"t\":5,\"phase\":\"idle\",\"contentOffset\":{\"x\":0,\"y\":" #seq "},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":600},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0},\"header\":{\"height\":60,\"progress\":1},\"visibleRows\":{\"first\":null,\"last\":null}}"
+#define STATE_PHASE(seq, phase) "{\"type\":\"state\",\"container\":\"list\",\"seq\":" #seq ",\"t\":5,\"phase\":\"" phase "\",\"contentOffset\":{\"x\":0,\"y\":" #seq "},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":600},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0},\"header\":{\"height\":60,\"progress\":1},\"visibleRows\":{\"first\":null,\"last\":null}}"
+#define STATE(seq) STATE_PHASE(seq, "idle")
 
 static void send_all(int fd, const char *data, size_t len) {
     while (len > 0) {
@@ -73,6 +76,8 @@ typedef struct seen {
     bool lenient;  /* mutated lines may make valid states of other values */
     int states, disconnects;
     uint64_t last_seq;
+    char phase[32];        /* the last state's phase_name */
+    scrolld_error why;     /* the last disconnection's */
 } seen;
 
 static void on_state(scrolld *c, const scrolld_state *s, void *data) {
@@ -80,6 +85,7 @@ static void on_state(scrolld *c, const scrolld_state *s, void *data) {
     seen *x = data;
     x->states++;
     x->last_seq = s->seq;
+    snprintf(x->phase, sizeof x->phase, "%s", s->phase_name);
     /* what is delivered is whole and valid */
     if (x->lenient) return;
     CHECK_STR(s->container, "list");
@@ -87,8 +93,9 @@ static void on_state(scrolld *c, const scrolld_state *s, void *data) {
 }
 
 static void on_disconnect(scrolld *c, const scrolld_error *why, bool reconnecting, void *data) {
-    (void)c, (void)why, (void)reconnecting;
+    (void)c, (void)reconnecting;
     ((seen *)data)->disconnects++;
+    ((seen *)data)->why = *why;
 }
 
 static scrolld *client(seen *x) {
@@ -120,12 +127,10 @@ static void garbage(int fd) {
     say(fd, "{\"type\":\"removed\"}\n{\"type\":\"observation\",\"id\":-1}\n{\"type\":\"state\",\"id\":99999999999999999999999}\n");
     say(fd, STATE(4));                                                            /* a valid state... */
     say(fd, "x\n");                                                               /* ...with garbage after it */
-    send_all(fd, big, BIG);                                                       /* a 10 MB line */
-    say(fd, "\n");
     for (int i = 0; i < 100000; i++) say(fd, "[");                                /* nesting */
     say(fd, "\n");
     say(fd, STATE(5) "\n");                                                       /* the only other valid one */
-    send_all(fd, big, 3 * 1024 * 1024);                                           /* then a truncated line */
+    send_all(fd, big, 512 * 1024);                                                /* then a truncated line */
 }
 
 static void truncated_at_end(int fd) {
@@ -198,9 +203,205 @@ static void mutated(int fd) {
     say(fd, STATE(8) "\n");
 }
 
+/* ---- lines over the limit ---------------------------------------------------------------- */
+
+/* A pong to request `id` padded to `len` bytes before its newline, sent in one write or in
+ * 1 KiB pieces with a pause now and then (so the client reads it in many parts). */
+static void padded_pong(int fd, int id, size_t len, bool pieces) {
+    char head[64];
+    int n = snprintf(head, sizeof head, "{\"type\":\"pong\",\"id\":%d,\"pad\":\"", id);
+    CHECK(n > 0 && (size_t)n + 3 <= len);
+    char *line = malloc(len + 1);
+    CHECK(line != NULL);
+    memcpy(line, head, (size_t)n);
+    memset(line + n, 'x', len - (size_t)n - 2);
+    memcpy(line + len - 2, "\"}\n", 3);
+    if (!pieces) send_all(fd, line, len + 1);
+    else {
+        for (size_t at = 0, i = 0; at < len + 1; at += 1024, i++) {
+            send_all(fd, line + at, len + 1 - at < 1024 ? len + 1 - at : 1024);
+            if (i % 64 == 63) poll(NULL, 0, 1);
+        }
+    }
+    free(line);
+}
+
+/* A line of exactly the limit is read, in one write and in pieces; one byte more is not. */
+static void at_the_limit(int fd) {
+    say(fd, WELCOME);
+    hear(fd); padded_pong(fd, 1, SCROLLD_MAX_LINE, false);
+    hear(fd); padded_pong(fd, 2, SCROLLD_MAX_LINE, true);
+    hear(fd); padded_pong(fd, 3, SCROLLD_MAX_LINE + 1, false);
+}
+
+static void over_the_limit_in_pieces(int fd) {
+    say(fd, WELCOME);
+    hear(fd); padded_pong(fd, 1, SCROLLD_MAX_LINE + 1, true);
+}
+
+static void ten_megabytes(int fd) {
+    say(fd, WELCOME);
+    hear(fd);
+    send_all(fd, big, BIG);
+    say(fd, "\n");
+}
+
+/* A state over the limit while the client only dispatches: sent once the test writes to `go`
+ * (after the subscription's first state came), so it arrives during a dispatch. */
+static int go[2] = {-1, -1};
+
+static void overlong_state(int fd) {
+    say(fd, WELCOME);
+    hear(fd);  /* subscribe */
+    say(fd, "{\"type\":\"state\",\"id\":1,");
+    say(fd, STATE(1) + 1);
+    say(fd, "\n");
+    char g;
+    if (read(go[0], &g, 1) != 1) _exit(2);
+    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":2,\"pad\":\"");
+    send_all(fd, big, 2 * SCROLLD_MAX_LINE);
+}
+
+/* ---- connecting, phases ------------------------------------------------------------------ */
+
+/* Accepts, says nothing, and waits for the client to go. */
+static void silent(int fd) {
+    char sink[256];
+    while (read(fd, sink, sizeof sink) > 0) {}
+}
+
+/* A welcome, then no reply to the first request. */
+static void welcome_then_silent(int fd) {
+    say(fd, WELCOME);
+    silent(fd);
+}
+
+static void phases(int fd) {
+    say(fd, WELCOME);
+    hear(fd); say(fd, "{\"type\":\"state\",\"id\":1,"); say(fd, STATE_PHASE(1, "wobbling") + 1); say(fd, "\n");
+    hear(fd); say(fd, "{\"type\":\"state\",\"id\":2,"); say(fd, STATE_PHASE(2, "idle") + 1); say(fd, "\n");
+    hear(fd); say(fd, "{\"type\":\"state\",\"id\":3,"); say(fd, STATE_PHASE(3, "wobbling") + 1); say(fd, "\n");
+    hear(fd);  /* subscribe */
+    say(fd, "{\"type\":\"state\",\"id\":4,"); say(fd, STATE_PHASE(4, "wobbling") + 1); say(fd, "\n");
+}
+
 static void drain_until_disconnect(scrolld *c, seen *x) {
     DISPATCH_UNTIL(c, x->disconnects == 1);
     CHECK_EQ_INT(scrolld_dispatch(c), SCROLLD_E_DISCONNECTED);
+}
+
+/* Whether the disconnect callback has run; it must have once the connection is gone. */
+static bool announced(scrolld *c, seen *x) {
+    CHECK(scrolld_connected(c) || x->disconnects == 1);
+    return x->disconnects == 1;
+}
+
+static void overlong_lines(void) {
+    seen x = {0};
+    /* A line over the limit ends the connection with bad_reply at once, whether it comes in one
+     * write or in many; one of exactly the limit is read both ways. (The timeout only makes a
+     * client that ignored the line fail instead of hanging: it would say timeout.) */
+    pid_t pid = fake_server(at_the_limit);
+    scrolld *c = client(&x);
+    scrolld_set_timeout(c, 10000);
+    OK(scrolld_ping(c, NULL, ERR));
+    OK(scrolld_ping(c, NULL, ERR));
+    FAILS(SCROLLD_E_BAD_REPLY, scrolld_ping(c, NULL, ERR));
+    CHECK(strstr(last_error.message, "1048576") != NULL);
+    scrolld_error whole = last_error;
+    CHECK(!scrolld_connected(c));
+    FAILS(SCROLLD_E_DISCONNECTED, scrolld_ping(c, NULL, ERR));
+    drain_until_disconnect(c, &x);
+    CHECK_EQ_INT(x.why.code, SCROLLD_E_BAD_REPLY);
+    CHECK_STR(x.why.message, whole.message);
+    scrolld_close(c);
+    reap(pid);
+    /* The same refusal, cut into 1 KiB pieces and ten times over the limit. */
+    void (*const others[])(int) = {over_the_limit_in_pieces, ten_megabytes};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        memset(&x, 0, sizeof x);
+        pid = fake_server(others[i]);
+        c = client(&x);
+        scrolld_set_timeout(c, 10000);
+        FAILS(SCROLLD_E_BAD_REPLY, scrolld_ping(c, NULL, ERR));
+        CHECK_STR(last_error.message, whole.message);
+        scrolld_close(c);
+        reap(pid);
+    }
+    memset(&x, 0, sizeof x);
+    CHECK(pipe(go) == 0);
+    pid = fake_server(overlong_state);
+    c = client(&x);
+    OK(scrolld_subscribe(c, "list", 0, 0, ERR));
+    DISPATCH_UNTIL(c, x.states == 1);
+    CHECK(write(go[1], "g", 1) == 1);
+    /* the dispatch that meets the line also runs the disconnect callback */
+    DISPATCH_UNTIL(c, announced(c, &x));
+    CHECK_EQ_INT(scrolld_dispatch(c), SCROLLD_E_DISCONNECTED);
+    close(go[0]);
+    close(go[1]);
+    CHECK_EQ_INT(x.states, 1);
+    CHECK_EQ_INT(x.why.code, SCROLLD_E_BAD_REPLY);
+    CHECK_STR(x.why.message, whole.message);
+    scrolld_close(c);
+    reap(pid);
+    printf("ok a line over %d bytes: %s (in one write, in 1 KiB pieces, 10 MB, a state while dispatching)\n",
+           SCROLLD_MAX_LINE, whole.message);
+}
+
+static void connect_timeout(void) {
+    scrolld_error e;
+    /* A daemon that accepts and never says welcome: scrolld_connect_timeout gives up after its
+     * time (judged by the code; the 20 s bound only catches the 30 s default or a hang). */
+    pid_t pid = fake_server(silent);
+    long long began = now_ms_();
+    memset(&e, 0, sizeof e);
+    CHECK(scrolld_connect_timeout(server_path, 0, 200, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_TIMEOUT);
+    CHECK_STR(e.name, "timeout");
+    CHECK(now_ms_() - began < 20000);
+    printf("ok connect with a timeout: %s\n", e.message);
+    reap(pid);
+    CHECK(scrolld_connect_timeout(server_path, 0, 0, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_INVALID_VALUE);
+    CHECK(scrolld_connect_timeout(server_path, 0, -1, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_INVALID_VALUE);
+    /* ...and its timeout is the client's, for requests too */
+    pid = fake_server(welcome_then_silent);
+    scrolld *c = scrolld_connect_timeout(server_path, 0, 300, &e);
+    CHECK(c != NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_OK);
+    began = now_ms_();
+    FAILS(SCROLLD_E_TIMEOUT, scrolld_ping(c, NULL, ERR));
+    CHECK(now_ms_() - began < 20000);
+    scrolld_close(c);
+    reap(pid);
+    printf("ok connect timeout: 0 and negative refused; the timeout is the requests' too\n");
+}
+
+static void unknown_phase(void) {
+    seen x = {0};
+    scrolld_state st;
+    /* A phase this version does not know: SCROLLD_PHASE_OTHER with the daemon's name, from
+     * scrolld_get as from the state callback. */
+    pid_t pid = fake_server(phases);
+    scrolld *c = client(&x);
+    OK(scrolld_get(c, "list", &st, ERR));
+    CHECK_EQ_INT(st.phase, SCROLLD_PHASE_OTHER);
+    CHECK_STR(st.phase_name, "wobbling");
+    CHECK_STR(st.container, "list");
+    OK(scrolld_get(c, "list", &st, ERR));
+    CHECK_EQ_INT(st.phase, SCROLLD_PHASE_IDLE);
+    CHECK_STR(st.phase_name, "idle");
+    OK(scrolld_get(c, "list", &st, ERR));
+    CHECK_STR(st.phase_name, "wobbling");
+    OK(scrolld_subscribe(c, "list", 0, 0, ERR));
+    DISPATCH_UNTIL(c, x.states == 1);
+    CHECK_STR(x.phase, "wobbling");
+    CHECK_STR(st.phase_name, "wobbling");  /* still valid: no scrolld_get since */
+    scrolld_close(c);
+    reap(pid);
+    printf("ok an unknown phase keeps its name: get and the state callback both say \"wobbling\"\n");
 }
 
 int main(void) {
@@ -221,7 +422,7 @@ int main(void) {
     CHECK_EQ_INT(x.last_seq, 5);
     scrolld_close(c);
     reap(pid);
-    printf("ok garbage: truncated lines, invalid UTF-8, a 10 MB line, deep nesting skipped; the valid states delivered\n");
+    printf("ok garbage: truncated lines, invalid UTF-8, deep nesting skipped; the valid states delivered\n");
 
     memset(&x, 0, sizeof x);
     pid = fake_server(truncated_at_end);
@@ -282,6 +483,10 @@ int main(void) {
     scrolld_close(c);
     reap(pid);
     printf("ok replies: bad_reply, unknown codes kept by name, unknown_op, forbidden, too_large, timeout\n");
+
+    overlong_lines();
+    connect_timeout();
+    unknown_phase();
 
     memset(&x, 0, sizeof x);
     x.lenient = true;

@@ -44,6 +44,19 @@ static void on_removed(scrolld *c, const char *container, void *data) {
 
 static const scrolld_animation NONE = {.kind = SCROLLD_ANIMATION_NONE};
 
+/* scrolld_connect must fail with not_running and a message that begins with `want`. */
+static char expected_message[600];
+#define FAILS_CONNECT(path, want) do { \
+    scrolld_error ce_ = {0}; \
+    CHECK(scrolld_connect((path), 0, &ce_) == NULL); \
+    CHECK_EQ_INT(ce_.code, SCROLLD_E_NOT_RUNNING); \
+    CHECK_STR(ce_.name, "not_running"); \
+    if (strncmp(ce_.message, (want), strlen(want)) != 0) { \
+        fprintf(stderr, "%s:%d: message \"%s\", expected it to begin \"%s\"\n", __FILE__, __LINE__, ce_.message, (want)); \
+        exit(1); \
+    } \
+} while (0)
+
 int main(void) {
     daemon_proc d;
     daemon_setup(&d, "requests");
@@ -57,6 +70,17 @@ int main(void) {
     CHECK_EQ_INT(e.code, SCROLLD_E_NOT_RUNNING);
     CHECK_STR(e.name, "not_running");
     printf("ok not_running: %s\n", e.message);
+    CHECK(strstr(e.message, "scrolld is not running") != NULL);
+    /* ...and what is at the path, when it is no socket: the code stays not_running */
+    FAILS_CONNECT("", "the socket path is empty");
+    char file[400];
+    snprintf(file, sizeof file, "%s/file", d.dir);
+    write_file(file, "not a socket\n");
+    snprintf(expected_message, sizeof expected_message, "%s is not a socket (a regular file)", file);
+    FAILS_CONNECT(file, expected_message);
+    snprintf(expected_message, sizeof expected_message, "%s is not a socket (a directory)", d.dir);
+    FAILS_CONNECT(d.dir, expected_message);
+    printf("ok not_running: an empty path, a regular file, a directory named as such\n");
 
     /* The default socket, as the Python client and scrollctl find it. */
     char path[512];
@@ -70,8 +94,13 @@ int main(void) {
     CHECK_STR(path, expected);
     CHECK(scrolld_default_socket(path, 4) > 4);
 
+    CHECK(e.code == SCROLLD_E_NOT_RUNNING);  /* the error of the failed connect above */
     scrolld *c = scrolld_connect(d.socket, 0, &e);
     CHECK(c != NULL);
+    /* success clears the error: no stale code or message stays behind */
+    CHECK_EQ_INT(e.code, SCROLLD_OK);
+    CHECK_STR(e.name, "ok");
+    CHECK_STR(e.message, "");
     CHECK(strncmp(scrolld_server(c), "scrolld ", 8) == 0);
     CHECK(strlen(scrolld_instance(c)) > 0);
     CHECK(scrolld_has_feature(c, "observe"));
@@ -308,6 +337,27 @@ int main(void) {
     scrolld_settings_free(s);
     OK(scrolld_ping(c, NULL, ERR));  /* the connection is still there */
     printf("ok errors: unknown_container, invalid_value, bad_request, too_large; client-side invalid_value\n");
+
+    /* A request that succeeds clears the error a failed one left (each kind of reply). */
+    scrolld_error stale;
+    scrolld_devices *listed = NULL;
+    for (int i = 0; i < 6; i++) {
+        CHECK(scrolld_get(c, "nope", &st, &stale) == SCROLLD_E_UNKNOWN_CONTAINER);
+        CHECK_EQ_INT(stale.code, SCROLLD_E_UNKNOWN_CONTAINER);
+        int r = i == 0 ? scrolld_ping(c, NULL, &stale)
+              : i == 1 ? scrolld_get(c, "main", &st, &stale)
+              : i == 2 ? scrolld_scroll_by(c, "main", 0, 0, &NONE, &stale)
+              : i == 3 ? scrolld_devices_list(c, &listed, &stale)
+              : i == 4 ? scrolld_reload(c, &reloaded, &stale)
+              : scrolld_pause(c, "main", &stale);
+        CHECK_EQ_INT(r, 0);
+        CHECK_EQ_INT(stale.code, SCROLLD_OK);
+        CHECK_STR(stale.name, "ok");
+        CHECK_STR(stale.message, "");
+    }
+    scrolld_devices_free(listed);
+    OK(scrolld_resume(c, "main", ERR));
+    printf("ok a request that succeeds clears the error left by one that failed\n");
 
     /* remove: its subscriber hears `removed`, and the subscription ends */
     OK(scrolld_remove(c, "feed", ERR));
