@@ -33,6 +33,7 @@ extension Connection {
     /// What a reconnection must know of a request that succeeded.
     enum Effect: Sendable {
         case configure(String, ContainerSettings, owned: Bool)
+        case scroll(String, to: ScrollPosition)
         case pause(String)
         case resume(String)
         case focus(String?)

@@ -185,6 +185,8 @@ extension Connection {
             } else {
                 state.hubs[container] = hub
             }
+        case let .scroll(container, position):
+            state.descriptions[container]?.aim(at: position)
         case .pause(let container):
             state.paused.insert(container)
         case .resume(let container):

@@ -36,6 +36,24 @@ struct ContainerDescription: Sendable {
         if state.phase == .idle { resting = state.contentOffset }
     }
 
+    /// A `scroll(to:)` of this client rests where it aims, known before it gets there (the
+    /// tracking subscription sees where it is, not where it goes), as the Python client and
+    /// libscrolld take it: an offset on either axis (the daemon clamps it again when it is put
+    /// back), or, for a bottom-anchored container, its bottom edge: its end, following. Where a
+    /// row or another edge puts it is known from its states only; a later idle state wins.
+    mutating func aim(at position: ScrollPosition) {
+        if position.edge == .bottom, settings.anchor == .bottom {
+            following = true
+            return
+        }
+        guard position.row == nil, position.edge == nil else { return }
+        var offset = resting ?? .zero
+        if let x = position.point.x { offset.x = x }
+        if let y = position.point.y { offset.y = y }
+        resting = offset
+        following = false
+    }
+
     /// Folds in a `configure` the daemon accepted.
     mutating func apply(_ change: ContainerSettings) {
         var change = change

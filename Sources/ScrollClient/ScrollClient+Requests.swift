@@ -30,7 +30,7 @@ extension ScrollClient {
         if let anchor = position.anchor { members.append(("anchor", .double(anchor.fraction))) }
         if let edge = position.edge { members.append(("edge", .string(edge.rawValue))) }
         members.append(("animation", .animation(animation)))
-        try await expectOK(RequestLine("scrollTo", members))
+        try await expectOK(RequestLine("scrollTo", members), effect: .scroll(container, to: position))
     }
 
     /// Scrolls by a distance per axis, px.

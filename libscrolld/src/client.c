@@ -868,6 +868,25 @@ static void note_rest(scrolld *c, const scrolld_state *s) {
     d->rest_y = s->content_offset.y;
 }
 
+/* A scrollTo this client made rests where it aims, known without a subscription and before
+ * it gets there (as the Python client does): an offset on either axis (the daemon clamps it
+ * again when it is put back), or, for a bottom-anchored container, its bottom edge: its end,
+ * following. Where a row or another edge puts it is known from its states only. */
+static void note_aim(scrolld *c, const char *container, const scrolld_position *pos) {
+    desc *d = find_desc(c, container);
+    if (d == NULL) return;
+    if (pos->edge != NULL && strcmp(pos->edge, "bottom") == 0 && d->anchored_at_bottom) {
+        d->following = true;
+        return;
+    }
+    if (pos->has_row || pos->edge != NULL) return;
+    if (!d->has_rest) d->rest_x = d->rest_y = 0;
+    if (pos->has_x) d->rest_x = pos->x;
+    if (pos->has_y) d->rest_y = pos->y;
+    d->has_rest = true;
+    d->following = false;
+}
+
 /* A subscription's state, an observation or a removal, handed to the callbacks. */
 static void deliver(scrolld *c, const jv *msg, const char *type) {
     if (strcmp(type, "state") == 0) {
@@ -1486,6 +1505,7 @@ int scrolld_scroll_to(scrolld *c, const char *container, const scrolld_position 
     waiter w = {0};
     pending setup = {.op = OP_OK, .container = (char *)container};
     code = call(c, &b, id, &setup, &w, err);
+    if (code == SCROLLD_OK) note_aim(c, container, pos);
     LEAVE();
     return code;
 }

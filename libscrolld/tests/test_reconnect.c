@@ -185,6 +185,27 @@ int main(void) {
     CHECK_EQ_NUM(st.content_offset.y, 0);
     printf("ok SCROLLD_NO_RESTORE_OFFSETS\n");
 
+    /* A scrollTo still on its way when the daemon dies: the container comes back where it was
+     * going (the client knows that without a subscription), as the Python client puts it. */
+    scrolld *c4 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
+    CHECK(c4 != NULL);
+    s = scrolld_settings_new();
+    scrolld_settings_container_size(s, 400, 300);
+    scrolld_settings_content_size(s, 400, 30000);
+    OK(scrolld_configure(c4, "far", s, ERR));
+    scrolld_settings_free(s);
+    const scrolld_position y15000 = {.has_y = true, .y = 15000};
+    const scrolld_animation ten_seconds = {.kind = SCROLLD_ANIMATION_SPRING, .duration = 10};
+    OK(scrolld_scroll_to(c4, "far", &y15000, &ten_seconds, ERR));
+    OK(scrolld_get(c4, "far", &st, ERR));
+    CHECK(st.phase != SCROLLD_PHASE_IDLE);
+    daemon_kill(&d);
+    daemon_start(&d);
+    OK(scrolld_get(c4, "far", &st, ERR));
+    CHECK_EQ_NUM(st.content_offset.y, 15000);
+    CHECK_EQ_INT(st.phase, SCROLLD_PHASE_IDLE);
+    printf("ok a scroll on its way comes back where it was going\n");
+
     /* A bottom-anchored log chasing its end when the daemon dies: rows arrive while it springs
      * to the end, so it has not rested there; it comes back at its new end, following. */
     scrolld *c3 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
@@ -217,6 +238,7 @@ int main(void) {
     CHECK_EQ_NUM(lg.last.content_offset.y, 61 * 24 - 720);
     printf("ok a log following its end comes back at its end\n");
 
+    scrolld_close(c4);
     scrolld_close(c3);
     scrolld_close(c2);
     scrolld_close(c);

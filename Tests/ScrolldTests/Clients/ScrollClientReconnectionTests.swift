@@ -211,6 +211,24 @@ struct ScrollClientReconnectionTests {
         #expect(other.welcome.focus == "feed")
     }
 
+    /// A scroll still on its way when the daemon dies comes back where it was going, not where
+    /// the container last rested: the client knows its own target (as the Python client and
+    /// libscrolld do).
+    @Test(.timeLimit(.minutes(5))) func aScrollOnItsWayComesBackWhereItWasGoing() async throws {
+        let daemon = try RestartableDaemon()
+        try await daemon.start()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
+        defer { client.close() }
+        try await client.configure("far", ContainerSettings(containerSize: Size(width: 400, height: 300), contentSize: Size(width: 400, height: 30000)), owned: true)
+        try await client.scroll("far", to: ScrollPosition(y: 15000), animation: .spring(Spring(duration: 10)))
+        #expect(try await client.get("far").phase != .idle)
+        daemon.kill()
+        #expect(await waitUntil(timeout: 60) { !client.isConnected })
+        try await daemon.start()
+        let back = try await client.get("far")
+        #expect(back.contentOffset.y == 15000 && back.phase == .idle, "\(back)")
+    }
+
     /// The trial's log: its rows arrive while it springs to its end, so it has not rested
     /// there when the daemon dies; it comes back at its new end, following, not at the offset
     /// it last rested at (docs/decisions.md, "Where a client puts a container back").
