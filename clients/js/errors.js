@@ -4,7 +4,8 @@
 
 export class ScrolldError extends Error {
   /** `code`: bad_request, unknown_op, unknown_container, invalid_value, too_large, forbidden
-   *  (the daemon's), or not_running, disconnected, timeout, bad_reply (the client's). */
+   *  (the daemon's), or not_running, disconnected, timeout, bad_reply, unsupported (the
+   *  client's; unsupported: this runtime lacks what the client needs, e.g. a WebSocket). */
   constructor(code, message) {
     super(message);
     this.name = "ScrolldError";
@@ -39,6 +40,7 @@ export const ForbiddenError = subclass("ForbiddenError", "forbidden");
 export const NotRunningError = subclass("NotRunningError", "not_running");
 export const DisconnectedError = subclass("DisconnectedError", "disconnected");
 export const TimeoutError = subclass("TimeoutError", "timeout");
+export const UnsupportedError = subclass("UnsupportedError", "unsupported");
 
 const BY_CODE = {
   bad_request: BadRequestError,
@@ -50,6 +52,7 @@ const BY_CODE = {
   not_running: NotRunningError,
   disconnected: DisconnectedError,
   timeout: TimeoutError,
+  unsupported: UnsupportedError,
 };
 
 /** An error of `code` with `message`, typed as the daemon's would be. */

@@ -26,7 +26,9 @@ export const LAST_RETRY = 2.0;
  * restarts (containers, pauses, focus, subscriptions and observations come back);
  * `restoreOffsets`: a new daemon gets each container back at its last resting offset;
  * `timeout`: seconds to wait for a connection or a reply. Rejects with NotRunningError when no
- * daemon answers, ForbiddenError when it refuses this uid.
+ * daemon answers (at a WebSocket URL: with the HTTP status of a refused handshake, in Node),
+ * ForbiddenError when it refuses this uid, TimeoutError when `timeout` runs out, and
+ * UnsupportedError for a URL in a runtime without WebSocket.
  */
 export async function connect(options = {}) {
   const client = new Client(options);
@@ -77,7 +79,8 @@ export class Client {
   resume(container) { return this.#call({ op: "resume", container }); }
   focus(container) { return this.#call({ op: "focus", container }); }
   remove(container) { return this.#call({ op: "remove", container }); }
-  get(container) { return this.#call({ op: "get", container }); }
+  /** The container's state (as a subscription yields it, without `resumed`). */
+  async get(container) { return strip(await this.#call({ op: "get", container })); }
   async devices() { return strip(await this.#call({ op: "devices" })); }
   async reload() { return strip(await this.#call({ op: "reload" })); }
 
@@ -103,7 +106,8 @@ export class Client {
     return new Stream(this, "observe", request);
   }
 
-  /** Ends the connection (and any reconnection); iterators end. */
+  /** Ends the connection (and any reconnection); iterators end quietly. A connection lost
+   *  otherwise, and not resumed (`reconnect` off), makes them throw DisconnectedError. */
   close() {
     this.#closing = true;
     const transport = this.#transport;
@@ -192,10 +196,11 @@ export class Client {
   }
 
   #lost(transport, error) {
-    if (this.#transport !== transport) return;
+    if (this.#transport !== transport) return;  // close() let this one go; its iterators ended quietly
     this.#transport = null;
     const reconnecting = this.reconnect && !this.#closing;
-    this.#disconnected(error, reconnecting);
+    // Not resumed: requests and iterators throw, as Python's raise `disconnected`.
+    this.#disconnected(error ?? new DisconnectedError(`scrolld at ${this.target.url ?? this.target.socket} went away`), reconnecting);
     if (reconnecting) this.#reconnect();
   }
 
@@ -222,7 +227,7 @@ export class Client {
     }
   }
 
-  /** Fails what waits; streams end with `error`, or wait for the new connection. */
+  /** Fails what waits; streams end with `error` (quietly without), or wait for the new connection. */
   #disconnected(error, reconnecting = false) {
     const failure = error ?? new DisconnectedError("the connection to scrolld ended");
     const pending = [...this.#pending.values()];

@@ -36,7 +36,8 @@ export class Stream {
     if (this.ended) return;
     let item;
     if (this.kind === "subscribe") {
-      item = { ...message, resumed: this.resuming };
+      const { type, id, ...state } = message;  // the state, as get gives it
+      item = { ...state, resumed: this.resuming };
     } else {
       item = {
         old: this.resuming ? this.lastValue : message.old ?? null,

@@ -26,14 +26,27 @@ export function openTransport({ url, socket, WebSocket: Constructor, timeout = 5
 
 function openWebSocket(url, Constructor, timeout) {
   if (typeof Constructor !== "function") {
-    return Promise.reject(errorOf("not_running", "no WebSocket in this runtime (Node ≥ 22, or node --experimental-websocket; or pass { WebSocket })"));
+    return Promise.reject(errorOf("unsupported", "no WebSocket in this runtime (Node ≥ 22, or node --experimental-websocket; or pass { WebSocket })"));
   }
   return new Promise((resolve, reject) => {
     const ws = new Constructor(url);
     let opened = false;
+    let settled = false;
+    // The first outcome wins: closing a socket that times out reports an error of its own.
+    const fail = (error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(error);
+    };
+    const refused = async (detail) => {
+      if (settled) return;
+      const answer = await handshakeAnswer(url, timeout).catch(() => null);
+      fail(errorOf("not_running", answer ? `no scrolld at ${url}: ${answer}` : `cannot connect to ${url}${detail}`));
+    };
     const timer = setTimeout(() => {
+      fail(errorOf("timeout", `cannot connect to ${url} within ${timeout} s`));
       ws.close();
-      reject(errorOf("timeout", `cannot connect to ${url} within ${timeout} s`));
     }, timeout * 1000);
     const transport = {
       onLine: () => {},
@@ -42,7 +55,11 @@ function openWebSocket(url, Constructor, timeout) {
       close() { ws.close(1000); },
     };
     ws.onopen = () => {
-      opened = true;
+      if (settled) {
+        ws.close(1000);
+        return;
+      }
+      opened = settled = true;
       clearTimeout(timer);
       resolve(transport);
     };
@@ -50,19 +67,62 @@ function openWebSocket(url, Constructor, timeout) {
       if (typeof event.data === "string") transport.onLine(event.data);
     };
     ws.onclose = (event) => {
-      clearTimeout(timer);
       if (!opened) {
-        reject(errorOf("not_running", `cannot connect to ${url} (closed with ${event.code}${event.reason ? `: ${event.reason}` : ""})`));
+        refused(` (closed with ${event.code}${event.reason ? `: ${event.reason}` : ""})`);
         return;
       }
       transport.onClose(event.code === 1008 ? errorOf("forbidden", `scrolld refused the connection (1008)`) : null);
     };
     // A connection that fails before it opens may report only an error (Node's WebSocket does).
     ws.onerror = () => {
-      if (opened) return;
-      clearTimeout(timer);
-      reject(errorOf("not_running", `cannot connect to ${url}`));
+      if (!opened) refused("");
     };
+  });
+}
+
+/**
+ * Why a WebSocket handshake failed, which the WebSocket API does not tell: the same handshake
+ * again over node:http(s), answered "HTTP 404 Not Found: <the daemon's reason>" or "nothing
+ * listens (ECONNREFUSED)"; null outside Node (a browser's page may not ask) or when it opens.
+ */
+async function handshakeAnswer(url, timeout) {
+  if (!globalThis.process?.versions?.node) return null;
+  let http;
+  try {
+    http = await import(url.startsWith("wss:") ? "node:https" : "node:http");
+  } catch {
+    return null;
+  }
+  return new Promise((resolve) => {
+    const headers = {
+      Connection: "Upgrade", Upgrade: "websocket", "Sec-WebSocket-Version": "13",
+      "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==",  // RFC 6455's sample: nothing is sent after it
+    };
+    let request;
+    try {
+      request = http.request(url.replace(/^ws/, "http"), { headers, timeout: timeout * 1000 });
+    } catch {
+      resolve(null);
+      return;
+    }
+    request.on("response", (response) => {
+      let body = "";
+      const answer = () => {
+        const reason = body.trim().split("\n")[0].slice(0, 200);
+        resolve(`HTTP ${response.statusCode} ${response.statusMessage}${reason ? ` (${reason})` : ""}`);
+      };
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => { if (body.length < 1000) body += chunk; });
+      response.on("end", answer);
+      response.on("error", answer);
+    });
+    request.on("upgrade", (response, socket) => {
+      socket.destroy();
+      resolve(null);
+    });
+    request.on("timeout", () => request.destroy());
+    request.on("error", (error) => resolve(error.code === "ECONNREFUSED" ? `nothing listens (${error.code})` : null));
+    request.end();
   });
 }
 

@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
+import net from "node:net";
+
 import {
-  connect, encode, ForbiddenError, InvalidValueError, NotRunningError, ScrolldError, TooLargeError, UnknownContainerError,
+  connect, DisconnectedError, encode, ForbiddenError, InvalidValueError, NotRunningError, ScrolldError, TimeoutError,
+  TooLargeError, UnknownContainerError, UnsupportedError,
 } from "../scrolld.js";
-import { Daemon, waitFor } from "../testing/daemon.mjs";
+import { Daemon, freePort, waitFor } from "../testing/daemon.mjs";
 
 const hasWebSocket = typeof globalThis.WebSocket === "function";
 const transports = [
@@ -36,7 +39,9 @@ for (const [name, target, options = {}] of transports) {
       assert.ok(await client.ping() >= 0);
       await client.configure("list", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
       const state = await client.get("list");
-      assert.equal(state.type, "state");
+      // The state itself (docs/clients.md), as Python's get gives: not the reply's type and id.
+      assert.equal(state.container, "list");
+      assert.ok(!("type" in state) && !("id" in state), `get: ${JSON.stringify(state)}`);
       assert.deepEqual(state.contentSize, { width: 400, height: 3000 });
       assert.equal(state.contentOffset.y, 0);
       client.close();
@@ -48,9 +53,12 @@ for (const [name, target, options = {}] of transports) {
       const states = client.subscribe("sub");
       const firstState = (await states.next()).value;
       assert.equal(firstState.container, "sub");
+      // The same shape as get's (the first state is the subscribe's reply: its id stays out).
+      assert.ok(!("type" in firstState) && !("id" in firstState), `first state: ${JSON.stringify(firstState)}`);
       await client.scrollTo("sub", { y: 420, animation: "none" });
       const moved = await first(states, (s) => s.contentOffset.y === 420);
       assert.equal(moved.resumed, false);
+      assert.ok(!("type" in moved), `a later state: ${JSON.stringify(moved)}`);
       await states.close();
       assert.deepEqual(await states.next(), { value: undefined, done: true });
       client.close();
@@ -92,6 +100,66 @@ describe("connecting", () => {
     await assert.rejects(connect({ socket: "/tmp/sdjs-nobody-here.sock", timeout: 5 }), NotRunningError);
   });
 
+  test("a wrong WebSocket path: the HTTP status and the daemon's reason", { skip: hasWebSocket ? false : "no WebSocket" }, async (t) => {
+    const daemon = await Daemon.start();
+    t.after(() => daemon.cleanup());
+    const url = `ws://127.0.0.1:${daemon.port}/wrong`;
+    await assert.rejects(connect({ url, timeout: 10 }), (error) => {
+      assert.ok(error instanceof NotRunningError, `${error.name}: ${error.message}`);
+      assert.match(error.message, /HTTP 404 Not Found/);
+      assert.match(error.message, /scrolld serves its protocol at \/scrolld only/);
+      assert.ok(error.message.includes(url), error.message);
+      return true;
+    });
+    // Nothing at all at the port: still NotRunningError, saying so.
+    const nobody = `ws://127.0.0.1:${await freePort()}/scrolld`;
+    await assert.rejects(connect({ url: nobody, timeout: 10 }), (error) =>
+      error instanceof NotRunningError && /nothing listens \(ECONNREFUSED\)/.test(error.message));
+  });
+
+  test("a connect that times out is a TimeoutError", { skip: hasWebSocket ? false : "no WebSocket" }, async (t) => {
+    // A listener that accepts and never answers: the handshake (WebSocket) or the welcome
+    // (Unix socket) never comes.
+    const held = [];
+    const hold = (socket) => held.push(socket);
+    const port = await freePort();
+    const tcp = net.createServer(hold);
+    await new Promise((resolve) => tcp.listen(port, "127.0.0.1", resolve));
+    const daemon = await Daemon.start();
+    const unix = net.createServer(hold);
+    const path = `${daemon.socket}.silent`;
+    await new Promise((resolve) => unix.listen(path, resolve));
+    t.after(async () => {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => tcp.close(resolve));
+      await new Promise((resolve) => unix.close(resolve));
+      await daemon.cleanup();
+    });
+    await assert.rejects(connect({ url: `ws://127.0.0.1:${port}/scrolld`, timeout: 0.2 }), TimeoutError);
+    await assert.rejects(connect({ socket: path, timeout: 0.2 }), TimeoutError);
+    // Too short for a real daemon's handshake: connected, or timed out, never "not running".
+    for (let i = 0; i < 5; i++) {
+      const client = await connect({ url: daemon.url, timeout: 0.001 }).catch((error) => {
+        assert.ok(error instanceof TimeoutError, `${error.name}: ${error.message}`);
+        return null;
+      });
+      client?.close();
+    }
+  });
+
+  test("no WebSocket in this runtime: an UnsupportedError that says what to do", async (t) => {
+    const saved = globalThis.WebSocket;
+    globalThis.WebSocket = undefined;
+    t.after(() => { globalThis.WebSocket = saved; });
+    await assert.rejects(connect({ url: "ws://127.0.0.1:1/scrolld" }), (error) => {
+      assert.ok(error instanceof UnsupportedError && error instanceof ScrolldError, `${error.name}: ${error.message}`);
+      assert.ok(!(error instanceof NotRunningError));
+      assert.equal(error.code, "unsupported");
+      assert.match(error.message, /--experimental-websocket/);
+      return true;
+    });
+  });
+
   test("encode refuses what JSON cannot carry before sending", () => {
     assert.throws(() => encode({ op: "scrollBy", dy: Infinity }), InvalidValueError);
   });
@@ -131,6 +199,140 @@ describe("reconnection", () => {
           await waitFor(() => client.connected, "the client to reconnect");
           assert.equal((await client.get("kept")).contentOffset.y, 250);
           client.close();
+        } finally {
+          await daemon.cleanup();
+        }
+      });
+    }
+  });
+});
+
+describe("where a container comes back", () => {
+  // As the Python client, the Swift client and libscrolld put it back (docs/decisions.md,
+  // "Where a client puts a container back"): where the client's own scroll was going, without a
+  // subscription; a bottom-anchored log following its end at its new end.
+  test("a scroll on its way comes back where it was going; a log following its end, at its end", { timeout: 120_000 }, async () => {
+    const daemon = await Daemon.start();
+    try {
+      const client = await connect({ socket: daemon.socket, reconnect: true });
+      await client.configure("far", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 30000 }, owned: true });
+      await client.scrollTo("far", { y: 15000, animation: { spring: { duration: 10, bounce: 0 } } });
+      assert.notEqual((await client.get("far")).phase, "idle");
+      await client.configure("log", { containerSize: { width: 420, height: 720 }, rows: { count: 60, height: 24 }, anchor: "bottom", owned: true });
+      await client.scrollTo("log", { y: 0, animation: "none" });
+      const log = client.subscribe("log");
+      await first(log, (s) => s.phase === "idle" && s.contentOffset.y === 0);
+      // By a distance, not to its edge: where it goes is known from its states alone.
+      await client.scrollBy("log", { dy: 10000, animation: { spring: { duration: 10, bounce: 0 } } });
+      await client.configure("log", { rows: { insert: { at: 60, count: 1 } } });
+      await first(log, (s) => s.phase !== "idle" && s.contentOffset.y > 0);
+      await daemon.kill();
+      await daemon.start();
+      await waitFor(() => client.connected, "the client to reconnect");
+      const far = await client.get("far");
+      assert.equal(far.contentOffset.y, 15000);
+      assert.equal(far.phase, "idle");
+      const back = await first(log, (s) => s.resumed || s.contentSize.height === 61 * 24);
+      const atEnd = back.phase === "idle" && back.contentSize.height === 61 * 24 ? back : await first(log, (s) => s.phase === "idle" && s.contentSize.height === 61 * 24);
+      assert.equal(atEnd.contentOffset.y, 61 * 24 - 720);
+      client.close();
+    } finally {
+      await daemon.cleanup();
+    }
+  });
+});
+
+describe("a lost connection", () => {
+  test("without reconnect, iterators throw DisconnectedError when the daemon dies", { timeout: 120_000 }, async (t) => {
+    for (const [name, target, options = {}] of transports) {
+      if (options.skip) continue;
+      await t.test(name, async () => {
+        const daemon = await Daemon.start();
+        try {
+          const client = await connect(target(daemon));
+          await client.configure("lost", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+          const states = client.subscribe("lost");
+          const changes = client.observe("lost", "contentOffset.y");
+          assert.equal((await states.next()).value.container, "lost");
+          assert.equal((await changes.next()).value.new, 0);
+          // How each ends: "ended quietly" or what it threw.
+          const outcome = (promise) => promise.then(() => "ended quietly", (error) => error);
+          const statesEnd = outcome((async () => { for await (const _ of states); })());
+          const changesEnd = outcome((async () => { for await (const _ of changes); })());
+          const waiting = client.subscribe("lost-later", { wait: true });
+          await waiting.start();
+          const waitingEnd = outcome(waiting.next());
+          await daemon.kill();
+          for (const [what, end] of [["subscribe", statesEnd], ["observe", changesEnd], ["subscribe with wait", waitingEnd]]) {
+            const result = await end;
+            assert.ok(result instanceof DisconnectedError, `${what}: ${result}`);
+            assert.match(result.message, /went away/);
+          }
+          // Once ended with the error, they stay so; later requests fail the same way.
+          await assert.rejects(states.next(), DisconnectedError);
+          assert.throws(() => changes.poll(), DisconnectedError);
+          await assert.rejects(client.ping(), DisconnectedError);
+          await assert.rejects(client.subscribe("lost").next(), DisconnectedError);
+          client.close();
+        } finally {
+          await daemon.cleanup();
+        }
+      });
+    }
+  });
+
+  test("iterators the user ends (close, break, client.close) end quietly", async (t) => {
+    for (const [name, target, options = {}] of transports) {
+      if (options.skip) continue;
+      await t.test(name, async () => {
+        const daemon = await Daemon.start();
+        try {
+          const client = await connect(target(daemon));
+          await client.configure("quiet", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+          for await (const state of client.subscribe("quiet")) {
+            assert.equal(state.container, "quiet");
+            break;
+          }
+          const closed = client.observe("quiet", "phase");
+          await closed.next();
+          const closedEnd = (async () => { for await (const _ of closed); })();
+          await closed.close();
+          await closedEnd;
+          const states = client.subscribe("quiet");
+          const changes = client.observe("quiet", "contentOffset.y");
+          await states.next();
+          await changes.next();
+          const statesEnd = (async () => { for await (const _ of states); })();
+          const changesEnd = (async () => { for await (const _ of changes); })();
+          client.close();
+          await statesEnd;
+          await changesEnd;
+          assert.deepEqual(await states.next(), { value: undefined, done: true });
+          assert.equal(changes.poll(), undefined);
+        } finally {
+          await daemon.cleanup();
+        }
+      });
+    }
+  });
+
+  test("with reconnect, a lost connection ends no iterator", { timeout: 120_000 }, async (t) => {
+    for (const [name, target, options = {}] of transports) {
+      if (options.skip) continue;
+      await t.test(name, async () => {
+        const daemon = await Daemon.start();
+        try {
+          const client = await connect({ ...target(daemon), reconnect: true });
+          await client.configure("back", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+          const changes = client.observe("back", "contentOffset.y");
+          assert.equal((await changes.next()).value.new, 0);
+          await daemon.kill();
+          await waitFor(() => !client.connected, "the client to see the daemon gone");
+          await daemon.start();
+          const resumed = await first(changes, (c) => c.resumed);
+          assert.equal(resumed.new, 0);
+          client.close();
+          assert.deepEqual(await changes.next(), { value: undefined, done: true });
         } finally {
           await daemon.cleanup();
         }
