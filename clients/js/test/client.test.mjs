@@ -175,35 +175,42 @@ describe("connecting", () => {
   });
 });
 
+/** Runs `body` once per transport (as a subtest of `t`), each against a daemon of its own. */
+async function eachTransport(t, body) {
+  for (const [name, target, options = {}] of transports) {
+    if (options.skip) continue;
+    await t.test(name, async () => {
+      const daemon = await Daemon.start();
+      try {
+        await body(daemon, target);
+      } finally {
+        await daemon.cleanup();
+      }
+    });
+  }
+}
+
 describe("reconnection", () => {
   test("after a restart, containers come back at their offset and the subscription resumes", { timeout: 120_000 }, async (t) => {
-    for (const [name, target, options = {}] of transports) {
-      if (options.skip) continue;
-      await t.test(name, async () => {
-        const daemon = await Daemon.start();
-        try {
-          const client = await connect({ ...target(daemon), reconnect: true });
-          await client.configure("kept", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
-          await client.scrollTo("kept", { y: 250, animation: "none" });
-          const states = client.subscribe("kept");
-          await first(states, (s) => s.contentOffset.y === 250 && s.phase === "idle");
-          await daemon.kill();
-          await daemon.start();
-          // A new daemon: the container is created again as described, at its resting offset,
-          // and the subscription's first state is marked resumed.
-          const resumed = await first(states, (s) => s.resumed);
-          assert.equal(resumed.container, "kept");
-          assert.equal(resumed.contentSize.height, 3000);
-          const back = resumed.contentOffset.y === 250 ? resumed : await first(states, (s) => s.contentOffset.y === 250);
-          assert.equal(back.contentOffset.y, 250);
-          await waitFor(() => client.connected, "the client to reconnect");
-          assert.equal((await client.get("kept")).contentOffset.y, 250);
-          client.close();
-        } finally {
-          await daemon.cleanup();
-        }
-      });
-    }
+    await eachTransport(t, async (daemon, target) => {
+      const client = await connect({ ...target(daemon), reconnect: true });
+      await client.configure("kept", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+      await client.scrollTo("kept", { y: 250, animation: "none" });
+      const states = client.subscribe("kept");
+      await first(states, (s) => s.contentOffset.y === 250 && s.phase === "idle");
+      await daemon.kill();
+      await daemon.start();
+      // A new daemon: the container is created again as described, at its resting offset,
+      // and the subscription's first state is marked resumed.
+      const resumed = await first(states, (s) => s.resumed);
+      assert.equal(resumed.container, "kept");
+      assert.equal(resumed.contentSize.height, 3000);
+      const back = resumed.contentOffset.y === 250 ? resumed : await first(states, (s) => s.contentOffset.y === 250);
+      assert.equal(back.contentOffset.y, 250);
+      await waitFor(() => client.connected, "the client to reconnect");
+      assert.equal((await client.get("kept")).contentOffset.y, 250);
+      client.close();
+    });
   });
 });
 
@@ -244,99 +251,75 @@ describe("where a container comes back", () => {
 
 describe("a lost connection", () => {
   test("without reconnect, iterators throw DisconnectedError when the daemon dies", { timeout: 120_000 }, async (t) => {
-    for (const [name, target, options = {}] of transports) {
-      if (options.skip) continue;
-      await t.test(name, async () => {
-        const daemon = await Daemon.start();
-        try {
-          const client = await connect(target(daemon));
-          await client.configure("lost", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
-          const states = client.subscribe("lost");
-          const changes = client.observe("lost", "contentOffset.y");
-          assert.equal((await states.next()).value.container, "lost");
-          assert.equal((await changes.next()).value.new, 0);
-          // How each ends: "ended quietly" or what it threw.
-          const outcome = (promise) => promise.then(() => "ended quietly", (error) => error);
-          const statesEnd = outcome((async () => { for await (const _ of states); })());
-          const changesEnd = outcome((async () => { for await (const _ of changes); })());
-          const waiting = client.subscribe("lost-later", { wait: true });
-          await waiting.start();
-          const waitingEnd = outcome(waiting.next());
-          await daemon.kill();
-          for (const [what, end] of [["subscribe", statesEnd], ["observe", changesEnd], ["subscribe with wait", waitingEnd]]) {
-            const result = await end;
-            assert.ok(result instanceof DisconnectedError, `${what}: ${result}`);
-            assert.match(result.message, /went away/);
-          }
-          // Once ended with the error, they stay so; later requests fail the same way.
-          await assert.rejects(states.next(), DisconnectedError);
-          assert.throws(() => changes.poll(), DisconnectedError);
-          await assert.rejects(client.ping(), DisconnectedError);
-          await assert.rejects(client.subscribe("lost").next(), DisconnectedError);
-          client.close();
-        } finally {
-          await daemon.cleanup();
-        }
-      });
-    }
+    await eachTransport(t, async (daemon, target) => {
+      const client = await connect(target(daemon));
+      await client.configure("lost", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+      const states = client.subscribe("lost");
+      const changes = client.observe("lost", "contentOffset.y");
+      assert.equal((await states.next()).value.container, "lost");
+      assert.equal((await changes.next()).value.new, 0);
+      // How each ends: "ended quietly" or what it threw.
+      const outcome = (promise) => promise.then(() => "ended quietly", (error) => error);
+      const statesEnd = outcome((async () => { for await (const _ of states); })());
+      const changesEnd = outcome((async () => { for await (const _ of changes); })());
+      const waiting = client.subscribe("lost-later", { wait: true });
+      await waiting.start();
+      const waitingEnd = outcome(waiting.next());
+      await daemon.kill();
+      for (const [what, end] of [["subscribe", statesEnd], ["observe", changesEnd], ["subscribe with wait", waitingEnd]]) {
+        const result = await end;
+        assert.ok(result instanceof DisconnectedError, `${what}: ${result}`);
+        assert.match(result.message, /went away/);
+      }
+      // Once ended with the error, they stay so; later requests fail the same way.
+      await assert.rejects(states.next(), DisconnectedError);
+      assert.throws(() => changes.poll(), DisconnectedError);
+      await assert.rejects(client.ping(), DisconnectedError);
+      await assert.rejects(client.subscribe("lost").next(), DisconnectedError);
+      client.close();
+    });
   });
 
   test("iterators the user ends (close, break, client.close) end quietly", async (t) => {
-    for (const [name, target, options = {}] of transports) {
-      if (options.skip) continue;
-      await t.test(name, async () => {
-        const daemon = await Daemon.start();
-        try {
-          const client = await connect(target(daemon));
-          await client.configure("quiet", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
-          for await (const state of client.subscribe("quiet")) {
-            assert.equal(state.container, "quiet");
-            break;
-          }
-          const closed = client.observe("quiet", "phase");
-          await closed.next();
-          const closedEnd = (async () => { for await (const _ of closed); })();
-          await closed.close();
-          await closedEnd;
-          const states = client.subscribe("quiet");
-          const changes = client.observe("quiet", "contentOffset.y");
-          await states.next();
-          await changes.next();
-          const statesEnd = (async () => { for await (const _ of states); })();
-          const changesEnd = (async () => { for await (const _ of changes); })();
-          client.close();
-          await statesEnd;
-          await changesEnd;
-          assert.deepEqual(await states.next(), { value: undefined, done: true });
-          assert.equal(changes.poll(), undefined);
-        } finally {
-          await daemon.cleanup();
-        }
-      });
-    }
+    await eachTransport(t, async (daemon, target) => {
+      const client = await connect(target(daemon));
+      await client.configure("quiet", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+      for await (const state of client.subscribe("quiet")) {
+        assert.equal(state.container, "quiet");
+        break;
+      }
+      const closed = client.observe("quiet", "phase");
+      await closed.next();
+      const closedEnd = (async () => { for await (const _ of closed); })();
+      await closed.close();
+      await closedEnd;
+      const states = client.subscribe("quiet");
+      const changes = client.observe("quiet", "contentOffset.y");
+      await states.next();
+      await changes.next();
+      const statesEnd = (async () => { for await (const _ of states); })();
+      const changesEnd = (async () => { for await (const _ of changes); })();
+      client.close();
+      await statesEnd;
+      await changesEnd;
+      assert.deepEqual(await states.next(), { value: undefined, done: true });
+      assert.equal(changes.poll(), undefined);
+    });
   });
 
   test("with reconnect, a lost connection ends no iterator", { timeout: 120_000 }, async (t) => {
-    for (const [name, target, options = {}] of transports) {
-      if (options.skip) continue;
-      await t.test(name, async () => {
-        const daemon = await Daemon.start();
-        try {
-          const client = await connect({ ...target(daemon), reconnect: true });
-          await client.configure("back", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
-          const changes = client.observe("back", "contentOffset.y");
-          assert.equal((await changes.next()).value.new, 0);
-          await daemon.kill();
-          await waitFor(() => !client.connected, "the client to see the daemon gone");
-          await daemon.start();
-          const resumed = await first(changes, (c) => c.resumed);
-          assert.equal(resumed.new, 0);
-          client.close();
-          assert.deepEqual(await changes.next(), { value: undefined, done: true });
-        } finally {
-          await daemon.cleanup();
-        }
-      });
-    }
+    await eachTransport(t, async (daemon, target) => {
+      const client = await connect({ ...target(daemon), reconnect: true });
+      await client.configure("back", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+      const changes = client.observe("back", "contentOffset.y");
+      assert.equal((await changes.next()).value.new, 0);
+      await daemon.kill();
+      await waitFor(() => !client.connected, "the client to see the daemon gone");
+      await daemon.start();
+      const resumed = await first(changes, (c) => c.resumed);
+      assert.equal(resumed.new, 0);
+      client.close();
+      assert.deepEqual(await changes.next(), { value: undefined, done: true });
+    });
   });
 });
