@@ -89,6 +89,15 @@ static void check_restored(scrolld *c, seen *x, int cycle) {
     CHECK_EQ_INT(x->reconnects_same, 0);
 }
 
+/* A container of 400×300 px over content `height` px tall, without rows. */
+static void configure_plain(scrolld *c, const char *name, double height) {
+    scrolld_settings *s = scrolld_settings_new();
+    scrolld_settings_container_size(s, 400, 300);
+    scrolld_settings_content_size(s, 400, height);
+    OK(scrolld_configure(c, name, s, ERR));
+    scrolld_settings_free(s);
+}
+
 int main(void) {
     daemon_proc d;
     daemon_setup(&d, "reconnect");
@@ -170,11 +179,7 @@ int main(void) {
     /* SCROLLD_NO_RESTORE_OFFSETS: re-created where a new container starts */
     scrolld *c2 = scrolld_connect(d.socket, SCROLLD_RECONNECT | SCROLLD_NO_RESTORE_OFFSETS, &e);
     CHECK(c2 != NULL);
-    s = scrolld_settings_new();
-    scrolld_settings_container_size(s, 400, 300);
-    scrolld_settings_content_size(s, 400, 3000);
-    OK(scrolld_configure(c2, "plain", s, ERR));
-    scrolld_settings_free(s);
+    configure_plain(c2, "plain", 3000);
     OK(scrolld_scroll_to(c2, "plain", &y300, &none, ERR));
     OK(scrolld_get(c2, "plain", &st, ERR));
     CHECK_EQ_NUM(st.content_offset.y, 300);
@@ -189,11 +194,7 @@ int main(void) {
      * going (the client knows that without a subscription), as the Python client puts it. */
     scrolld *c4 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
     CHECK(c4 != NULL);
-    s = scrolld_settings_new();
-    scrolld_settings_container_size(s, 400, 300);
-    scrolld_settings_content_size(s, 400, 30000);
-    OK(scrolld_configure(c4, "far", s, ERR));
-    scrolld_settings_free(s);
+    configure_plain(c4, "far", 30000);
     const scrolld_position y15000 = {.has_y = true, .y = 15000};
     const scrolld_animation ten_seconds = {.kind = SCROLLD_ANIMATION_SPRING, .duration = 10};
     OK(scrolld_scroll_to(c4, "far", &y15000, &ten_seconds, ERR));
