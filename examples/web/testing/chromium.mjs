@@ -18,7 +18,7 @@ export class Chromium {
       "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
       "--remote-debugging-port=0", `--user-data-dir=${browser.profile}`, `--window-size=${width},${height}`,
       "--force-device-scale-factor=1", "about:blank",
-    ], { stdio: "ignore" });
+    ], { stdio: "ignore", detached: true });  // a process group of its own: close() ends its helpers too
     browser.exited = new Promise((resolve) => browser.process.on("exit", resolve));
     const portFile = path.join(browser.profile, "DevToolsActivePort");
     const end = Date.now() + 60_000;
@@ -70,11 +70,18 @@ export class Chromium {
     return { png: Buffer.from(data, "base64"), ...decodePNG(Buffer.from(data, "base64")) };
   }
 
+  /** Ends the browser and every helper process it started (renderer, GPU, zygote: in its
+   *  process group), then removes its profile; a helper may still be writing there as it dies,
+   *  hence the retries (which rmSync makes on ENOTEMPTY). */
   async close() {
     this.#socket?.close();
-    this.process.kill("SIGKILL");
+    try {
+      process.kill(-this.process.pid, "SIGKILL");
+    } catch {
+      this.process.kill("SIGKILL");
+    }
     await this.exited;
-    rmSync(this.profile, { recursive: true, force: true });
+    rmSync(this.profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
   }
 }
 
