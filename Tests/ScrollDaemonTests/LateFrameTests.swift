@@ -22,42 +22,58 @@ import Testing
         var all: [String] { list.withLock { $0 } }
     }
 
-    /// Frames that each take longer than the interval they are scheduled at, for `frames` frames.
-    /// Touched on the loop alone.
-    final class SlowFrames: DeadlineTarget, @unchecked Sendable {
+    /// Frames that are each late when scheduled, as when delivering the last one took longer
+    /// than a frame: the next one's time has passed already. The first frame writes a byte to
+    /// the pipe the loop watches; the last one says the frames are over. Touched on the loop
+    /// alone.
+    final class LateFrames: DeadlineTarget, @unchecked Sendable {
         let eventLoop: EventLoop
         let events: Happenings
+        let pipe: Int32
+        let over: EventLoopPromise<Void>
         var scheduler: DeadlineScheduler!
         var remaining: Int
-        static let interval: Timestamp = 2000
-        static let work: useconds_t = 5000
 
-        init(eventLoop: EventLoop, frames: Int, events: Happenings) {
+        init(eventLoop: EventLoop, frames: Int, events: Happenings, pipe: Int32) {
             self.eventLoop = eventLoop
             remaining = frames
             self.events = events
+            self.pipe = pipe
+            over = eventLoop.makePromise()
         }
 
         func runDeadlines(until time: Timestamp) {
+            if events.all.isEmpty { _ = write(pipe, "x", 1) }
             events.append("frame")
-            // The stand-in for a frame's delivery to many subscribers: longer than a frame.
-            usleep(Self.work)
             remaining -= 1
-            scheduler.reschedule(at: remaining > 0 ? time + Self.interval : nil)
+            guard remaining > 0 else {
+                scheduler.reschedule(at: nil)
+                over.succeed()
+                return
+            }
+            // Due already: a microsecond ago on the loop's clock.
+            scheduler.reschedule(at: eventLoop.timestamp - 1)
         }
     }
 
-    /// Records what the pipe brings.
+    /// Records what the pipe brings, and says when it came.
     final class Reader: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
         let events: Happenings
-        init(events: Happenings) { self.events = events }
+        let read: EventLoopPromise<Void>
+        init(events: Happenings, read: EventLoopPromise<Void>) {
+            self.events = events
+            self.read = read
+        }
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             events.append("read")
+            read.succeed()
         }
     }
 
-    @Test func aSocketIsReadWhileFramesAreBehind() throws {
+    /// Without the fix the frames run back to back inside one turn of the loop and the byte is
+    /// read after all of them, whatever the machine's speed; with it, between two of them.
+    @Test(.timeLimit(.minutes(1))) func aSocketIsReadWhileFramesAreBehind() throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         defer { try? group.syncShutdownGracefully() }
         let loop = group.next()
@@ -65,35 +81,22 @@ import Testing
         let frames = 40
         var descriptors: [Int32] = [0, 0]
         try #require(pipe(&descriptors) == 0)
+        let read = loop.makePromise(of: Void.self)
         let channel = try NIOPipeBootstrap(group: group)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Reader(events: events)) } }
+            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Reader(events: events, read: read)) } }
             .takingOwnershipOfDescriptor(input: descriptors[0])
             .wait()
         defer { close(descriptors[1]); try? channel.close().wait() }
 
-        let target = SlowFrames(eventLoop: loop, frames: frames, events: events)
+        let target = LateFrames(eventLoop: loop, frames: frames, events: events, pipe: descriptors[1])
         try loop.submit {
             let scheduler = DeadlineScheduler(eventLoop: loop, target: target, logger: Logger(label: "test"))
             target.scheduler = scheduler
-            // The first frame runs now; its work makes every later one late.
-            scheduler.reschedule(at: loop.timestamp)
+            scheduler.reschedule(at: loop.timestamp - 1)
         }.wait()
-        // Written once the frames are under way: the loop must come round to read it.
-        #expect(write(descriptors[1], "x", 1) == 1)
-        let done = waitUntil(timeout: 60) { events.all.filter { $0 == "frame" }.count == frames && events.all.contains("read") }
-        #expect(done)
-        let seen = events.all
-        let readAt = try #require(seen.firstIndex(of: "read"))
+        _ = try target.over.futureResult.and(read.futureResult).wait()
+        let readAt = try #require(events.all.firstIndex(of: "read"))
         #expect(readAt < frames, "the pipe was read after \(readAt) late frames of \(frames): the loop reached epoll only once they were over")
         try loop.submit { target.scheduler = nil }.wait()
-    }
-
-    private func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if condition() { return true }
-            usleep(2000)
-        }
-        return condition()
     }
 }
