@@ -30,16 +30,18 @@ struct RecordingWriter {
         let lines = session.takeRecordedLines()
         guard !lines.isEmpty else { return }
         guard lines.count <= limit - written else {
-            logger.error("recording stopped: \(sink.path) would pass its limit of \(limit / 1_048_576) MiB (daemon.record_limit_mb); it replays up to here")
-            session.stopRecording()
-            self.sink = nil
-            return
+            return stop(&session, "\(sink.path) would pass its limit of \(limit / 1_048_576) MiB (daemon.record_limit_mb); it replays up to here")
         }
         written += lines.count
         if let failure = sink.write(lines) {
-            logger.error("recording stopped: cannot write \(sink.path): \(failure)")
-            session.stopRecording()
-            self.sink = nil
+            stop(&session, "cannot write \(sink.path): \(failure)")
         }
+    }
+
+    /// Ends the recording, saying why in the log; the session records nothing more.
+    private mutating func stop(_ session: inout Session, _ reason: String) {
+        logger.error("recording stopped: \(reason)")
+        session.stopRecording()
+        sink = nil
     }
 }
