@@ -186,7 +186,7 @@ struct Configure: ParsableCommand {
 }
 
 /// The container a command that only acts on it names, and the connection its request goes on:
-/// `remove`, `pause` and `resume` differ in nothing but the request.
+/// `remove`, `resume` and the refresh commands differ in nothing but the request.
 struct ContainerRequest: ParsableArguments {
     @Argument(help: "The container.")
     var container: String
@@ -211,15 +211,26 @@ struct Remove: ParsableCommand {
 }
 
 struct Pause: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Stop routing input to a container.")
+    static let configuration = CommandConfiguration(
+        abstract: "Stop routing input to a container while this command runs.",
+        discussion: """
+            The daemon undoes a pause when the connection that made it closes: so \
+            `scrollctl pause CONTAINER` holds its connection, and the pause, until it is \
+            interrupted (Ctrl-C, SIGTERM: status 0, the way to end it) or the daemon goes away \
+            (status 69). A container others paused too stays paused until the last of them \
+            ends; `scrollctl resume CONTAINER` resumes it at once, whoever paused it.
+            """
+    )
 
     @OptionGroup var request: ContainerRequest
 
-    func run() throws { try request.send(Operation.pause) }
+    func run() throws {
+        try request.connection.requestHeld(.pause(container: request.container), holding: "\(request.container) paused until interrupted")
+    }
 }
 
 struct Resume: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Route input to a paused container again.")
+    static let configuration = CommandConfiguration(abstract: "Route input to a paused container again, whoever paused it.")
 
     @OptionGroup var request: ContainerRequest
 
@@ -278,22 +289,7 @@ struct Focus: ParsableCommand {
 
     func run() throws {
         guard let container, !none else { return try connection.requestOK(.focus(container: nil)) }
-        // Being interrupted is how this command is meant to end (the process' exit closes the
-        // connection, which ends the focus): from before the request, so that no moment of it
-        // ends otherwise; unblocked too, as a parent may start it with them blocked.
-        var ending = sigset_t()
-        sigemptyset(&ending)
-        for signal in [SIGINT, SIGTERM] {
-            _ = Glibc.signal(signal) { _ in _exit(0) }
-            sigaddset(&ending, signal)
-        }
-        pthread_sigmask(SIG_UNBLOCK, &ending, nil)
-        try connection.request(.focus(container: container)) { message, daemon throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: .focus(container: container)) }
-            Output.error("focus on \(container) until interrupted")
-            // Holding the connection holds the focus; the daemon closing it ends both.
-            while try daemon.nextLine(until: nil) != nil {}
-        }
+        try connection.requestHeld(.focus(container: container), holding: "focus on \(container) until interrupted")
     }
 }
 

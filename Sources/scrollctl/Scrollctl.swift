@@ -124,6 +124,29 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
+    /// Sends a request whose effect is held by its connection (a `focus`, a `pause`: the daemon
+    /// undoes it when the connection closes), says `holding` on stderr once it is `ok`, and holds
+    /// the connection until interrupted (SIGINT, SIGTERM: status 0, the way to end it) or until
+    /// the daemon closes it (status 69).
+    func requestHeld(_ operation: Operation, holding: String) throws {
+        // Being interrupted is how the command is meant to end (the process' exit closes the
+        // connection, which undoes the request): from before the request, so that no moment of it
+        // ends otherwise; unblocked too, as a parent may start it with them blocked.
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for signal in [SIGINT, SIGTERM] {
+            _ = Glibc.signal(signal) { _ in _exit(0) }
+            sigaddset(&ending, signal)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &ending, nil)
+        try request(operation) { message, daemon throws(ClientFailure) in
+            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+            Output.error(holding)
+            while try daemon.nextLine(until: nil) != nil {}
+            throw ClientFailure("the daemon closed the connection", status: .unavailable)
+        }
+    }
+
     /// Sends one request and hands its reply to `body`.
     func request(_ operation: Operation, _ body: (DaemonConnection.Message, DaemonConnection) throws(ClientFailure) -> Void) throws {
         try run { connection throws(ClientFailure) in

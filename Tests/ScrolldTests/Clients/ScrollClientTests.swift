@@ -155,10 +155,21 @@ struct ScrollClientTests {
     /// A daemon and a client that waits 0.3 s for anything, the daemon stopped (SIGSTOP) for
     /// sure: a signal takes effect when its target next runs, so the test waits for /proc to
     /// say so. `connect` has read the welcome, so nothing timed happens before the stop, and
-    /// nothing answers after it: the short timeout is exact, not a race.
+    /// nothing answers after it: the short timeout is exact, not a race. The welcome itself
+    /// comes under the same 0.3 s: on a loaded machine that may run out, so connecting is tried
+    /// again until it succeeds (the deadline only catches a daemon that never greets).
     private static func stoppedDaemon() async throws -> (DaemonProcess, ScrollClient) {
         let daemon = try DaemonProcess()
-        let client = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+        let hang = ContinuousClock.now.advanced(by: .seconds(60))
+        var connected: ScrollClient?
+        while connected == nil {
+            do {
+                connected = try await ScrollClient.connect(socket: daemon.socketPath, timeout: .milliseconds(300))
+            } catch {
+                guard case .timeout = error, ContinuousClock.now < hang else { throw error }
+            }
+        }
+        let client = try #require(connected)
         daemon.signal(SIGSTOP)
         #expect(await waitUntil(timeout: 60) { daemon.probe.isStopped })
         return (daemon, client)

@@ -227,7 +227,7 @@ struct ScrollctlTests {
     }
 
     @Test func reloadReportsTheResultAndFailsOnABadFile() throws {
-        let daemon = try DaemonProcess()
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n")
         let good = try Scrollctl.run(["reload"], on: daemon)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.output.hasPrefix("reloaded "))
@@ -238,21 +238,9 @@ struct ScrollctlTests {
         #expect(bad.stderr.contains("rubber_band"))
         #expect(bad.stderr.hasPrefix("scrollctl: reload refused: "))
         #expect(bad.stderr.split(separator: "\n").count == 1)
-        // The last good configuration stays in force.
-        #expect(try Scrollctl.run(["get"], on: daemon).status == 0)
-    }
-
-    @Test func pauseAndResume() throws {
-        let daemon = try DaemonProcess()
-        let paused = try Scrollctl.run(["pause", "main"], on: daemon)
-        #expect(paused.status == 0, "\(paused.stderr)")
-        #expect(paused.stdout.isEmpty && paused.stderr.isEmpty)
-        let resumed = try Scrollctl.run(["resume", "main"], on: daemon)
-        #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try Scrollctl.run(["pause"], on: daemon).status == 64)  // CONTAINER is required
-        let unknown = try Scrollctl.run(["pause", "nope"], on: daemon)
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("unknown_container"))
+        // The last good configuration stays in force: the bad file has no `main` of 800 × 500.
+        let size = try Scrollctl.state("main", on: daemon)["containerSize"] as? [String: Any]
+        #expect(size?["height"] as? Double == 500)
     }
 
     @Test func beginAndEndRefresh() throws {

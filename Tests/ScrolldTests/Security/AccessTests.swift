@@ -91,13 +91,6 @@ struct AccessTests {
         #expect(refused.stderr.contains("cannot use socket path \(open)/s.sock: \(open) is writable by other users (mode 0777) and not sticky: anyone could replace the socket"), "\(refused.stderr)")
         #expect(Self.mode(open + "/s.sock") == nil)
 
-        if getuid() == 0 {
-            let theirs = base + "/theirs"
-            #expect(mkdir(theirs, 0o755) == 0 && chown(theirs, 65534, 65534) == 0)
-            let foreign = try Scrolld.run(["run", "--socket", theirs + "/s.sock", "--config", "/dev/null"])
-            #expect(foreign.status == 1)
-            #expect(foreign.stderr.contains("\(theirs) belongs to uid 65534; only this uid (0) or root may own the socket's directory"), "\(foreign.stderr)")
-        }
 
         // Sticky like /tmp: nobody else can remove or rename what is ours in it.
         let sticky = base + "/sticky"
@@ -113,6 +106,18 @@ struct AccessTests {
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to make a directory another uid owns"))
+    func aChosenSocketDirectoryOfAnotherUidIsRefused() throws {
+        let base = try Self.runtimeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let theirs = base + "/theirs"
+        #expect(mkdir(theirs, 0o755) == 0 && chown(theirs, 65534, 65534) == 0)
+        let foreign = try Scrolld.run(["run", "--socket", theirs + "/s.sock", "--config", "/dev/null"])
+        #expect(foreign.status == 1)
+        #expect(foreign.stderr.contains("\(theirs) belongs to uid 65534; only this uid (0) or root may own the socket's directory"), "\(foreign.stderr)")
+        #expect(Self.mode(theirs + "/s.sock") == nil)
     }
 
     @Test func aRefusedUidIsToldWhyAndNothingItSendsIsActedOn() throws {

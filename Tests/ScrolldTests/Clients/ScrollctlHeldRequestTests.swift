@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The requests a connection holds (docs/design.md §19), from `scrollctl` against a real daemon:
+/// `focus CONTAINER` and `pause CONTAINER` last as long as the scrollctl that made them runs;
+/// `focus --none` and `resume` undo them whoever made them.
+@Suite(.serialized) struct ScrollctlHeldRequestTests {
+    static let configuration = """
+        [containers.list]
+        contentSize = "800x3000"
+
+        [containers.a]
+        parent = "list"
+        axes = "horizontal"
+        contentSize = "2400x600"
+        """
+
+    static func focus(_ client: LineClient) -> Any? {
+        client.request(["op": "devices"], id: 1)?["focus"] as Any?
+    }
+
+    static func paused(_ container: String, _ client: LineClient) -> Bool {
+        client.request(["op": "get", "container": container], id: 1)?["paused"] as? Bool == true
+    }
+
+    /// `scrollctl ARGUMENTS` started, left running.
+    static func start(_ arguments: [String], on daemon: DaemonProcess) throws -> Process {
+        let process = Process()
+        process.executableURL = Scrollctl.binary
+        process.arguments = arguments + ["--socket", daemon.socketPath]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// SIGTERM is how a held request is meant to end (status 0), even started with SIGTERM
+    /// blocked, as a child of the test runner is.
+    static func interrupt(_ process: Process) {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+
+    @Test func focusHoldsUntilInterruptedAndNoneClearsIt() throws {
+        let daemon = try DaemonProcess(config: Self.configuration)
+        defer { daemon.stop() }
+        let watcher = try LineClient(path: daemon.socketPath)
+        defer { watcher.close() }
+        _ = watcher.read(type: "welcome")
+
+        let holder = try Self.start(["focus", "a"], on: daemon)
+        #expect(waitUntil(timeout: 30) { Self.focus(watcher) as? String == "a" })
+        #expect(holder.isRunning)
+        Self.interrupt(holder)
+        // Its connection closed: the focus it set is undone.
+        #expect(waitUntil(timeout: 30) { Self.focus(watcher) is NSNull })
+
+        #expect(watcher.request(["op": "focus", "container": "a"], id: 2)?["type"] as? String == "ok")
+        let none = try Scrollctl.run(["focus", "--none", "--socket", daemon.socketPath])
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(Self.focus(watcher) is NSNull)
+
+        let unknown = try Scrollctl.run(["focus", "nope", "--socket", daemon.socketPath])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("nope"), "\(unknown.stderr)")
+        let neither = try Scrollctl.run(["focus", "--socket", daemon.socketPath])
+        #expect(neither.status != 0)
+        #expect(neither.stderr.contains("--none"), "\(neither.stderr)")
+    }
+
+    @Test func pauseHoldsUntilInterruptedAndResumeEndsItAtOnce() throws {
+        let daemon = try DaemonProcess(config: Self.configuration)
+        defer { daemon.stop() }
+        let watcher = try LineClient(path: daemon.socketPath)
+        defer { watcher.close() }
+        _ = watcher.read(type: "welcome")
+
+        let holder = try Self.start(["pause", "list"], on: daemon)
+        #expect(waitUntil(timeout: 30) { Self.paused("list", watcher) })
+        #expect(holder.isRunning)
+        #expect(!Self.paused("a", watcher))
+        Self.interrupt(holder)
+        // Its connection closed: the pause it made is undone.
+        #expect(waitUntil(timeout: 30) { !Self.paused("list", watcher) })
+
+        // Resumed by someone else: at once, while the holder still runs.
+        let second = try Self.start(["pause", "list"], on: daemon)
+        #expect(waitUntil(timeout: 30) { Self.paused("list", watcher) })
+        let resumed = try Scrollctl.run(["resume", "list", "--socket", daemon.socketPath])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(!Self.paused("list", watcher))
+        #expect(second.isRunning)
+        Self.interrupt(second)
+
+        let unknown = try Scrollctl.run(["pause", "nope", "--socket", daemon.socketPath])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("unknown_container"), "\(unknown.stderr)")
+        #expect(try Scrollctl.run(["pause", "--socket", daemon.socketPath]).status == 64)  // CONTAINER is required
+    }
+
+    @Test func aHeldPauseEndsWith69WhenTheDaemonGoesAway() throws {
+        let daemon = try DaemonProcess(config: Self.configuration)
+        let watcher = try LineClient(path: daemon.socketPath)
+        _ = watcher.read(type: "welcome")
+        let holder = try Self.start(["pause", "list"], on: daemon)
+        #expect(waitUntil(timeout: 30) { Self.paused("list", watcher) })
+        watcher.close()
+        daemon.stop()
+        holder.waitUntilExit()
+        #expect(holder.terminationReason == .exit && holder.terminationStatus == 69)
+    }
+}
