@@ -51,7 +51,10 @@ struct RecordedDesktopTests {
         }
         #expect(initial && configuration.desktop == Self.desktop)
         // A reload line without one: no desktop settings then.
-        guard case let .reload(plain, _, _, _) = try Command(recorded: RecordedCommandTests.line(#"{"t":5,"type":"reload","client":0,"configuration":{}}"#)) else { return }
+        guard case let .reload(plain, _, _, _) = try Command(recorded: RecordedCommandTests.line(#"{"t":5,"type":"reload","client":0,"configuration":{}}"#)) else {
+            Issue.record("not a reload")
+            return
+        }
         #expect(plain.desktop == DesktopInput())
     }
 

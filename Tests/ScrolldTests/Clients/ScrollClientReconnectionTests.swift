@@ -231,7 +231,8 @@ struct ScrollClientReconnectionTests {
 
     /// The trial's log: its rows arrive while it springs to its end, so it has not rested
     /// there when the daemon dies; it comes back at its new end, following, not at the offset
-    /// it last rested at (docs/decisions.md, "Where a client puts a container back").
+    /// it last rested at (docs/decisions.md, "Where a client puts a container back"). The
+    /// spring lasts 10 s, so that however slow the machine it is still on its way at the kill.
     @Test(.timeLimit(.minutes(5))) func aLogFollowingItsEndComesBackAtItsEnd() async throws {
         let daemon = try RestartableDaemon()
         try await daemon.start()
@@ -243,7 +244,7 @@ struct ScrollClientReconnectionTests {
         var states = client.states(of: "log").makeAsyncIterator()
         var resumed = 0
         _ = try await Self.next(&states, resumed: &resumed) { $0.phase == .idle && $0.contentOffset.y == 0 }
-        try await client.scroll("log", to: .edge(.bottom))
+        try await client.scroll("log", to: .edge(.bottom), animation: .spring(Spring(duration: 10)))
         try await client.configure("log", ContainerSettings(rows: .insert(at: 60, count: 1)))
         _ = try await Self.next(&states, resumed: &resumed) { $0.phase != .idle && $0.contentOffset.y > 0 }
         daemon.kill()

@@ -202,13 +202,15 @@ struct ScrollctlTests {
         #expect(table.status == 0, "\(table.stderr)")
         #expect(table.lines.first?.hasPrefix("ID") == true)
         #expect(table.lines.first?.contains("NAME") == true)
-        #expect(table.lines.count >= 3)
+        // The demo log's three devices, one row each.
+        let names = ["Logitech MX Master 3", "SynPS/2 Synaptics TouchPad", "Generic USB Mouse"]
+        #expect(table.lines.count == 1 + names.count + 3, "\(table.output)")
         // docs/design.md §23, §15 and §14: the table ends with whether motion is reduced (and
         // what decided it), whether the daemon reads its devices, then which container holds
         // the focus.
         #expect(table.lines.suffix(3) == ["Reduced motion: off (default)", "Input: active", "Focus: none"])
         let rows = table.lines.dropFirst().dropLast(3)
-        #expect(rows.allSatisfy { $0.contains("main") || $0.contains("all") })
+        #expect(zip(rows, names).allSatisfy { row, name in row.contains(name) && row.contains("main") }, "\(rows)")
 
         let json = try Scrollctl.run(["devices", "--json"], on: daemon)
         #expect(json.status == 0)
@@ -216,7 +218,7 @@ struct ScrollctlTests {
         let reply = try #require(json.states.first)
         #expect(reply["type"] as? String == "devices")
         let devices = try #require(reply["devices"] as? [[String: Any]])
-        #expect(devices.count == rows.count)
+        #expect(devices.compactMap { $0["name"] as? String } == names)
         let input = try #require(reply["input"] as? [String: Any])
         #expect(input["state"] as? String == "active")
         #expect(input["reason"] is NSNull)

@@ -162,7 +162,7 @@ struct TouchSocketTests {
             #expect(reply?["code"] as? String == "invalid_value", "\(reply ?? [:])")
             #expect(reply?["message"] as? String == message, "\(reply ?? [:])")
         }
-        // Nothing of it was applied: main has no frame (a full-glass frame is then accepted).
+        // The connection serves on: a good frame is accepted after the refused ones.
         let ok = client.request(["op": "configure", "container": "main", "touch_frame": ["x": 0, "y": 0, "width": 1, "height": 1]], id: 9)
         #expect(ok?["type"] as? String == "ok")
         // The protocol's spelling of the key, camelCase, is the same key (docs/protocol.md).
