@@ -8,7 +8,8 @@ scrolls list to 1234.5, focuses `main` (input goes to main only), then writes DI
 DIR/b.ready. For each round K (1..ROUNDS) it waits for DIR/round-K.kill (the time the guest
 script killed or stopped the daemon, CLOCK_REALTIME seconds), then for the first `list` state
 (or, when DIR/round-K.lost exists, a new `welcome`) after it, sends `ping` and `get list`, and
-writes what it saw to DIR/ROLE.round-K (JSON). It never reconnects: an end of file or an error
+writes what it saw to DIR/ROLE.round-K (JSON). Before the kill of round K, the first state of
+`main` that is not idle is written to DIR/ROLE.round-K.main-moved. It never reconnects: an end of file or an error
 is recorded and ends it. ROLE c: connects once and writes its welcome to DIR/c.welcome.
 """
 
@@ -112,6 +113,9 @@ def main():
         main_states = 0
         moving = 0
         # Everything before the kill: keep the last seq of list, count main's states (input).
+        # The first moving state of main in this round writes DIR/ROLE.round-K.main-moved (whole,
+        # through a rename): the guest script waits for it before the kill rather than for a time.
+        moved_file = os.path.join(directory, "%s.round-%d.main-moved" % (role, k))
         while not os.path.exists(kill_file):
             line = c.next(0.1)
             if c.eof:
@@ -122,6 +126,10 @@ def main():
                 main_states += 1
                 if line.get("phase") != "idle":
                     moving += 1
+                    if moving == 1:
+                        with open(moved_file + ".tmp", "w") as f:
+                            json.dump(line, f)
+                        os.rename(moved_file + ".tmp", moved_file)
         result = {"seq_before": last_seq, "main_states_before": main_states, "main_moving_before": moving}
         lost = os.path.exists(os.path.join(directory, "round-%d.lost" % k))
         while not os.path.exists(kill_file):

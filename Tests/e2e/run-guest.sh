@@ -46,6 +46,8 @@ if [ $# -ge 2 ]; then
   WORKDIR=$(realpath "$2")
 else
   WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/scrolld-e2e.XXXXXX")
+  # mktemp makes it 0700; the guest's unprivileged test user writes its results in it too.
+  chmod 0755 "$WORKDIR"
 fi
 case $TIMEOUT in '' | *[!0-9]*) die "E2E_TIMEOUT must be a number of seconds";; esac
 case ${E2E_INIT:=script} in

@@ -556,9 +556,11 @@ restart_round 1 KILL 60 MainPID,NRestarts,NFileDescriptorStore
 # A client connecting after the restart sees list in its welcome.
 as_manager_user /usr/bin/python3 "$CLIENT" "$SOCK" "$R" c >"$W/restore-c.out" 2>&1
 fact restore.c.rc $?
-# Input reaches the taken-back subscription of main.
+# Input reaches the taken-back subscription of main: client a writes a.round-2.main-moved at
+# main's first moving state before round 2's kill.
 e2e_dev wheel -2 >/dev/null
-sleep 1
+wait_until 30 test -e "$R/a.round-2.main-moved"
+fact restore.main-moved $?
 # Round 2: the watchdog (the daemon stopped past WatchdogSec=5).
 restart_round 2 STOP 90 MainPID,NRestarts,Result
 journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -iE 'watchdog' >"$W/restore-watchdog.out" 2>&1
@@ -578,7 +580,7 @@ as_manager_user systemctl --user status --no-pager scrolld.service >"$W/restore-
 journalctl -b --no-pager -o cat _SYSTEMD_USER_UNIT=scrolld.service | grep -E '^restart: ' >"$W/restore-journal.out" 2>&1
 kill "$RA" "$RB" 2>/dev/null
 wait "$RA" "$RB" 2>/dev/null
-for f in a.round-1 a.round-2 a.round-3 b.round-1 b.round-2 b.round-3 c.welcome; do
+for f in a.round-1 a.round-2 a.round-2.main-moved a.round-3 b.round-1 b.round-2 b.round-3 c.welcome; do
   cp "$R/$f" "$W/restore-$f.json" 2>/dev/null
 done
 rm -f /etc/systemd/user/scrolld.service.d/e2e-watchdog.conf

@@ -351,29 +351,41 @@ static void overlong_lines(void) {
 
 static void connect_timeout(void) {
     scrolld_error e;
+    char want[sizeof server_path + 64];
     /* A daemon that accepts and never says welcome: scrolld_connect_timeout gives up after its
-     * time (judged by the code; the 20 s bound only catches the 30 s default or a hang). */
+     * time, and says which (not the 30 s default). */
     pid_t pid = fake_server(silent);
-    long long began = now_ms_();
     memset(&e, 0, sizeof e);
     CHECK(scrolld_connect_timeout(server_path, 0, 200, &e) == NULL);
     CHECK_EQ_INT(e.code, SCROLLD_E_TIMEOUT);
     CHECK_STR(e.name, "timeout");
-    CHECK(now_ms_() - began < 20000);
+    snprintf(want, sizeof want, "no welcome from %s within 200 ms", server_path);
+    CHECK_STR(e.message, want);
     printf("ok connect with a timeout: %s\n", e.message);
     reap(pid);
     CHECK(scrolld_connect_timeout(server_path, 0, 0, &e) == NULL);
     CHECK_EQ_INT(e.code, SCROLLD_E_INVALID_VALUE);
     CHECK(scrolld_connect_timeout(server_path, 0, -1, &e) == NULL);
     CHECK_EQ_INT(e.code, SCROLLD_E_INVALID_VALUE);
-    /* ...and its timeout is the client's, for requests too */
-    pid = fake_server(welcome_then_silent);
-    scrolld *c = scrolld_connect_timeout(server_path, 0, 300, &e);
-    CHECK(c != NULL);
+    /* ...and its timeout is the client's, for requests too: the ping's timeout names the
+     * connect's 300 ms. A welcome later than that (a fake server not run in time on a busy
+     * machine) is not this test's failure: a new server, and the connect again; only a hang
+     * fails. */
+    scrolld *c = NULL;
+    long long end = now_ms_() + HANG_MS;
+    for (;;) {
+        pid = fake_server(welcome_then_silent);
+        memset(&e, 0, sizeof e);
+        c = scrolld_connect_timeout(server_path, 0, 300, &e);
+        if (c != NULL) break;
+        CHECK_STR(e.name, "timeout");
+        kill(pid, SIGKILL);
+        CHECK(waitpid(pid, NULL, 0) == pid);
+        if (now_ms_() > end) { fprintf(stderr, "no welcome within 300 ms for %d s: %s\n", HANG_MS / 1000, e.message); exit(1); }
+    }
     CHECK_EQ_INT(e.code, SCROLLD_OK);
-    began = now_ms_();
     FAILS(SCROLLD_E_TIMEOUT, scrolld_ping(c, NULL, ERR));
-    CHECK(now_ms_() - began < 20000);
+    CHECK_STR(last_error.message, "no reply from scrolld within 300 ms");
     scrolld_close(c);
     reap(pid);
     printf("ok connect timeout: 0 and negative refused; the timeout is the requests' too\n");

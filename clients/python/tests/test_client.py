@@ -26,7 +26,10 @@ def test_welcome_and_features(client):
     assert client.welcome["protocol"] == 1
     assert "main" in client.welcome["containers"]
     assert "positions" in client.features and "observe" in client.features
-    assert client.ping() >= 0
+    # ping() returns only once the daemon's reply came back (an error or none raises): a round
+    # trip of some time, as a float.
+    rtt = client.ping()
+    assert isinstance(rtt, float) and rtt > 0, rtt
 
 
 def test_default_socket_is_where_scrollctl_looks(monkeypatch):
@@ -230,7 +233,8 @@ def test_threads_share_one_client(client):
         try:
             for k in range(30):
                 assert client.get("list").container == "list"
-                assert client.ping() >= 0
+                rtt = client.ping()
+                assert isinstance(rtt, float) and rtt > 0, rtt
         except Exception as error:  # noqa: BLE001 - reported below
             failures.append(error)
 
@@ -239,6 +243,7 @@ def test_threads_share_one_client(client):
         thread.start()
     for thread in threads:
         thread.join(DEADLINE)
+    assert not any(thread.is_alive() for thread in threads), "a thread's requests never finished"
     assert failures == []
 
 
@@ -286,7 +291,8 @@ def test_a_line_over_64_kib_is_too_large_before_it_is_sent(client):
     with pytest.raises(scrolld.ScrolldError) as error:
         client.configure("big", rows={"heights": [44.123456789] * 8000})
     assert error.value.code == "too_large" and "configure" in error.value.message
-    assert client.ping() >= 0
+    rtt = client.ping()
+    assert isinstance(rtt, float) and rtt > 0, rtt
     with pytest.raises(scrolld.ScrolldError) as error:
         client.get("big")
     assert error.value.code == "unknown_container"
