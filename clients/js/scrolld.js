@@ -158,9 +158,9 @@ export class Client {
     this.#adopt(...(await this.#open()));
   }
 
-  /** A transport and its welcome (or the refusal's typed error). */
-  async #open() {
-    const transport = await openTransport(this.target);
+  /** A transport and its welcome (or the refusal's typed error, `explain`ed: see openTransport). */
+  async #open(explain = true) {
+    const transport = await openTransport({ ...this.target, explain });
     const welcome = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(errorOf("timeout", `no welcome within ${this.timeout} s`)), this.timeout * 1000);
       transport.onLine = (line) => {
@@ -211,7 +211,7 @@ export class Client {
       delay = Math.min(delay * 2, LAST_RETRY);
       let opened;
       try {
-        opened = await this.#open();
+        opened = await this.#open(false);
       } catch {
         continue;
       }

@@ -18,13 +18,15 @@ export function defaultSocket() {
  * Opens a transport: `{ url }` (ws://127.0.0.1:PORT/scrolld) over WebSocket, else
  * `{ socket }` (a path, default `defaultSocket()`) over the Unix socket. Resolves once it is
  * open, with an object `{ send(line), close(), onLine, onClose }` whose callbacks the client sets.
+ * `explain`: a refused WebSocket handshake is asked again over HTTP for its reason
+ * (`handshakeAnswer`); a reconnection, which only needs to know it failed, does not ask.
  */
-export function openTransport({ url, socket, WebSocket: Constructor, timeout = 5 }) {
-  if (url) return openWebSocket(url, Constructor ?? globalThis.WebSocket, timeout);
+export function openTransport({ url, socket, WebSocket: Constructor, timeout = 5, explain = true }) {
+  if (url) return openWebSocket(url, Constructor ?? globalThis.WebSocket, timeout, explain);
   return openUnixSocket(socket ?? defaultSocket(), timeout);
 }
 
-function openWebSocket(url, Constructor, timeout) {
+function openWebSocket(url, Constructor, timeout, explain) {
   if (typeof Constructor !== "function") {
     return Promise.reject(errorOf("unsupported", "no WebSocket in this runtime (Node ≥ 22, or node --experimental-websocket; or pass { WebSocket })"));
   }
@@ -41,7 +43,7 @@ function openWebSocket(url, Constructor, timeout) {
     };
     const refused = async (detail) => {
       if (settled) return;
-      const answer = await handshakeAnswer(url, timeout).catch(() => null);
+      const answer = explain ? await handshakeAnswer(url, timeout).catch(() => null) : null;
       fail(errorOf("not_running", answer ? `no scrolld at ${url}: ${answer}` : `cannot connect to ${url}${detail}`));
     };
     const timer = setTimeout(() => {

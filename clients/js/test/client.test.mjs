@@ -218,6 +218,34 @@ describe("reconnection", () => {
   });
 });
 
+describe("reconnecting over WebSocket", { skip: hasWebSocket ? false : "no WebSocket" }, () => {
+  // A failed attempt is one connection, as a browser's: the handshake is not asked again over
+  // HTTP for its reason (that is for connect(), which reports it). The HTTP asking is told apart
+  // by its key, RFC 6455's sample; a WebSocket's key is random.
+  test("a failed attempt is one connection", { timeout: 120_000 }, async (t) => {
+    const daemon = await Daemon.start();
+    const http = await import("node:http");
+    const keys = [];
+    const server = http.createServer((request, response) => response.writeHead(404).end());
+    server.on("upgrade", (request, socket) => {
+      keys.push(request.headers["sec-websocket-key"]);
+      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+    });
+    t.after(async () => {
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(resolve));
+      await daemon.cleanup();
+    });
+    const client = await connect({ url: daemon.url, reconnect: true });
+    await daemon.kill();
+    // The daemon's port now answers every handshake with 404: each attempt fails there.
+    await new Promise((resolve) => server.listen(daemon.port, "127.0.0.1", resolve));
+    await waitFor(() => keys.length >= 3, "three reconnection attempts");
+    client.close();
+    assert.ok(keys.every((key) => key !== "dGhlIHNhbXBsZSBub25jZQ=="), `keys: ${keys.join(", ")}`);
+  });
+});
+
 describe("where a container comes back", () => {
   // As the Python client, the Swift client and libscrolld put it back (docs/decisions.md,
   // "Where a client puts a container back"): where the client's own scroll was going, without a
