@@ -33,6 +33,9 @@ package final class ClientHandler: ChannelInboundHandler {
     /// Set while a request is answered later (a reload): the lines after it wait here, in
     /// order, and the socket is not read, so they are at most what one read had brought.
     private var held: CircularBuffer<ByteBuffer>?
+    /// The client shut down its sending side: once every request it sent is answered and the
+    /// replies are written, the connection closes.
+    private var inputEnded = false
 
     init(core: DaemonCore, edge: ConnectionEdge, restoring: Int? = nil) {
         self.core = core
@@ -129,6 +132,28 @@ package final class ClientHandler: ChannelInboundHandler {
             if held != nil { held!.append(line) } else { handle(line, from: client, context: context) }
         }
         setReading(context.channel)
+        closeOnceAnswered(context)
+    }
+
+    /// The end of the client's input (`shutdown(SHUT_WR)`): the lines before it have been read
+    /// (the decoder passes the event on after them). A lingering connection has nothing more
+    /// to say and closes now.
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard case .some(.inputClosed) = event as? ChannelEvent else {
+            return context.fireUserInboundEventTriggered(event)
+        }
+        inputEnded = true
+        if lingerEnd != nil { return context.close(promise: nil) }
+        closeOnceAnswered(context)
+    }
+
+    /// With the client's input ended and no request waiting for its answer, closes after the
+    /// replies NIO still holds are written (writes complete in order: an empty one after them
+    /// completes last). A subscription ends with the connection.
+    private func closeOnceAnswered(_ context: ChannelHandlerContext) {
+        guard inputEnded, held == nil, lingerEnd == nil else { return }
+        let channel = context.channel
+        channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { _ in channel.close(promise: nil) }
     }
 
     /// Reads while the client's socket can take replies and no request waits for its answer.

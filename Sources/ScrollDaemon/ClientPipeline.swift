@@ -22,6 +22,10 @@ package enum ClientPipeline {
         restoring: Int? = nil
     ) throws {
         try setOptions(of: channel)
+        // A client that shuts down its sending side (`socat` at the end of its input) still gets
+        // the replies to what it sent: the end of its input is an event (``ClientHandler``), not
+        // a close that would drop the replies NIO has not written yet.
+        try channel.syncOptions?.setOption(.allowRemoteHalfClosure, value: true)
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
         try channel.pipeline.syncOperations.addHandler(ClientHandler(core: core, edge: edge, restoring: restoring))
     }
