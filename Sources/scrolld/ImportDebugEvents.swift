@@ -52,6 +52,9 @@ struct ImportDebugEvents: ParsableCommand {
         } catch let error as DebugEventsError {
             standardError("scrolld: \(shown): \(error)")
             throw ExitCode(65)  // EX_DATAERR
+        } catch let error as LineReader.LineTooLong {
+            standardError("scrolld: \(shown): \(error)")
+            throw ExitCode(65)
         } catch {
             standardError("scrolld: cannot read \(input): \(error)")
             throw ExitCode(74)  // EX_IOERR

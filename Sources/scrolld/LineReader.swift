@@ -7,6 +7,17 @@ import SystemPackage
 /// them, each with its 1-based number. The last line may lack its newline: the caller learns
 /// that through `isLast`, since a recorder killed mid-write leaves exactly such a line.
 struct LineReader {
+    /// The longest line read, bytes: the longest an event log holds is a `reload` or `restore`
+    /// line carrying every row height (at most 10⁷, each at most 24 bytes of JSON: 240 MB).
+    /// Past it the file is not a log (`/dev/zero`, a binary), and reading on would only grow.
+    static let maximumLineLength = 256 << 20
+
+    /// A line longer than ``maximumLineLength``.
+    struct LineTooLong: Error, CustomStringConvertible {
+        var lineNumber: Int
+        var description: String { "line \(lineNumber) is longer than 256 MiB, more than an event log's longest line" }
+    }
+
     let fd: FileDescriptor
     let closeWhenDone: Bool
     var chunk: [UInt8]
@@ -75,7 +86,10 @@ struct LineReader {
             start = 0
             end = remaining
         }
-        if end == chunk.count { chunk.append(contentsOf: repeatElement(0, count: chunk.count)) }
+        if end == chunk.count {
+            guard end < Self.maximumLineLength else { throw LineTooLong(lineNumber: lineNumber + 1) }
+            chunk += [UInt8](repeating: 0, count: Swift.min(chunk.count, Self.maximumLineLength - end))
+        }
         let count = try chunk.withUnsafeMutableBytes { bytes in
             try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]), retryOnInterrupt: true)
         }

@@ -155,6 +155,10 @@ struct Replay: ParsableCommand {
             replayer.sink.flush()
             standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
             throw ExitCode(65)
+        } catch let error as LineReader.LineTooLong {
+            replayer.sink.flush()
+            standardError("scrolld: \(log): \(error)")
+            throw ExitCode(65)
         } catch let error as Errno {
             // Opened but not readable: a directory (no input file, 66), or a read that failed (74).
             replayer.sink.flush()

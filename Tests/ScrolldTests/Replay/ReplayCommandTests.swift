@@ -218,4 +218,18 @@ struct TranscriptReplayTests {
         #expect(refused.status == 66)
         #expect(refused.stderr == "scrolld: cannot read \(directory): Is a directory\n", "\(refused.stderr)")
     }
+
+    /// A line past the longest an event log holds (256 MiB) ends the read with a message and
+    /// status 65, for the replay and the import alike: `/dev/zero` is one endless line, which
+    /// was read into memory until none was left.
+    @Test func anEndlessLineIsRefusedAt256MiB() throws {
+        let replay = try Scrolld.run(["replay", "/dev/zero", "--container", "main"])
+        #expect(replay.status == 65)
+        #expect(replay.stderr == "scrolld: /dev/zero: line 1 is longer than 256 MiB, more than an event log's longest line\n", "\(replay.stderr)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("endless-\(UUID().uuidString).scrolllog").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let imported = try Scrolld.run(["import-debug-events", "/dev/zero", out])
+        #expect(imported.status == 65)
+        #expect(imported.stderr == "scrolld: /dev/zero: line 1 is longer than 256 MiB, more than an event log's longest line\n", "\(imported.stderr)")
+    }
 }
