@@ -29,7 +29,7 @@ package final class ClientHandler: ChannelInboundHandler {
     /// How long a connection may linger at all.
     static let lingerLimit = TimeAmount.seconds(30)
     /// How many connections may linger at once; past it a refusal closes at once.
-    static let maximumLingering = 64
+    package static let maximumLingering = 64
     /// Set while a request is answered later (a reload): the lines after it wait here, in
     /// order, and the socket is not read, so they are at most what one read had brought.
     private var held: CircularBuffer<ByteBuffer>?

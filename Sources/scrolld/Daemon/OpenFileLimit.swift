@@ -25,9 +25,12 @@ enum OpenFileLimit {
         return .raised(from: from, to: UInt64(limit.rlim_max))
     }
 
-    /// Descriptors kept for everything but clients: devices, the listening socket, inotify,
-    /// the session store, a recording.
-    static let reserved = 64
+    /// Descriptors kept for everything but clients: devices, the listening sockets, inotify,
+    /// the session store, a recording (64); connections that linger after a refusal; WebSocket
+    /// handshakes under way. Each of those is bounded, so with the clients at their limit the
+    /// process never runs out: out of descriptors, NIO's listener retried `accept` in a loop
+    /// that kept a core busy.
+    static let reserved = 64 + ClientHandler.maximumLingering + WebHandshake.maximumHandshaking
 
     /// How many clients the daemon serves at once: `DaemonCore`'s default, fewer when the
     /// descriptors the process may open would run out first. Each client holds two (NIO's and

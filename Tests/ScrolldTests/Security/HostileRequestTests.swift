@@ -119,13 +119,14 @@ struct HostileRequestTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// Past the connection limit (here 96: a limit of 256 descriptors, 64 kept for the
-    /// daemon, two per client) a connection is told so and closed; the daemon keeps serving the
-    /// others, and takes new ones again once some have gone.
+    /// Past the connection limit (here 64: a limit of 512 descriptors, 384 kept for the
+    /// daemon, the connections that linger after a refusal and WebSocket handshakes, two per
+    /// client) a connection is told so and closed; the daemon keeps serving the others, and
+    /// takes new ones again once some have gone.
     @Test func connectionsPastTheLimitAreRefusedAndTheDaemonGoesOn() throws {
-        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=256:256", "--"])
+        let daemon = try DaemonProcess(launcher: ["/usr/bin/prlimit", "--nofile=512:512", "--"])
         var clients: [LineClient] = []
-        for _ in 0..<96 {
+        for _ in 0..<64 {
             let client = try LineClient(path: daemon.socketPath)
             #expect(client.readJSON()?["type"] as? String == "welcome")
             clients.append(client)
@@ -134,7 +135,7 @@ struct HostileRequestTests {
             let refused = try LineClient(path: daemon.socketPath)
             let reply = refused.readJSON()
             #expect(Self.error(reply).code == "too_large")
-            #expect(Self.error(reply).message == "too many connections: the daemon serves at most 96 at once")
+            #expect(Self.error(reply).message == "too many connections: the daemon serves at most 64 at once")
             #expect(refused.isClosed())
         }
         #expect(clients[0].request(["op": "ping"], id: 1)?["type"] as? String == "pong")
