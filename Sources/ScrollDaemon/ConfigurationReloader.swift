@@ -130,7 +130,9 @@ package final class ConfigurationReloader {
     private func apply(_ configuration: Configuration, in core: DaemonCore) throws(ProtocolError) {
         try core.execute(.reload(configuration, client: 0, at: core.eventLoop.timestamp))
         // A container the file now names is the file's: no connection's close removes it.
-        for name in core.session.fileContainers { core.record(named: name)?.owner = nil }
+        for name in core.session.fileContainers {
+            if let record = core.record(named: name) { core.connections.setOwner(of: record, to: nil) }
+        }
         core.scheduler.input?.apply(configuration.input)
         core.finish()
         core.store?.containersChanged(.every)

@@ -2,8 +2,8 @@ import Logging
 import ScrollProtocol
 
 /// The daemon's connections: those served, how many are open or linger before their close,
-/// the limit, the numbers they get, and the one whose `focus` is in force (the leases a
-/// connection holds on containers, `owned` and `pause`, are kept with the containers:
+/// the limit, the numbers they get, the one whose `focus` is in force, and the leases each
+/// holds on containers, `owned` and `pause` (kept with the containers too:
 /// ``PublishedContainer``).
 package final class Connections {
     /// The connections served now, greeted (refused ones are not here).
@@ -26,6 +26,10 @@ package final class Connections {
     /// The connection whose `focus` is in force (undone when it closes, docs/design.md §19);
     /// nil when there is no focus.
     var focusedBy: Int?
+    /// The containers each connection owns or whose pause it holds, by the connection's number
+    /// (connections holding none are not here): what a close undoes is found without looking
+    /// at every container (docs/design.md §19).
+    var held: [Int: HeldLeases] = [:]
     /// The message of the last refused connection, logged once until one is accepted.
     private var lastRefusal: String?
 

@@ -21,11 +21,18 @@ final class PublishedContainer {
     /// rate) gets this when it can take a state again, never an older one.
     @exclusivity(unchecked) var latest: ByteBuffer?
     /// The connection that created it with `"owned": true` (docs/design.md §19): its close
-    /// removes the container. Nil: nobody's (the file's, or not owned).
+    /// removes the container. Nil: nobody's (the file's, or not owned). Changed through
+    /// ``Connections``, which also keeps what each connection holds.
     var owner: Int?
     /// The connections whose `pause` holds it, in the order they paused: a `resume` from
     /// anyone clears them all; a close drops its own, and the last one's resumes the container.
-    var pausedBy: [Int] = []
+    /// Changed through ``Connections``, as `owner`.
+    var pausers = PauseHolders()
+    /// `pausers` as the restart store's document lists them, in the order they paused.
+    var pausedBy: [Int] {
+        get { pausers.inOrder }
+        set { pausers = PauseHolders(newValue) }
+    }
     private var rateGroups: [RateGroup] = []
 
     init(id: ContainerID, name: String, eventLoop: EventLoop) {

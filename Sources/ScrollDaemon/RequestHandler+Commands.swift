@@ -19,7 +19,10 @@ extension RequestHandler {
     func request(_ operation: Operation, from number: Int, at time: Timestamp? = nil) throws(ProtocolError) {
         let before = operation.container.flatMap(core.record(named:))
         try core.execute(.request(operation, client: number, at: time ?? core.eventLoop.timestamp))
-        if case .remove = operation, let before { core.publisher.remove(before.id) }
+        if case .remove = operation, let before {
+            core.publisher.remove(before.id)
+            core.connections.forget(before)
+        }
         core.connections.noteLeases(
             of: operation, by: number, on: before ?? operation.container.flatMap(core.record(named:)),
             created: before == nil, focusInForce: core.session.focus != nil)
@@ -28,11 +31,11 @@ extension RequestHandler {
     /// What connection `number` left behind is undone (docs/design.md §19): the containers it
     /// owns are removed, the containers only its pause holds resumed, its focus cleared — each
     /// as a request of that connection, at one instant. Also for a connection that did not come back after a
-    /// restart (docs/design.md §16).
+    /// restart (docs/design.md §16). It costs what the connection held, not a look at every container.
     func undo(forConnection number: Int) {
         let now = core.eventLoop.timestamp
         let connections = core.connections
-        let held = connections.leases(of: number, on: core.publisher.containers.values)
+        let held = connections.takeLeases(of: number, in: core.publisher)
         let leftBehind = !held.owned.isEmpty || !held.paused.isEmpty || connections.focusedBy == number
         core.publisher.coalescingRemovals {
             for container in held.owned {
@@ -45,9 +48,8 @@ extension RequestHandler {
         }
         // After the removals: a container both owned and paused is gone, unless its removal failed.
         for container in held.paused where core.publisher[container.id] != nil {
-            container.pausedBy.removeAll { $0 == number }
             // Another connection's pause still holds it.
-            guard container.pausedBy.isEmpty else { continue }
+            guard !connections.release(container, by: number) else { continue }
             _ = try? request(.resume(container: container.name), from: number, at: now)
         }
         if core.session.focus == nil { connections.focusedBy = nil }

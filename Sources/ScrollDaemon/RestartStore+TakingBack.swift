@@ -36,9 +36,10 @@ extension RestartStore {
             pending[connection.number] = connection.requests
         }
         core.finish()
-        // What connections that did not come back had set is undone, as if they had closed.
-        let leases = publisher.containers.values.flatMap { [$0.owner].compactMap { $0 } + $0.pausedBy }
-        let gone = Set(leases).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
+        // What connections that did not come back had set is undone, as if they had closed
+        // (each undo costs what that connection held: the leases are booked by connection).
+        connections.noteLeases(recordedOn: publisher.containers.values)
+        let gone = Set(connections.held.keys).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { core.requests.undo(forConnection: number) }
         writeWholeSession()
         core.logger.notice("restart: took back \(core.session.engine.slots.count) containers and \(numbers.count) connections (instance \(core.instance))")
