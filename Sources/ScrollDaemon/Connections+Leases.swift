@@ -19,10 +19,7 @@ extension Connections {
         case .configure(_, _, _, true) where created:
             if let container { setOwner(of: container, to: number) }
         case .pause:
-            if let container, !container.pausers.contains(number) {
-                container.pausers.insert(number)
-                held[number, default: HeldLeases()].paused.insert(container.id)
-            }
+            if let container { hold(container, by: number) }
         case .resume:
             if let container { resumeAll(container) }
         case .focus(let name):
@@ -40,17 +37,20 @@ extension Connections {
         if let number { held[number, default: HeldLeases()].owned.insert(container.id) }
     }
 
-    /// A `resume`: nobody's pause holds `container` any more.
-    func resumeAll(_ container: PublishedContainer) {
-        for number in container.pausers.inOrder { drop(container.id, pausedBy: number) }
-        container.pausers.removeAll()
+    /// Connection `number`'s pause holds `container`, after those that held it already (one
+    /// that holds it already keeps its place).
+    private func hold(_ container: PublishedContainer, by number: Int) {
+        guard held[number]?.paused[container.id] == nil else { return }
+        if container.pausers.isSparse {
+            for (place, holder) in container.pausers.closeUp().enumerated() { held[holder]?.paused[container.id] = place }
+        }
+        held[number, default: HeldLeases()].paused[container.id] = container.pausers.append(number)
     }
 
-    /// Connection `number`'s pause no longer holds `container`; whether another's still does.
-    func release(_ container: PublishedContainer, by number: Int) -> Bool {
-        container.pausers.remove(number)
-        drop(container.id, pausedBy: number)
-        return !container.pausers.isEmpty
+    /// A `resume`: nobody's pause holds `container` any more.
+    private func resumeAll(_ container: PublishedContainer) {
+        for number in container.pausers.inOrder { drop(container.id, pausedBy: number) }
+        container.pausers.removeAll()
     }
 
     /// `container` was removed: no connection holds it any more.
@@ -59,12 +59,14 @@ extension Connections {
         for number in container.pausers.inOrder { drop(container.id, pausedBy: number) }
     }
 
-    /// What connection `number` holds, taken out of the book: the containers it owns and those
-    /// its pause holds, each in the order the containers were made (so a recording of what
-    /// undoes them is the same every time). The records stay as they are.
-    func takeLeases(of number: Int, in publisher: Publisher) -> (owned: [PublishedContainer], paused: [PublishedContainer]) {
+    /// What connection `number` holds, taken out of the book: the containers it owns, in the
+    /// order they were made (so a recording of what undoes them is the same every time), and
+    /// those its pause holds, each with the connection's place among its holders, in no order.
+    /// The records are left for the caller to change.
+    func takeLeases(of number: Int, in publisher: Publisher) -> (owned: [PublishedContainer], paused: [(container: PublishedContainer, place: Int)]) {
         guard let leases = held.removeValue(forKey: number) else { return ([], []) }
-        return (leases.owned.sorted().compactMap { publisher[$0] }, leases.paused.sorted().compactMap { publisher[$0] })
+        let owned = leases.owned.sorted().compactMap { publisher[$0] }
+        return (owned, leases.paused.compactMap { id, place in publisher[id].map { ($0, place) } })
     }
 
     /// Builds the book again from the containers' records (a restart set them from the store).
@@ -72,7 +74,9 @@ extension Connections {
         held = [:]
         for container in containers {
             if let owner = container.owner { held[owner, default: HeldLeases()].owned.insert(container.id) }
-            for number in container.pausers.inOrder { held[number, default: HeldLeases()].paused.insert(container.id) }
+            for (place, number) in container.pausers.order.enumerated() {
+                if let number { held[number, default: HeldLeases()].paused[container.id] = place }
+            }
         }
     }
 
@@ -82,7 +86,7 @@ extension Connections {
     }
 
     private func drop(_ id: ContainerID, pausedBy number: Int) {
-        held[number]?.paused.remove(id)
+        held[number]?.paused.removeValue(forKey: id)
         if held[number]?.isEmpty == true { held[number] = nil }
     }
 }
@@ -90,7 +94,9 @@ extension Connections {
 /// The containers one connection holds (``Connections/held``).
 struct HeldLeases {
     var owned: Set<ContainerID> = []
-    var paused: Set<ContainerID> = []
+    /// Each container its pause holds, with its place among the container's holders
+    /// (``PauseHolders``).
+    var paused: [ContainerID: Int] = [:]
 
     var isEmpty: Bool { owned.isEmpty && paused.isEmpty }
 }

@@ -28,7 +28,8 @@ final class PublishedContainer {
     /// anyone clears them all; a close drops its own, and the last one's resumes the container.
     /// Changed through ``Connections``, as `owner`.
     var pausers = PauseHolders()
-    /// `pausers` as the restart store's document lists them, in the order they paused.
+    /// `pausers` as the restart store's document lists them, in the order they paused. Set
+    /// only by a restart, which then builds ``Connections/held`` again.
     var pausedBy: [Int] {
         get { pausers.inOrder }
         set { pausers = PauseHolders(newValue) }

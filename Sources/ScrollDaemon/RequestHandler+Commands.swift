@@ -46,10 +46,14 @@ extension RequestHandler {
                 }
             }
         }
-        // After the removals: a container both owned and paused is gone, unless its removal failed.
-        for container in held.paused where core.publisher[container.id] != nil {
-            // Another connection's pause still holds it.
-            guard !connections.release(container, by: number) else { continue }
+        // After the removals: a container both owned and paused is gone, unless its removal
+        // failed. Those no other connection's pause holds are resumed in the order they were made.
+        var resumed: [PublishedContainer] = []
+        for (container, place) in held.paused where core.publisher[container.id] != nil {
+            container.pausers.drop(at: place)
+            if container.pausers.isEmpty { resumed.append(container) }
+        }
+        for container in resumed.sorted(by: { $0.id < $1.id }) {
             _ = try? request(.resume(container: container.name), from: number, at: now)
         }
         if core.session.focus == nil { connections.focusedBy = nil }
