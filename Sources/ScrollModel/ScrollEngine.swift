@@ -213,6 +213,23 @@ public struct ScrollEngine: Sendable {
         slots[index].isPaused = paused
     }
 
+    /// Ends the finger, continuous or hold gesture under way on the container at `index` as its
+    /// device's scroll stop would (a fling may follow, as the device's shaping says): a pause
+    /// withholds input from it, so that stop would never reach it, and it would stay
+    /// `interacting` for good. A wheel gesture ends by itself, on silence.
+    public mutating func endGesture(container index: Int, at time: Timestamp) {
+        let container = slots[index].container
+        guard let device = container.drag?.device ?? container.holdDevice else { return }
+        let momentum = shaping(forDevice: device).momentum
+        slots[index].container.advance(to: time)
+        if container.drag != nil {
+            slots[index].container.release(at: time, momentum: momentum)
+        } else {
+            slots[index].container.endHold(at: time)
+        }
+        slots[index].container.layout()
+    }
+
     /// Runs `body` on a container at `time` (a programmatic scroll, a configure), keeping its
     /// frame grid in step, and returns the state to publish (``publish(container:)`` numbers it).
     public mutating func update(

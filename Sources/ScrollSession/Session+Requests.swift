@@ -67,6 +67,7 @@ extension Session {
         advance(to: time, into: &published)
         guard engine.slots[index].isPaused != paused else { return }
         engine.setPaused(paused, container: index)
+        if paused { engine.endGesture(container: index, at: time) }
         update(container: index, at: time, into: &published) { _ = $0.state(at: $1) }
     }
 
