@@ -1,4 +1,6 @@
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -15,7 +17,12 @@ _Static_assert(offsetof(CScrolldPeerCredentials, gid) == offsetof(struct ucred, 
 int CScrolldRLimitRealtimeCPU(void) { return RLIMIT_RTTIME; }
 int CScrolldRLimitRealtimePriority(void) { return RLIMIT_RTPRIO; }
 int32_t CScrolldThreadID(void) { return (int32_t)gettid(); }
-int CScrolldMemfdCreate(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+int CScrolldMemfdCreate(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
+int CScrolldSealAgainstShrinking(int fd) {
+    int seals = fcntl(fd, F_GET_SEALS);
+    if (seals >= 0 && (seals & F_SEAL_SHRINK)) return 0;
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) == 0 ? 0 : -errno;
+}
 
 // inet_diag's exact lookup (no dump): one request, one answer, whatever the number of sockets.
 #include <errno.h>

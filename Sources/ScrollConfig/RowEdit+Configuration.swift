@@ -77,3 +77,30 @@ extension Configuration {
         return edit
     }
 }
+
+extension Configuration {
+    /// Takes container `name`'s rows back as a restart's store (docs/design.md §16) or a recorded
+    /// `restore` wrote them (``ContainerSettings/takeBackEditedRows()``).
+    public mutating func takeBackEditedRows(ofContainer name: String) throws(ConfigurationError) {
+        guard let index = containers.firstIndex(where: { $0.name == name }) else { return }
+        try containers[index].takeBackEditedRows()
+    }
+}
+
+extension ContainerSettings {
+    /// Rows edited by `configure` are written down as `runs` (``ContainerSettings/assignments``),
+    /// with the sticky indices the edits left past the end, which are ignored (docs/design.md
+    /// §21). Taken back, such rows are what the edits left — the heights edited, those indices
+    /// ignored — not a description naming rows it does not have, which is refused. Rows
+    /// without such indices stay as written.
+    mutating func takeBackEditedRows() throws(ConfigurationError) {
+        guard editedHeights == nil, let runs = rows?["runs"], let sticky = rows?["sticky"] else { return }
+        let prefix = "containers.\(name).rows"
+        let heights = RowHeights.runs(try Self.runs(runs, key: "\(prefix).runs"))
+        guard let last = try Self.stickyRows(sticky, key: "\(prefix).sticky").last, last >= heights.count else { return }
+        // As an edit leaves them: the count follows the heights, the description is gone.
+        rows?["runs"] = nil
+        rows?["count"] = .integer(heights.count)
+        editedHeights = heights
+    }
+}

@@ -150,11 +150,13 @@ package final class DaemonCore {
 
     /// Puts `store` in charge of keeping the session (docs/design.md §16); `taken` is what a
     /// previous process of it left there (nil: nothing, or it was refused), and `connections`
-    /// the numbers of the connections whose sockets came back with it.
-    package func keep(in store: RestartStore, restoring taken: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?, connections numbers: [Int]) {
+    /// the numbers of the connections whose sockets came back with it. Returns the numbers it
+    /// refused (no connection has them): their sockets are to be closed and forgotten.
+    @discardableResult
+    package func keep(in store: RestartStore, restoring taken: (snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?, connections numbers: [Int]) -> [Int] {
         self.store = store
         store.core = self
-        store.takeBack(taken, connections: numbers)
+        return store.takeBack(taken, connections: numbers)
     }
 
     // MARK: What the edges read

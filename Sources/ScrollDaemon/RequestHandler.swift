@@ -144,6 +144,20 @@ final class RequestHandler {
     private func observe(
         _ observation: ScrollObservation, of name: String, id observationID: RequestID, waits: Bool, for client: Client, request id: RequestID?
     ) throws(ProtocolError) -> ByteBuffer {
+        guard let (index, container) = try admitObservation(of: name, id: observationID, waits: waits, for: client, request: id) else {
+            try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
+            return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
+        }
+        startObserving(observation, id: observationID, of: index, container, for: client, waits: waits)
+        return ByteBuffer()
+    }
+
+    /// Whether `client` may have one more observation, `observationID`, of `name`: its
+    /// container (nil: none of that name, and it waits), or the refusal. A connection taken back
+    /// after a restart meets the same limits (``RestartStore/resume(_:)``).
+    func admitObservation(
+        of name: String, id observationID: RequestID, waits: Bool, for client: Client, request id: RequestID?
+    ) throws(ProtocolError) -> (index: Int, published: PublishedContainer)? {
         guard observationID.json.utf8.count <= Limits.observationIDBytes else {
             throw ProtocolError(.tooLarge, "an observation's \"id\" is at most \(Limits.observationIDBytes) bytes of JSON, got \(observationID.json.utf8.count)", id: id)
         }
@@ -163,12 +177,7 @@ final class RequestHandler {
             throw ProtocolError(
                 .tooLarge, "too many observations (at most \(Limits.allObservations) over every connection and container, waiting ones included)", id: id)
         }
-        guard let (index, container) = existing else {
-            try startWaiting(Waiter(client: client, name: name, kind: .observation(observation, id: observationID)), id: id)
-            return line { ReplyEncoder.waiting(container: name, id: id, into: &$0) }
-        }
-        startObserving(observation, id: observationID, of: index, container, for: client, waits: waits)
-        return ByteBuffer()
+        return existing
     }
 
     /// `unsubscribe`: of one container or of all (nil); a waiting subscription ends too

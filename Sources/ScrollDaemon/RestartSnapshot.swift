@@ -39,6 +39,9 @@ package struct RestartSnapshot: Hashable, Sendable {
     package var focusedBy: Int?
     package var containers: [Container]
     package var connections: [Connection]
+    /// What reading the store passed over (a container's last publication whose numbers no
+    /// publication has), one log line each; not part of the document.
+    package var notes: [String] = []
 
     /// The session as ``Session/restore(_:focus:at:_:)`` takes it back.
     package var restoredContainers: [RestoredContainer] {
@@ -96,8 +99,11 @@ extension RestartSnapshot {
         for item in try value.array("containers") { containers.append(try Container(json: item)) }
         var connections: [Connection] = []
         for item in try value.array("connections") { connections.append(try Connection(json: item)) }
+        let nextClientNumber = try value.int("nextClient")
+        // The next connection's number, counted on from: 2^63 - 1 overflowed at the first one.
+        guard Limits.connectionNumbers.contains(nextClientNumber) else { throw SnapshotError("\"nextClient\" is not an integer from 1 to 2^53") }
         self.init(
-            instance: try value.string("instance"), nextClientNumber: try value.int("nextClient"),
+            instance: try value.string("instance"), nextClientNumber: nextClientNumber,
             focus: try value.optionalString("focus"), focusedBy: try value.optionalInt("focusedBy"),
             containers: containers, connections: connections
         )
@@ -179,7 +185,9 @@ extension RestartSnapshot.Connection {
                 throw SnapshotError("a stored request does not decode: \(error.message)")
             }
         }
-        self.init(number: try json.int("number"), requests: requests)
+        let number = try json.int("number")
+        guard Limits.connectionNumbers.contains(number) else { throw SnapshotError("a connection's \"number\" is not an integer from 1 to 2^53") }
+        self.init(number: number, requests: requests)
     }
 }
 

@@ -44,6 +44,10 @@ package final class RestartStore {
     /// The last publication before the restart, by container name (observations continue
     /// from the value it gave, not from null).
     var previous: [String: SnapshotMemory.Slot] = [:]
+    /// The containers the taken-back document listed: a connection's subscription to one that
+    /// is not there now lost its container in the restart (it hears `removed`), one to a name
+    /// the document did not list was waiting for it.
+    var listed: Set<String> = []
     /// Whether the taken-back session was refused: its connections are greeted anew.
     var sessionLost = false
     /// The document's containers as last encoded; nil: encode them anew.

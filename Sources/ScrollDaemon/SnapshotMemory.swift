@@ -44,6 +44,22 @@ package final class SnapshotMemory {
             self.headerHeight = headerHeight
         }
 
+        /// Why no publication could have these numbers (a damaged or crafted store), or nil: its
+        /// `seq` is one a restore may set (``Limits/sequence``), its offset and velocity are
+        /// finite and within ``Limits/stateMagnitude``, its header's height within 0…10⁹. They
+        /// reach a subscriber: the state goes on from `seq`, an observation's `old` is its value.
+        package var problem: String? {
+            guard Limits.sequence.contains(seq) else { return "seq \(seq) is not from 0 to 2^53" }
+            let numbers = [("offset.x", offset.x), ("offset.y", offset.y), ("velocity.x", velocity.x), ("velocity.y", velocity.y)]
+            for (name, value) in numbers where !(value.isFinite && abs(value) <= Limits.stateMagnitude) {
+                return "\(name) \(value) is not a finite number within ±1e17"
+            }
+            if let headerHeight, !(headerHeight.isFinite && (0...Limits.magnitude).contains(headerHeight)) {
+                return "the header's height \(headerHeight) is not from 0 to 1e9"
+            }
+            return nil
+        }
+
         /// A publication's slot.
         package init(seq: Int, state: ScrollState, nameHash: UInt32) {
             self.init(
@@ -170,6 +186,8 @@ package final class SnapshotMemory {
         }
         let documentCapacity = Int(bytes.load(fromByteOffset: 12, as: UInt32.self))
         let slotCapacity = Int(bytes.load(fromByteOffset: 16, as: UInt32.self))
+        // Every number read below is then aligned (the writer's capacities are powers of two).
+        guard documentCapacity % 8 == 0 else { throw SnapshotError("the document capacity \(documentCapacity) is not a multiple of 8") }
         let needed = size(documentCapacity: documentCapacity, slotCapacity: slotCapacity)
         guard bytes.count >= needed else { throw SnapshotError("truncated: \(bytes.count) bytes, the layout needs \(needed)") }
         let active = Int(bytes.load(fromByteOffset: 24, as: UInt32.self))
@@ -184,8 +202,13 @@ package final class SnapshotMemory {
         var snapshot = try RestartSnapshot(decoding: Array(document))
         var slots: [Slot?] = []
         for (index, container) in snapshot.containers.enumerated() {
-            let slot = index < slotCapacity ? newestSlot(bytes, at: headerSize + 2 * documentCapacity + index * 2 * slotSize) : nil
-            guard let slot, slot.nameHash == nameHash(container.name), slot.seq >= container.seq else {
+            let found = index < slotCapacity ? newestSlot(bytes, at: headerSize + 2 * documentCapacity + index * 2 * slotSize, of: container.name) : (slot: nil, problem: nil)
+            let newer = found.slot.flatMap { $0.seq >= container.seq ? $0 : nil }
+            if let problem = found.problem {
+                let instead = newer == nil ? "the document's seq \(container.seq) and offset count" : "the publication before it counts"
+                snapshot.notes.append("container \(container.name)'s last publication is not taken back (\(problem)); \(instead)")
+            }
+            guard let slot = newer else {
                 slots.append(nil)
                 continue
             }
@@ -198,8 +221,13 @@ package final class SnapshotMemory {
         return (snapshot, slots)
     }
 
-    private static func newestSlot(_ bytes: UnsafeRawBufferPointer, at start: Int) -> Slot? {
+    /// The newer of the container's two slot copies that hold a publication of `name`'s; a copy
+    /// whose numbers no publication has (``Slot/problem``) is passed over like a torn one, and
+    /// the newest such copy's problem is returned for the log.
+    private static func newestSlot(_ bytes: UnsafeRawBufferPointer, at start: Int, of name: String) -> (slot: Slot?, problem: String?) {
         var best: Slot?
+        var problem: (seq: Int, text: String)?
+        let hash = nameHash(name)
         for copy in 0..<2 {
             let at = start + copy * slotSize
             let sum = checksum(UnsafeRawBufferPointer(rebasing: bytes[at..<(at + slotChecksummed)]))
@@ -217,9 +245,16 @@ package final class SnapshotMemory {
                 refreshing: flags & 1 != 0,
                 headerHeight: flags & 2 != 0 ? bytes.load(fromByteOffset: at + 56, as: Double.self) : nil
             )
+            // Another container's (a document rewritten after a removal): not this one's. A
+            // copy below seq 0 holds no publication (the other copy of one at seq 0 says −1).
+            guard slot.nameHash == hash, slot.seq >= 0 else { continue }
+            if let wrong = slot.problem {
+                if problem.map({ slot.seq > $0.seq }) ?? true { problem = (slot.seq, wrong) }
+                continue
+            }
             if best.map({ slot.seq > $0.seq }) ?? true { best = slot }
         }
-        return best
+        return (best, problem?.text)
     }
 
     // MARK: Checksums

@@ -109,6 +109,16 @@ public enum Limits {
     /// A container's `seq` as a restore or a recording may set it: +1 per state goes on from
     /// there, and every value stays an integer a JSON number holds exactly.
     public static let sequence: ClosedRange<Int> = 0...(1 << 53)
+    /// Connection numbers (docs/design.md §17) as a restart takes them back: a connection's, and
+    /// the next one to give. They count up by one a connection from 1; within 2⁵³ each stays an
+    /// integer a JSON number holds exactly, and counting on never overflows.
+    public static let connectionNumbers: ClosedRange<Int> = 1...(1 << 53)
+    /// px and px/s: the largest magnitude of an offset or velocity a state can hold, which a
+    /// restart's store must keep to for a container's last publication. Offsets lie within the
+    /// content (at most 10⁷ rows of 10⁹ px: 10¹⁶) with insets, a header and overscroll of
+    /// at most 10⁹ each; the fastest velocity known is a drag's at a touch frame's extreme
+    /// scale, 2.5·10¹¹ px/s.
+    public static let stateMagnitude = 1e17
     /// Bytes (UTF-8) of a container's name: every state and observation carries it, and a
     /// connection's `welcome` lists every one.
     public static let containerNameBytes = 255

@@ -10,7 +10,7 @@ extension Session {
     }
 
     /// The configuration with `stored` defined as it was, and its resolved settings; refused
-    /// by the limits a `configure` meets.
+    /// by the limits a `configure` meets. Rows are taken back as edits can leave them.
     private func configuration(restoring stored: RestoredContainer) throws(ConfigurationError) -> (Configuration, ContainerConfiguration) {
         guard !stored.name.utf8.contains(UInt8(ascii: ".")) else {
             throw ConfigurationError(key: "containers", message: "a container name cannot contain \".\"")
@@ -29,6 +29,8 @@ extension Session {
         for setting in stored.settings {
             try updated.set("containers.\(stored.name).\(setting.key)", try setting.value.configurationValue(key: setting.key))
         }
+        // What edits left is taken back as they left it (sticky rows past the end ignored).
+        try updated.takeBackEditedRows(ofContainer: stored.name)
         let resolved = try updated.resolve(container: stored.name)
         try updated.checkNesting(only: [stored.name], requiringParents: false)
         return (updated, resolved)

@@ -5,6 +5,7 @@ import NIOEmbedded
 import ScrollConfig
 import ScrollDaemon
 import ScrollModel
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,10 +18,10 @@ final class EmbeddedDaemon {
 
     init(
         configuration: Configuration = .defaults, source: ConfigurationFileSource = ConfigurationFileSource(explicitPath: nil, environment: [:]),
-        background: any BackgroundWork = InPlace(), stuckLimit: TimeAmount? = nil
+        background: any BackgroundWork = InPlace(), stuckLimit: TimeAmount? = nil, logs: LogLines? = nil
     ) throws {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
+        var logger = logs.map { logs in Logger(label: "test") { _ in LogLines.Handler(lines: logs) } } ?? Logger(label: "test")
+        logger.logLevel = logs == nil ? .critical : .info
         core = try DaemonCore(
             eventLoop: loop, configuration: configuration,
             source: source, background: background,
@@ -58,6 +59,28 @@ final class EmbeddedDaemon {
     /// An input event stamped now.
     func input(_ kind: ScrollEvent.Kind, device: Int = 1) {
         core.input(ScrollEvent(time: now, device: device, kind: kind))
+    }
+}
+
+/// What a daemon logged, one line a message (its level, then the message), for a test to read.
+final class LogLines: Sendable {
+    private let captured = Mutex<[String]>([])
+
+    var lines: [String] { captured.withLock { $0 } }
+
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var logLevel: Logger.Level = .info
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            lines.captured.withLock { $0.append("\(event.level): \(event.message)") }
+        }
     }
 }
 

@@ -144,6 +144,16 @@ struct SnapshotMemoryTests {
         #expect(throws: SnapshotError("format version 1, this scrolld reads version 2")) { try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes)) }
     }
 
+    /// A header whose document capacity is not a multiple of 8 would put the numbers after it
+    /// out of alignment (a load from a misaligned pointer ended the debug build): refused.
+    @Test func aLayoutThatWouldMisalignTheSlotsIsRefused() throws {
+        let (buffer, memory) = Self.memory()
+        memory.write(document: Self.snapshot.encoded(), slots: Self.slots(for: Self.snapshot))
+        buffer.bytes.storeBytes(of: UInt32(4095), toByteOffset: 12, as: UInt32.self)
+        buffer.bytes.storeBytes(of: SnapshotMemory.checksum(UnsafeRawBufferPointer(rebasing: buffer.bytes[0..<20])), toByteOffset: 20, as: UInt32.self)
+        #expect(throws: SnapshotError("the document capacity 4095 is not a multiple of 8")) { try SnapshotMemory.read(UnsafeRawBufferPointer(buffer.bytes)) }
+    }
+
     @Test func aDocumentThatIsNotASessionIsRefused() {
         #expect(throws: SnapshotError("the member \"containers\" is missing")) { try RestartSnapshot(decoding: Array(#"{"instance":"x"}"#.utf8)) }
     }

@@ -12,6 +12,9 @@ $LISTEN_PID), prints "started PID" and then reads commands on stdin, answering e
   kill             SIGKILL, then start again with the store ("started PID")
   store            the names in the store, sorted ("store NAME ...")
   corrupt          4 KiB of garbage over the start of the stored session memfd ("corrupted")
+  truncate         ftruncate(2) the stored session memfd to 0 bytes, as anyone holding it could
+                   ("truncated N", or "refused ERRNO" when a seal forbids it)
+  empty            replace the stored session with an empty memfd ("emptied")
   quit             SIGTERM and exit
 Every notify message goes to WORKDIR/notify.log once it is applied to the store (a test waits
 for a message's line there before it asks for the store: the daemon's messages are handled by a
@@ -19,6 +22,7 @@ thread of their own, so the store is only known to reflect what the log shows).
 """
 
 import array
+import errno
 import fcntl
 import os
 import signal
@@ -113,6 +117,22 @@ for command in sys.stdin:
         for fd in session:
             os.pwrite(fd, os.urandom(4096), 0)
         print("corrupted %d" % len(session), flush=True)
+    elif command == "truncate":
+        with lock:
+            session = [fd for name, fd in store if name == "session"]
+        try:
+            for fd in session:
+                os.ftruncate(fd, 0)
+            print("truncated %d" % len(session), flush=True)
+        except OSError as error:
+            print("refused %s" % errno.errorcode.get(error.errno, error.errno), flush=True)
+    elif command == "empty":
+        with lock:
+            for name, fd in [e for e in store if e[0] == "session"]:
+                store.remove((name, fd))
+                os.close(fd)
+            store.append(("session", os.memfd_create("empty", os.MFD_CLOEXEC)))
+        print("emptied", flush=True)
     elif command == "quit":
         break
 child.send_signal(signal.SIGTERM)

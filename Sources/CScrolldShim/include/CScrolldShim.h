@@ -20,8 +20,13 @@ int CScrolldRLimitRealtimeCPU(void);
 int CScrolldRLimitRealtimePriority(void);
 /// gettid(2): the calling thread's id.
 int32_t CScrolldThreadID(void);
-/// memfd_create(2) with MFD_CLOEXEC: the anonymous file the session is kept in (docs/design.md §16).
+/// memfd_create(2) with MFD_CLOEXEC and MFD_ALLOW_SEALING: the anonymous file the session is kept
+/// in (docs/design.md §16).
 int CScrolldMemfdCreate(const char *name);
+/// Seals `fd` against shrinking (F_ADD_SEALS, F_SEAL_SHRINK; growing stays allowed), unless it
+/// is sealed so already: 0, or a negative errno (EINVAL: not a memfd; EPERM: made without
+/// MFD_ALLOW_SEALING, or its seals are sealed).
+int CScrolldSealAgainstShrinking(int fd);
 /// The uid owning the TCP socket at the other end of a loopback connection, asked of the
 /// kernel with NETLINK_SOCK_DIAG (inet_diag): the socket whose own address is `peerAddress`
 /// port `peerPort` and whose peer is `localAddress` port `localPort`. `family` is 4 or 6; the

@@ -16,10 +16,21 @@ extension Daemon {
         let taken = FileDescriptorStore.takeBack()
         let keeper = FileDescriptorStore(logger: logger)
 
+        for (fd, name) in taken.unnumbered {
+            logger.error("restart: the stored descriptor \(name) names no connection (client-N, N from 1 to 2^53); it is closed")
+            close(fd)
+            keeper.forget(name: name)
+        }
         let (restored, adopted) = adoptSession(taken)
         var file = adopted
         let size = SnapshotMemory.size(documentCapacity: 64 * 1024, slotCapacity: 64)
-        if let adopted, adopted.mapping.count < size, adopted.grow(to: size) == nil { file = nil }
+        // Only a memfd sealed against shrinking is kept in use: one cut short under the mapping
+        // would end the daemon (SIGBUS) at its next publication. What it held was read already.
+        if let adopted, !adopted.sealed || (adopted.mapping.count < size && adopted.grow(to: size) == nil) {
+            if !adopted.sealed { logger.notice("restart: the stored session's file cannot be sealed against shrinking; the session moves to a new memfd") }
+            adopted.release()
+            file = nil
+        }
         let isNew = file == nil
         if isNew { file = SessionMemoryFile.create(size: size) }
         guard let file else {
@@ -29,11 +40,11 @@ extension Daemon {
         }
         let numbers = taken.clients.map(\.number)
         let session = restored
-        try loop.submit {
+        let refused = try loop.submit {
             // Formatted anew and written back at once from what was read: the document then
             // describes this process' session (its connections' numbers, the containers kept).
             let memory = SnapshotMemory(formatting: file.mapping, documentCapacity: 64 * 1024, slotCapacity: 64) { file.grow(to: $0) }
-            core.value.keep(in: RestartStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
+            return core.value.keep(in: RestartStore(memory: memory, connections: keeper), restoring: session, connections: numbers)
         }.wait()
         if isNew {
             // One session in the store: one that could not be read goes.
@@ -41,7 +52,14 @@ extension Daemon {
             keeper.store(file.fd, name: FileDescriptorStore.sessionName)
         }
 
-        takeBack(taken.clients, core: core, loop: loop, keeper: keeper)
+        // Numbers no connection has (logged by the core) are not taken back.
+        let kept = taken.clients.filter { client in
+            guard refused.contains(client.number) else { return true }
+            close(client.fd)
+            keeper.forget(number: client.number)
+            return false
+        }
+        takeBack(kept, core: core, loop: loop, keeper: keeper)
     }
 
     /// The session's memfd a previous process left: what it holds (refused, with the reason,
@@ -49,8 +67,11 @@ extension Daemon {
     /// session was refused).
     private func adoptSession(_ taken: FileDescriptorStore.TakenBack) -> ((snapshot: RestartSnapshot, slots: [SnapshotMemory.Slot?])?, SessionMemoryFile?) {
         guard let fd = taken.session else { return (nil, nil) }
-        guard let adopted = SessionMemoryFile.adopt(fd) else {
-            logger.error("restart: the stored session cannot be read (\(String(cString: strerror(errno)))); starting with an empty session")
+        let adopted: SessionMemoryFile
+        switch SessionMemoryFile.adopt(fd) {
+        case .success(let file): adopted = file
+        case .failure(let refusal):
+            logger.error("restart: the stored session cannot be read (\(refusal.reason)); starting with an empty session")
             close(fd)
             return (nil, nil)
         }

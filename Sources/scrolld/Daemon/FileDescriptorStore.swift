@@ -18,6 +18,8 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
     struct TakenBack {
         var session: Int32?
         var clients: [(fd: Int32, number: Int)] = []
+        /// `client-…` descriptors whose names give no number: closed and forgotten at start.
+        var unnumbered: [(fd: Int32, name: String)] = []
     }
 
     static let sessionName = "session"
@@ -53,8 +55,12 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
             if name == sessionName {
                 if let earlier = result.session { close(earlier) }
                 result.session = fd
-            } else if name.hasPrefix(clientPrefix), let number = Int(name.dropFirst(clientPrefix.count)) {
-                result.clients.append((fd, number))
+            } else if name.hasPrefix(clientPrefix) {
+                if let number = Int(name.dropFirst(clientPrefix.count)) {
+                    result.clients.append((fd, number))
+                } else {
+                    result.unnumbered.append((fd, name))
+                }
             }
         }
         return result

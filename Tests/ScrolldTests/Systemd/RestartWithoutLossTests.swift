@@ -171,4 +171,42 @@ struct RestartWithoutLossTests {
         // The store as it was: the refused memfd is formatted anew and kept using, nothing added.
         manager.expectStore("client-1 client-2 session", after: ["FDSTOREREMOVE=1 FDNAME=client-3", "READY=1 STATUS=2 clients"])
     }
+
+    /// The session's memfd is sealed against shrinking: whoever holds it (systemd, a process of
+    /// the user through /proc/PID/fd) cannot cut it short under the daemon's mapping, which
+    /// made its next publication a SIGBUS. It still grows (70 containers: more than the 64 slots
+    /// it starts with) and what it holds comes back; an empty file in the store is refused,
+    /// saying so.
+    @Test func theSessionsMemfdCannotBeCutShortAndStillGrows() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
+        let manager = try Manager()
+        defer { manager.stop() }
+        #expect(manager.line()?.hasPrefix("started ") == true)
+        var client: LineClient?
+        _ = waitUntil(timeout: 30) {
+            client = try? LineClient(path: manager.socket)
+            return client != nil
+        }
+        let app = try #require(client)
+        #expect(app.read(type: "welcome") != nil)
+        for index in 0..<70 {
+            #expect(app.request(["op": "configure", "container": "c\(index)", "contentSize": ["width": 800, "height": 5000]], id: index)?["type"] as? String == "ok")
+        }
+        #expect(app.request(["op": "subscribe", "container": "c69"], id: 100)?["type"] as? String == "state")
+        #expect(manager.command("truncate") == "refused EPERM")
+        let moved = app.linesBeforeReply(to: ["op": "scrollBy", "container": "c69", "dy": 10, "animation": "none"], id: 101)
+        #expect(moved.reply?["type"] as? String == "ok")
+        #expect(moved.before.last?.number("contentOffset", "y") == 10)
+
+        #expect(manager.command("kill")?.hasPrefix("started ") == true)
+        let restored = try #require(app.read(type: "state", timeout: 60))
+        #expect(restored["container"] as? String == "c69" && restored.number("contentOffset", "y") == 10)
+        #expect(app.request(["op": "get", "container": "c0"], id: 102)?["type"] as? String == "state")
+
+        #expect(manager.command("empty") == "emptied")
+        #expect(manager.command("kill")?.hasPrefix("started ") == true)
+        #expect(app.read(type: "welcome", timeout: 60) != nil)
+        let refusal = "restart: the stored session cannot be read (it is empty); starting with an empty session"
+        #expect(waitUntil(timeout: 30) { manager.log.contains(refusal) }, "\(manager.log)")
+    }
 }
