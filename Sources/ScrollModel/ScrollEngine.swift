@@ -220,14 +220,7 @@ public struct ScrollEngine: Sendable {
     public mutating func endGesture(container index: Int, at time: Timestamp) {
         let container = slots[index].container
         guard let device = container.drag?.device ?? container.holdDevice else { return }
-        let momentum = shaping(forDevice: device).momentum
-        slots[index].container.advance(to: time)
-        if container.drag != nil {
-            slots[index].container.release(at: time, momentum: momentum)
-        } else {
-            slots[index].container.endHold(at: time)
-        }
-        slots[index].container.layout()
+        slots[index].container.handle(ScrollEvent(time: time, device: device, kind: .deviceRemoved), shaping: shaping(forDevice: device))
     }
 
     /// Runs `body` on a container at `time` (a programmatic scroll, a configure), keeping its
