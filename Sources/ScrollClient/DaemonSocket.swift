@@ -163,7 +163,7 @@ public final class DaemonSocket {
     private func reasonForClosing() -> ScrollClientError? {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(200))
         while let line = try? nextLine(until: deadline) {
-            if let message = decode(line), case .error(let code, let text, nil) = message.reply {
+            if let message = try? decode(line), case .error(let code, let text, nil) = message.reply {
                 return Self.failure(code: code, message: text)
             }
         }
@@ -184,7 +184,7 @@ public final class DaemonSocket {
             guard let line = try nextLine(until: deadline) else {
                 throw .timeout(operation: operation.name, seconds: Self.seconds(timeout))
             }
-            guard let message = decode(line) else { continue }
+            let message = try decode(line)
             switch message.reply {
             case .error(let code, let text, let replyID) where replyID == id || replyID == nil:
                 // An error without id is about the connection itself (forbidden, too_large).
@@ -195,22 +195,36 @@ public final class DaemonSocket {
         }
     }
 
-    /// The next line this client can read, however long it takes (a follower's loop).
+    /// The next line, however long it takes (a follower's loop).
     public func nextMessage() throws(ScrollClientError) -> Message {
         while true {
-            guard let line = try nextLine(until: nil) else { continue }
-            if let message = decode(line) { return message }
+            if let line = try nextLine(until: nil) { return try decode(line) }
         }
     }
 
-    /// Decodes a line; lines this client cannot read are skipped (a newer daemon may say more),
-    /// and a welcome is remembered.
-    public func decode(_ line: [UInt8]) -> Message? {
+    /// Decodes a line, and remembers a welcome. A `type` this client does not know is
+    /// ``Reply/unknown(type:)`` (a newer daemon may say more); a line that is not JSON, or a
+    /// known type without what it requires, is no daemon this client can talk to.
+    public func decode(_ line: [UInt8]) throws(ScrollClientError) -> Message {
         var text = line
         if text.last == UInt8(ascii: "\r") { text.removeLast() }
-        guard let reply = try? ReplyDecoder.decode(text) else { return nil }
+        let reply: Reply
+        do {
+            reply = try ReplyDecoder.decode(text)
+        } catch {
+            throw .protocolViolation("scrolld sent a line this client cannot read (\(error.message)): \(Self.quoted(line))")
+        }
         if case .welcome(_, let server, _) = reply { self.server = server }
         return Message(line: line, reply: reply)
+    }
+
+    /// Up to 200 bytes of a line from the daemon, control characters escaped: one line on a
+    /// terminal, whatever it held.
+    public static func quoted(_ line: [UInt8]) -> String {
+        let shown = String(decoding: line.prefix(200), as: UTF8.self).unicodeScalars.map { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }.joined()
+        return line.count > 200 ? shown + "... (\(line.count) bytes)" : shown
     }
 
     /// A daemon's error line as an error: `forbidden` (this uid refused) as a permission.

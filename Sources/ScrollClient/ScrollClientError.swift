@@ -40,7 +40,7 @@ public enum ScrollClientError: Error, Hashable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .invalidSocketPath(let path):
-            return "socket path must be 1 to \(UnixSocketAddress.maximumPathLength) bytes long: \(path)"
+            return "socket path must be 1 to \(UnixSocketAddress.maximumPathLength) bytes long, got \"\(path)\" (\(path.utf8.count) bytes)"
         case .notRunning(let path, let reason):
             return "scrolld is not running (\(reason) \(path))"
         case .permissionDenied(let message), .disconnected(let message), .protocolViolation(let message), .closed(let message):

@@ -7,29 +7,32 @@ import ScrollProtocol
 /// usage error before anything runs.
 package struct ContainerShapeOptions: ParsableArguments {
     @Option(
-        name: .customLong("container-size"), help: ArgumentHelp("The container's size.", valueName: "WxH"),
+        name: .customLong("container-size"), parsing: .unconditional, help: ArgumentHelp("The container's size.", valueName: "WxH"),
         transform: { try numbers($0, separatedBy: "x", as: ["width", "height"]) })
     var containerSize: ProtocolValue?
 
     @Option(
-        name: .customLong("content-size"), help: ArgumentHelp("The content's size.", valueName: "WxH"),
+        name: .customLong("content-size"), parsing: .unconditional, help: ArgumentHelp("The content's size.", valueName: "WxH"),
         transform: { try numbers($0, separatedBy: "x", as: ["width", "height"]) })
     var contentSize: ProtocolValue?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Content insets.", valueName: "TOP,LEADING,BOTTOM,TRAILING"),
         transform: { try numbers($0, separatedBy: ",", as: ["top", "leading", "bottom", "trailing"]) })
     var insets: ProtocolValue?
 
-    @Option(help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Scrolled axes: vertical, horizontal or both.", valueName: "AXES"))
     var axes: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("A collapsing header's collapsed and expanded heights.", valueName: "MIN:MAX"),
         transform: { try numbers($0, separatedBy: ":", as: ["min_height", "max_height"]) })
     var header: ProtocolValue?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Rows of a list.", valueName: "COUNTxHEIGHT"),
         transform: { try numbers($0, separatedBy: "x", as: ["count", "height"], wholeNumbers: ["count"]) })
     var rows: ProtocolValue?

@@ -119,7 +119,7 @@ package final class ConfigurationReloader {
         let later = waiting.isEmpty ? "" : "; \(waiting.joined(separator: ", ")) take\(waiting.count == 1 ? "s" : "") effect at the next start"
         let warnings = configuration.warnings.map { "; warning: \($0)" }.joined()
         let result = ReloadResult(
-            ok: true, file: parsed.file, message: "\(parsed.file ?? "built-in defaults"): \(configuration.containers.count) containers\(later)\(warnings)"
+            ok: true, file: parsed.file, message: "\(parsed.file ?? "built-in defaults"): \(configuration.containers.count) container\(configuration.containers.count == 1 ? "" : "s")\(later)\(warnings)"
         )
         lastInForce = (parsed, core.commandsChangingContainers, result)
         return result

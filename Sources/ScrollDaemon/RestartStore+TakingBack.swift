@@ -50,7 +50,8 @@ extension RestartStore {
         let gone = Set(connections.held.keys).union(connections.focusedBy.map { [$0] } ?? []).subtracting(present)
         for number in gone.sorted() { core.requests.undo(forConnection: number) }
         writeWholeSession()
-        core.logger.notice("restart: took back \(core.session.engine.slots.count) containers and \(numbers.count) connections (instance \(core.instance))")
+        let containers = core.session.engine.slots.count
+        core.logger.notice("restart: took back \(containers) container\(containers == 1 ? "" : "s") and \(numbers.count) connection\(numbers.count == 1 ? "" : "s") (instance \(core.instance))")
         return refusedNumbers
     }
 

@@ -17,7 +17,7 @@ struct Get: ParsableCommand {
     func run() throws {
         let operation = Operation.get(container: container)
         try connection.request(operation) { message, _ throws(ClientFailure) in
-            guard case .state(let line) = message.reply else { throw .unexpected(message.reply, for: operation) }
+            guard case .state(let line) = message.reply else { throw .unexpected(message, for: operation) }
             // The line a subscriber would see: the schema of §4, without the request's id.
             var bytes: [UInt8] = []
             ReplyEncoder.state(line.state, container: line.container, seq: line.seq, paused: line.paused, into: &bytes)
@@ -29,7 +29,7 @@ struct Get: ParsableCommand {
 
 /// `--animation`, shared by the commands that move.
 struct AnimationOption: ParsableArguments {
-    @Option(help: ArgumentHelp("How to get there (default: smooth).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("How to get there (default: smooth).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 }
 
@@ -57,11 +57,11 @@ struct ScrollTo: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("A row to bring into view (along the list's axis).", valueName: "N"))
     var row: Int?
 
-    @Option(help: ArgumentHelp("Where the row meets the view: top, center, bottom, leading, trailing or a number in [0, 1].",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Where the row meets the view: top, center, bottom, leading, trailing or a number in [0, 1].",
                                valueName: "ANCHOR"))
     var anchor: String?
 
-    @Option(help: ArgumentHelp("An edge to scroll to: top, bottom, leading or trailing.", valueName: "EDGE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("An edge to scroll to: top, bottom, leading or trailing.", valueName: "EDGE"))
     var edge: String?
 
     @OptionGroup var motion: AnimationOption
@@ -146,22 +146,22 @@ struct Configure: ParsableCommand {
 
     @OptionGroup var shape: ContainerShapeOptions
 
-    @Option(name: .customLong("scroll-target"), help: ArgumentHelp("Where releases aim: none, paging or rows.", valueName: "TARGET"))
+    @Option(name: .customLong("scroll-target"), parsing: .unconditional, help: ArgumentHelp("Where releases aim: none, paging or rows.", valueName: "TARGET"))
     var scrollTarget: String?
 
-    @Option(help: ArgumentHelp("The container to nest it in (\"\" for none): input it does not take goes there.", valueName: "CONTAINER"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The container to nest it in (\"\" for none): input it does not take goes there.", valueName: "CONTAINER"))
     var parent: String?
 
-    @Option(help: ArgumentHelp("A gesture pushing against an edge: auto (chains to the parent), contain or none.", valueName: "BEHAVIOUR"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A gesture pushing against an edge: auto (chains to the parent), contain or none.", valueName: "BEHAVIOUR"))
     var overscroll: String?
 
-    @Option(help: ArgumentHelp("The default scroll anchor: top (the default) or bottom, which keeps the end in view as content grows (leading/trailing for a horizontal container).", valueName: "ANCHOR"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The default scroll anchor: top (the default) or bottom, which keeps the end in view as content grows (leading/trailing for a horizontal container).", valueName: "ANCHOR"))
     var anchor: String?
 
-    @Option(help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("A [physics] key for this container (repeatable), e.g. profile=gtk.", valueName: "KEY=VALUE"))
     var physics: [PhysicsAssignment] = []
 
-    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 
     @OptionGroup var connection: ConnectionOptions
@@ -218,14 +218,39 @@ struct Pause: ParsableCommand {
             `scrollctl pause CONTAINER` holds its connection, and the pause, until it is \
             interrupted (Ctrl-C, SIGTERM: status 0, the way to end it) or the daemon goes away \
             (status 69). A container others paused too stays paused until the last of them \
-            ends; `scrollctl resume CONTAINER` resumes it at once, whoever paused it.
+            ends; `scrollctl resume CONTAINER` resumes it at once, whoever paused it, and then \
+            this command ends too (status 0), as it does with status 1 when the container is \
+            removed.
             """
     )
 
     @OptionGroup var request: ContainerRequest
 
     func run() throws {
-        try request.connection.requestHeld(.pause(container: request.container), holding: "\(request.container) paused until interrupted")
+        let container = request.container
+        try request.connection.requestHeld(.pause(container: container), holding: "\(container) paused until interrupted") { daemon throws(ClientFailure) in
+            try Self.followUntilResumed(container, on: daemon, timeout: request.connection.timeoutDuration)
+        }
+    }
+
+    /// Follows the container's states until one is not paused: another client resumed it (a
+    /// `resume` ends every holder's pause), and there is nothing left to hold. Its removal ends
+    /// the pause too, as it ends a `watch` (status 1).
+    static func followUntilResumed(_ container: String, on daemon: DaemonConnection, timeout: Duration) throws(ClientFailure) {
+        let subscribe = Operation.subscribe(container: container, rate: nil)
+        var message = try daemon.request(subscribe, timeout: timeout)
+        while true {
+            switch message.reply {
+            case .state(let line) where line.container == container && !line.paused:
+                Output.error("\(container) was resumed by another client: the pause is over")
+                return
+            case .removed(let name) where name == container:
+                throw Watch.removed(container)
+            default:
+                break
+            }
+            message = try daemon.nextMessage()
+        }
     }
 }
 
@@ -271,7 +296,9 @@ struct Focus: ParsableCommand {
             so `scrollctl focus CONTAINER` holds its connection, and the focus, until it is \
             interrupted (Ctrl-C, SIGTERM: status 0, the way to end it) or the daemon goes away \
             (status 69). `scrollctl focus --none` clears the focus, whoever set it, and returns \
-            at once.
+            at once. A focus another client moved or cleared is no longer this command's to \
+            undo; it goes on running (the daemon tells no one that the focus moved) until it \
+            is interrupted, which then changes nothing.
             """
     )
 
@@ -303,7 +330,7 @@ struct Reload: ParsableCommand {
 
     func run() throws {
         try connection.request(.reload) { message, _ throws(ClientFailure) in
-            guard case .reloaded(_, let result) = message.reply else { throw .unexpected(message.reply, for: .reload) }
+            guard case .reloaded(_, let result) = message.reply else { throw .unexpected(message, for: .reload) }
             guard result.ok else {
                 throw ClientFailure("reload refused: \(result.message) (the last good configuration stays in force)",
                                     status: .daemonError)
@@ -324,7 +351,7 @@ struct Ping: ParsableCommand {
             let sent = clock.now
             let message = try daemon.request(.ping, timeout: connection.timeoutDuration)
             let elapsed = sent.duration(to: clock.now)
-            guard case .pong = message.reply else { throw .unexpected(message.reply, for: .ping) }
+            guard case .pong = message.reply else { throw .unexpected(message, for: .ping) }
             let (seconds, attoseconds) = elapsed.components
             let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
             Output.write("pong from \(daemon.server ?? "scrolld") in \(Format.fixed(milliseconds, 3)) ms\n")

@@ -39,7 +39,9 @@ final class DaemonConnection {
         try Self.mapped { () throws(ScrollClientError) in try socket.nextLine(until: deadline) }
     }
 
-    func decode(_ line: [UInt8]) -> Message? { socket.decode(line) }
+    func decode(_ line: [UInt8]) throws(ClientFailure) -> Message {
+        try Self.mapped { () throws(ScrollClientError) in try socket.decode(line) }
+    }
 
     /// A daemon's error line as scrollctl's failure.
     static func failure(code: String, message: String) -> ClientFailure {

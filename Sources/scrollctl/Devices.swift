@@ -12,7 +12,7 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         try connection.request(.devices) { message, _ throws(ClientFailure) in
-            guard case .devices(_, let devices, let input, let focus, let reducedMotion) = message.reply else { throw .unexpected(message.reply, for: .devices) }
+            guard case .devices(_, let devices, let input, let focus, let reducedMotion) = message.reply else { throw .unexpected(message, for: .devices) }
             if json {
                 Output.write(message.line + [UInt8(ascii: "\n")])
             } else {

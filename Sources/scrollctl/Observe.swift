@@ -9,8 +9,8 @@ struct Observe: ParsableCommand {
         discussion: """
             KEY is one of phase, contentOffset.x, contentOffset.y, velocity.x, velocity.y, \
             header.height, header.progress (these take --step), visibleRows, rowVisible \
-            (--row, --threshold), nearEnd (--distance, --axis), atEdge (--edge), stickyRow, \
-            refreshing. The first line \
+            (--row, --threshold), nearEnd (--distance, --axis), atEdge (--edge), source (the \
+            device whose input last moved it), stickyRow, refreshing. The first line \
             is the current value; after it one line per change, never otherwise. With --json, \
             the daemon's observation messages as they arrive (for widgets: waybar, eww).
             """
@@ -22,22 +22,22 @@ struct Observe: ParsableCommand {
     @Argument(help: "The value to observe.")
     var key: String
 
-    @Option(help: ArgumentHelp("Quantise numbers to multiples of this step.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Quantise numbers to multiples of this step.", valueName: "S"))
     var step: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The row (rowVisible).", valueName: "N"))
     var row: Int?
 
-    @Option(help: ArgumentHelp("The fraction of the row that must be visible (rowVisible; default 0.5).", valueName: "T"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The fraction of the row that must be visible (rowVisible; default 0.5).", valueName: "T"))
     var threshold: Double?
 
-    @Option(help: ArgumentHelp("Pixels from the end (nearEnd).", valueName: "D"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels from the end (nearEnd).", valueName: "D"))
     var distance: Double?
 
-    @Option(help: ArgumentHelp("The axis (nearEnd): y or x.", valueName: "AXIS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The axis (nearEnd): y or x.", valueName: "AXIS"))
     var axis: String?
 
-    @Option(help: ArgumentHelp("The edge (atEdge): top, bottom, leading or trailing.", valueName: "EDGE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The edge (atEdge): top, bottom, leading or trailing.", valueName: "EDGE"))
     var edge: String?
 
     @Flag(help: "Print the daemon's observation lines as they arrive.")
@@ -65,8 +65,17 @@ struct Observe: ParsableCommand {
         do throws(ObservationError) {
             return try ScrollObservation(of: key, options: options)
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Self.describe(error, key: key))
         }
+    }
+
+    /// The model's error in this command's words: the option as it is spelt here, without the
+    /// protocol's `("row": N)` hint.
+    static func describe(_ error: ObservationError, key: String) -> String {
+        guard error.option != "of" else { return "KEY: \(error.message)" }
+        var message = error.message
+        if let hint = message.firstRange(of: " (\"\(error.option)\":") { message = String(message[..<hint.lowerBound]) }
+        return "--\(error.option): \(message)"
     }
 
     func run() throws {

@@ -8,9 +8,9 @@ struct Rows: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Insert or remove rows of a container's list.",
         discussion: """
-            --insert K adds rows before row K (K = the row count appends): --count N rows of \\
-            --height H (default: the rows' height), or one row per --heights value. --remove K \\
-            --count N removes N rows from row K. The rows on screen keep their place, and a \\
+            --insert K adds rows before row K (K = the row count appends): --count N rows of \
+            --height H (default: the rows' height), or one row per --heights value. --remove K \
+            --count N removes N rows from row K. The rows on screen keep their place, and a \
             bottom-anchored container resting at its end stays there.
             """
     )
@@ -18,28 +18,30 @@ struct Rows: ParsableCommand {
     @Argument(help: "The container.")
     var container: String
 
-    @Option(help: ArgumentHelp("Insert before this row.", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Insert before this row.", valueName: "K"))
     var insert: Int?
 
-    @Option(help: ArgumentHelp("Remove from this row on.", valueName: "K"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Remove from this row on.", valueName: "K"))
     var remove: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("How many rows (default 1).", valueName: "N"))
     var count: Int?
 
-    @Option(help: ArgumentHelp("The inserted rows' height.", valueName: "H"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The inserted rows' height.", valueName: "H"))
     var height: Double?
 
-    @Option(help: ArgumentHelp("The inserted rows' heights, one per row.", valueName: "H1,H2,…"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The inserted rows' heights, one per row.", valueName: "H1,H2,..."))
     var heights: String?
 
-    @Option(help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Animate the change (default: none, at once).", valueName: AnimationArgument.valueName), transform: AnimationArgument.parse)
     var animation: AnimationArgument?
 
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
         guard (insert == nil) != (remove == nil) else { throw ValidationError("give one of --insert K or --remove K") }
+        if let insert, insert < 0 { throw ValidationError("--insert expects a row index from 0 (the row count appends), got \(insert)") }
+        if let remove, remove < 0 { throw ValidationError("--remove expects a row index from 0, got \(remove)") }
         if let count, count < 1 { throw ValidationError("--count expects a positive number") }
         if remove != nil, height != nil || heights != nil {
             throw ValidationError("--height and --heights apply to --insert")

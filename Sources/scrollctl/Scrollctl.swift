@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollClient
 import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
@@ -59,31 +60,53 @@ extension Scrollctl {
     /// `scrollctl --socket P get` as well as `scrollctl get --socket P`: the connection's options
     /// given before the subcommand are moved after it, where every subcommand reads them.
     static func main() {
-        main(Self.connectionOptionsAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let problem = misplacedWord(in: arguments) { exit(withError: ValidationError(problem)) }
+        main(connectionOptionsAfterSubcommand(arguments))
+    }
+
+    /// What ArgumentParser would let pass or misname: `scrollctl help NOSUCH` (it prints the
+    /// overview and exits 0) and connection options with no subcommand after them (it calls them
+    /// unknown options).
+    static func misplacedWord(in arguments: [String]) -> String? {
+        let names = configuration.subcommands.map { $0._commandName }
+        if arguments.first == "help", let topic = arguments.dropFirst().first, !topic.hasPrefix("-"), !names.contains(topic) {
+            return "no subcommand '\(topic)' (the subcommands: \(names.joined(separator: ", ")))"
+        }
+        let (leading, rest) = splitLeadingOptions(arguments)
+        if let first = leading.first, rest.isEmpty {
+            return "\(first.prefix { $0 != "=" }) goes with a subcommand, as in: scrollctl \(leading.joined(separator: " ")) ping"
+        }
+        return nil
     }
 
     static let leadingOptions: Set<String> = ["--socket", "--timeout"]
 
     static func connectionOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
-        var moved: [String] = []
+        let (moved, rest) = splitLeadingOptions(arguments)
+        guard !moved.isEmpty, let subcommand = rest.first, !subcommand.hasPrefix("-") else { return arguments }
+        return [subcommand] + moved + rest.dropFirst()
+    }
+
+    /// The connection options (with their values) before anything else, and the rest.
+    static func splitLeadingOptions(_ arguments: [String]) -> (leading: [String], rest: ArraySlice<String>) {
+        var leading: [String] = []
         var rest = arguments[...]
         while let first = rest.first {
-            let name = String(first.split(separator: "=", maxSplits: 1)[0])
-            guard leadingOptions.contains(name) else { break }
-            moved.append(rest.removeFirst())
+            guard leadingOptions.contains(String(first.prefix { $0 != "=" })) else { break }
+            leading.append(rest.removeFirst())
             if !first.contains("="), let value = rest.first {
-                moved.append(value)
+                leading.append(value)
                 rest.removeFirst()
             }
         }
-        guard !moved.isEmpty, let subcommand = rest.first, !subcommand.hasPrefix("-") else { return arguments }
-        return [subcommand] + moved + rest.dropFirst()
+        return (leading, rest)
     }
 }
 
 /// `--socket` and `--timeout`, on every subcommand (and before it: ``Scrollctl/main()``).
 struct ConnectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "The daemon's socket (default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, else /tmp/scrolld-UID/scrolld.sock).",
         valueName: "PATH"))
     var socket: String?
@@ -120,15 +143,19 @@ struct ConnectionOptions: ParsableArguments {
     /// Sends a request whose only good answer is `ok` (the commands that just act).
     func requestOK(_ operation: Operation) throws {
         try request(operation) { message, _ throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+            guard case .ok = message.reply else { throw .unexpected(message, for: operation) }
         }
     }
 
     /// Sends a request whose effect is held by its connection (a `focus`, a `pause`: the daemon
     /// undoes it when the connection closes), says `holding` on stderr once it is `ok`, and holds
-    /// the connection until interrupted (SIGINT, SIGTERM: status 0, the way to end it) or until
-    /// the daemon closes it (status 69).
-    func requestHeld(_ operation: Operation, holding: String) throws {
+    /// the connection until interrupted (SIGINT, SIGTERM: status 0, the way to end it), until the
+    /// daemon closes it (status 69), or until `follow` returns: what it learns on the connection
+    /// says that what was held has ended another way (status 0). By default it never returns.
+    func requestHeld(
+        _ operation: Operation, holding: String,
+        follow: (DaemonConnection) throws(ClientFailure) -> Void = Self.holdUntilClosed
+    ) throws {
         // Being interrupted is how the command is meant to end (the process' exit closes the
         // connection, which undoes the request): from before the request, so that no moment of it
         // ends otherwise; unblocked too, as a parent may start it with them blocked.
@@ -140,11 +167,16 @@ struct ConnectionOptions: ParsableArguments {
         }
         pthread_sigmask(SIG_UNBLOCK, &ending, nil)
         try request(operation) { message, daemon throws(ClientFailure) in
-            guard case .ok = message.reply else { throw .unexpected(message.reply, for: operation) }
+            guard case .ok = message.reply else { throw .unexpected(message, for: operation) }
             Output.error(holding)
-            // Without a deadline a read ends only by throwing: the daemon closing is status 69.
-            while true { _ = try daemon.nextLine(until: nil) }
+            try follow(daemon)
         }
+    }
+
+    /// Reads until the daemon closes the connection (status 69): without a deadline a read
+    /// ends only by throwing.
+    static func holdUntilClosed(_ daemon: DaemonConnection) throws(ClientFailure) {
+        while true { _ = try daemon.nextLine(until: nil) }
     }
 
     /// Sends one request and hands its reply to `body`.
@@ -157,8 +189,8 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 extension ClientFailure {
-    /// A reply of the wrong kind for the request.
-    static func unexpected(_ reply: Reply, for operation: Operation) -> ClientFailure {
-        ClientFailure("unexpected reply to \(operation.name): \(reply)", status: .protocolError)
+    /// A reply of the wrong kind for the request, quoted as it came (its first 200 bytes).
+    static func unexpected(_ message: DaemonConnection.Message, for operation: Operation) -> ClientFailure {
+        ClientFailure("unexpected reply to \(operation.name): \(DaemonSocket.quoted(message.line))", status: .protocolError)
     }
 }

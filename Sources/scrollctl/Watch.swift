@@ -23,7 +23,7 @@ struct Watch: ParsableCommand {
     @Flag(help: "Print the raw state lines even on a terminal.")
     var json = false
 
-    @Option(help: ArgumentHelp("At most this many states per second (the daemon keeps the latest).", valueName: "HZ"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many states per second (the daemon keeps the latest).", valueName: "HZ"))
     var rate: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Exit after this many states.", valueName: "N"))
@@ -45,7 +45,7 @@ struct Watch: ParsableCommand {
         try connection.run { daemon throws(ClientFailure) in
             let subscribe = Operation.subscribe(container: container, rate: rate)
             let first = try daemon.request(subscribe, timeout: connection.timeoutDuration)
-            guard case .state = first.reply else { throw .unexpected(first.reply, for: subscribe) }
+            guard case .state = first.reply else { throw .unexpected(first, for: subscribe) }
             if live {
                 var view = TerminalView(container: container, server: daemon.server)
                 view.begin()
@@ -118,7 +118,7 @@ struct Watch: ParsableCommand {
         while true {
             let deadline = dirty ? lastDraw.advanced(by: frame) : clock.now.advanced(by: idleRefresh)
             if let line = try daemon.nextLine(until: deadline) {
-                if let message = daemon.decode(line), try take(message) {
+                if try take(daemon.decode(line)) {
                     view.draw(now: clock.now)
                     return
                 }

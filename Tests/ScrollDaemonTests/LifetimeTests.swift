@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOEmbedded
 import ScrollDaemon
@@ -97,6 +98,53 @@ struct LifetimeTests {
         #expect(try follower.request(#"{"op":"unobserve","id":"a"}"#)?["code"] as? String == "invalid_value")
         #expect(try follower.request(#"{"op":"ping"}"#)?["type"] as? String == "pong")
     }
+
+    /// Loading more content while a fling runs (docs/design.md §19, "Geometry changes never
+    /// break motion"): the fling goes on along its own curve to its own end, past where the old
+    /// content ended, and does not bounce. The `configure` comes 100 ms into the fling on the
+    /// daemon's own clock, long before the fling would reach the old end (~0.8 s): no machine
+    /// is too slow to send it in time, as a real socket's test could be.
+    @Test func aFlingRunsOnWhenItsContentGrowsUnderIt() throws {
+        let daemon = try EmbeddedDaemon()
+        let app = try daemon.connect()
+        let list = #"{"op":"configure","container":"list","containerSize":{"width":400,"height":600},"contentSize":{"width":400,"height":1600},"id":1}"#
+        #expect(try app.request(list)?["type"] as? String == "ok")
+        #expect(try app.request(#"{"op":"focus","container":"list","id":2}"#)?["type"] as? String == "ok")
+        #expect(try app.request(#"{"op":"subscribe","container":"list","id":3}"#)?["type"] as? String == "state")
+        // 20 × 10 px every 5 ms: released at y = 200 with ~2000 px/s, headed for ~1200, past
+        // the old end (resting range [0, 1000]).
+        for _ in 0..<20 {
+            daemon.input(.finger(AxisValues(y: 10)), device: 2)
+            daemon.advance(0.005)
+        }
+        daemon.input(.finger(AxisValues(x: 0, y: 0)), device: 2)
+        let fling = try #require(try app.drain().last { $0["type"] as? String == "state" })
+        #expect(fling["phase"] as? String == "decelerating")
+        daemon.advance(0.1)
+        var states = try app.drain().filter { $0["type"] as? String == "state" }
+        #expect(states.allSatisfy { y($0) < 1000 })
+        let grow = #"{"op":"configure","container":"list","contentSize":{"width":400,"height":5000},"id":4}"#
+        try app.send(grow)
+        daemon.advance(10)
+        let after = try app.drain()
+        #expect(after.contains { $0["type"] as? String == "ok" && $0["id"] as? Int == 4 })
+        states += after.filter { $0["type"] as? String == "state" }
+
+        // Its end point from any point of its curve: y∞ = y(τ) − v(τ)/k, k = 1000·ln 0.998.
+        let end = y(fling) - vy(fling) / (1000 * log(0.998))
+        #expect(end > 1100, "the fling was to end past the old bottom: \(end)")
+        // Unbroken: decelerating until it comes to rest, never a step back (no bounce).
+        let moving = states.prefix { $0["phase"] as? String == "decelerating" }
+        let rest = try #require(states.dropFirst(moving.count).first)
+        #expect(rest["phase"] as? String == "idle")
+        #expect(abs(y(rest) - end) < 1e-6, "came to rest at \(y(rest)), its curve's end is \(end)")
+        #expect(moving.contains { y($0) > 1000 })
+        #expect(zip(moving, moving.dropFirst()).allSatisfy { y($0) <= y($1) })
+        #expect(states.dropFirst(moving.count).allSatisfy { y($0) == y(rest) })
+    }
+
+    func y(_ state: [String: Any]) -> Double { (state["contentOffset"] as! [String: Any])["y"] as! Double }
+    func vy(_ state: [String: Any]) -> Double { (state["velocity"] as! [String: Any])["y"] as! Double }
 }
 
 /// A recording kept in memory.

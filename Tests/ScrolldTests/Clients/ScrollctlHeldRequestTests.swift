@@ -26,15 +26,25 @@ import Glibc
         client.request(["op": "get", "container": container], id: 1)?["paused"] as? Bool == true
     }
 
-    /// `scrollctl ARGUMENTS` started, left running.
-    static func start(_ arguments: [String], on daemon: DaemonProcess) throws -> Process {
+    /// `scrollctl ARGUMENTS` started, left running; its stderr goes to `errors` when given.
+    static func start(_ arguments: [String], on daemon: DaemonProcess, errors: Pipe? = nil) throws -> Process {
         let process = Process()
         process.executableURL = Scrollctl.binary
         process.arguments = arguments + ["--socket", daemon.socketPath]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// Waits for `process` to end on its own: killed after 90 s, a deadline that only catches
+    /// a process that would never end (it then fails on its status, 9).
+    static func ending(_ process: Process) {
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
     }
 
     /// SIGTERM is how a held request is meant to end (status 0), even started with SIGTERM
@@ -87,19 +97,40 @@ import Glibc
         // Its connection closed: the pause it made is undone.
         #expect(waitUntil(timeout: 30) { !Self.paused("list", watcher) })
 
-        // Resumed by someone else: at once, while the holder still runs.
-        let second = try Self.start(["pause", "list"], on: daemon)
+        // Resumed by someone else: at once, and the holder, which holds nothing any more, ends.
+        let errors = Pipe()
+        let second = try Self.start(["pause", "list"], on: daemon, errors: errors)
         #expect(waitUntil(timeout: 30) { Self.paused("list", watcher) })
         let resumed = try Scrollctl.run(["resume", "list", "--socket", daemon.socketPath])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(!Self.paused("list", watcher))
-        #expect(second.isRunning)
-        Self.interrupt(second)
+        Self.ending(second)
+        #expect(second.terminationReason == .exit && second.terminationStatus == 0)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "scrollctl: list paused until interrupted\nscrollctl: list was resumed by another client: the pause is over\n")
 
         let unknown = try Scrollctl.run(["pause", "nope", "--socket", daemon.socketPath])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("unknown_container"), "\(unknown.stderr)")
         #expect(try Scrollctl.run(["pause", "--socket", daemon.socketPath]).status == 64)  // CONTAINER is required
+    }
+
+    /// A paused container that is removed ends its holders' pause as it ends a `watch`.
+    @Test func aHeldPauseEndsWith1WhenItsContainerIsRemoved() throws {
+        let daemon = try DaemonProcess(config: Self.configuration)
+        defer { daemon.stop() }
+        let watcher = try LineClient(path: daemon.socketPath)
+        defer { watcher.close() }
+        _ = watcher.read(type: "welcome")
+        #expect(try Scrollctl.run(["configure", "made", "--container-size", "100x100", "--socket", daemon.socketPath]).status == 0)
+        let errors = Pipe()
+        let holder = try Self.start(["pause", "made"], on: daemon, errors: errors)
+        #expect(waitUntil(timeout: 30) { Self.paused("made", watcher) })
+        #expect(try Scrollctl.run(["remove", "made", "--socket", daemon.socketPath]).status == 0)
+        Self.ending(holder)
+        #expect(holder.terminationReason == .exit && holder.terminationStatus == 1)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.hasSuffix("scrollctl: container \"made\" was removed\n"), "\(said)")
     }
 
     @Test func aHeldPauseEndsWith69WhenTheDaemonGoesAway() throws {

@@ -220,12 +220,12 @@ struct DaemonTests {
         try "[daemon]\nrealtime_priority = 0\nframe_rate = 60\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
         let same = try #require(client.request(["op": "reload"], id: 1))
         #expect(same["ok"] as? Bool == true)
-        #expect((same["message"] as? String)?.hasSuffix(": 1 containers") == true, "\(same)")
+        #expect((same["message"] as? String)?.hasSuffix(": 1 container") == true, "\(same)")
 
         // Compared with what the daemon started with, so every later reload still says it (the
         // file watcher may have reloaded before this request: the reply is the same).
         try "[daemon]\nrealtime_priority = 5\nseat = \"seat9\"\nignore = [\"A Mouse\"]\n".write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        let later = ": 1 containers; daemon.seat, daemon.ignore, daemon.realtime_priority take effect at the next start"
+        let later = ": 1 container; daemon.seat, daemon.ignore, daemon.realtime_priority take effect at the next start"
         for id in 2...3 {
             let reply = try #require(client.request(["op": "reload"], id: id))
             #expect(reply["ok"] as? Bool == true)
