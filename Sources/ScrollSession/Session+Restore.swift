@@ -75,10 +75,11 @@ extension Session {
             engine.continueNumbering(container: index, after: stored.seq)
             if stored.paused { engine.setPaused(true, container: index) }
             // An offset no state could have had (a damaged store) leaves that axis where it is.
-            let target = AxisValues(
-                x: Limits.accepts(stored.offset.x) ? stored.offset.x : nil,
-                y: Limits.accepts(stored.offset.y) ? stored.offset.y : nil
-            )
+            // Rows reach past a request's 10⁹ px; a state's offset stays within 10¹⁷.
+            func possible(_ offset: Double) -> Double? {
+                offset.isFinite && abs(offset) <= Limits.stateMagnitude ? offset : nil
+            }
+            let target = AxisValues(x: possible(stored.offset.x), y: possible(stored.offset.y))
             update(container: index, at: engine.now, into: &published) {
                 // A refresh first: its `lo − r` is then the top of the range the offset is
                 // clamped to, so a container held there comes back there (docs/design.md §21).

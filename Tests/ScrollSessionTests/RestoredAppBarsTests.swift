@@ -54,4 +54,24 @@ struct RestoredAppBarsTests {
         let taken = try older.apply(try Command(recorded: RecordedCommandTests.line(old)))
         #expect(taken.last { $0.state.refreshing != nil }?.state.contentOffset.y == 0)
     }
+
+    /// A long list scrolled past 10⁹ px (10⁷ rows of 500 px reach 5·10⁹) comes back where it
+    /// was: the store keeps offsets up to ``Limits/stateMagnitude``, and the restore took back
+    /// only those within a request's 10⁹ (the list came back at its top).
+    @Test func aListScrolledPastAMillionScreensComesBackWhereItWas() throws {
+        let long: [ConfigureSetting] = [
+            ConfigureSetting(key: "containerSize", value: .object([("width", .double(400)), ("height", .double(800))])),
+            ConfigureSetting(key: "rows", value: .object([("count", .integer(10_000_000)), ("height", .double(500))])),
+        ]
+        let far = 4_321_000_000.0
+        var session = try Session(configuration: .defaults, at: 0)
+        let published = try session.apply(.restore(Restoration(containers: [
+            RestoredContainer(name: "long", settings: long, seq: 3, offset: Point(x: 0, y: far), paused: false),
+            // Past the end of its content: clamped to the end, as a scrollTo would be.
+            RestoredContainer(name: "beyond", settings: long, seq: 3, offset: Point(x: 0, y: 9e16), paused: false),
+        ], focus: nil), at: 40))
+        // Each published once, with the seq after its stored one, in the order restored.
+        let offsets = published.filter { $0.seq == 4 }.map(\.state.contentOffset.y)
+        #expect(offsets == [far, 5e9 - 800])
+    }
 }
