@@ -31,9 +31,27 @@ package struct ConfigurationFileSource: Sendable {
 
     /// The configuration `text` (nil: none, the built-in defaults) gives, the overrides on top.
     package func parse(_ text: String?, file: String?) throws(ConfigurationError) -> Configuration {
-        var configuration = try text.map { text throws(ConfigurationError) in try Configuration.parse(text, file: file ?? "") } ?? .defaults
-        for (key, value) in overrides { try configuration.set(key, value) }
+        var configuration = try Self.parseFile(text, file: file)
+        try applyOverrides(to: &configuration)
         return configuration
+    }
+
+    /// The configuration `text` gives alone (nil: the built-in defaults).
+    package static func parseFile(_ text: String?, file: String?) throws(ConfigurationError) -> Configuration {
+        try text.map { text throws(ConfigurationError) in try Configuration.parse(text, file: file ?? "") } ?? .defaults
+    }
+
+    /// Puts the overrides on top of `configuration`, checked as a file's keys are once all are
+    /// set (the physics they resolve to, every container, the nesting): an override may name
+    /// a parent that does not exist, or a profile that does not fit with the file's physics.
+    /// The daemon tells a failure here (its command line) from one of the file (its
+    /// configuration) by calling this apart from ``parseFile(_:file:)``.
+    package func applyOverrides(to configuration: inout Configuration) throws(ConfigurationError) {
+        guard !overrides.isEmpty else { return }
+        for (key, value) in overrides { try configuration.set(key, value) }
+        _ = try configuration.resolvePhysics()
+        for container in configuration.containers { _ = try configuration.resolve(container: container.name) }
+        try configuration.checkNesting()
     }
 
     /// What the configuration accepts but its author should change (``Configuration/warnings``:

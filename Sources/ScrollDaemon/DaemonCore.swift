@@ -161,8 +161,14 @@ package final class DaemonCore {
 
     // MARK: What the edges read
 
-    /// The input devices in use.
-    package var devices: [DeviceInfo] { scheduler.input?.devices ?? [] }
+    /// The input devices in use: the input source's, then those of the log served beside it
+    /// (`run --fallback-replay`, once no device was usable), as `run --replay` lists its log's.
+    package var devices: [DeviceInfo] {
+        let input = scheduler.input?.devices ?? []
+        // The input ended: the replay is the input source now, listed once.
+        guard let replay = scheduler.replay, replay !== scheduler.input else { return input }
+        return input + replay.devices
+    }
 
     /// Whether the input devices are read now (docs/design.md §15).
     package var inputState: InputState { scheduler.input?.inputState ?? .active }

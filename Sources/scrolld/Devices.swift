@@ -25,20 +25,22 @@ struct Devices: ParsableCommand {
             throw ExitCode(1)
         }
         while context.nextEvent() != nil {}
+        var output = OutputStream.standardOutput
         let used = context.devices.values.sorted { $0.id < $1.id }
-        print(used.isEmpty ? "No usable scroll devices." : "Used:")
+        output.line(used.isEmpty ? "No usable scroll devices." : "Used:")
         for device in used {
             let caps = DeviceCapabilitiesText.names(device.capabilities)
             let rules = input.ruleNames(forDevice: device.name)
             // docs/design.md §25: a touchscreen says so.
             let kind = device.capabilities.contains(.touch) ? " (touchscreen)" : ""
-            print("  \(device.path)\t\(device.name)\(kind)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
+            output.line("  \(device.path)\t\(device.name)\(kind)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
         }
         let skipped = context.refusals.sorted { $0.key < $1.key }
         if !skipped.isEmpty {
-            print("Skipped:")
-            for (path, reason) in skipped { print("  \(path)\t\(reason)") }
+            output.line("Skipped:")
+            for (path, reason) in skipped { output.line("  \(path)\t\(reason)") }
         }
+        output.flush()
         if let problem = context.permissionProblem {
             standardError("scrolld: \(problem)")
         }

@@ -2,6 +2,11 @@ import SystemPackage
 
 /// Buffered output to a file descriptor: states are appended as bytes and written in large
 /// chunks, so replaying a million events costs a few hundred `write(2)` calls, not a million.
+///
+/// Every command's standard output goes through one (`replay`'s states, `check-config`'s and
+/// `devices`' lines), so a write that fails (`> /dev/full`) is reported and ends the command
+/// with status 74 (EX_IOERR) instead of passing unnoticed. What ArgumentParser prints itself
+/// (help, version) goes through stdio: ``StandardOutputCheck`` covers that.
 struct OutputStream {
     let fd: FileDescriptor
     var buffer: [UInt8] = []
@@ -17,6 +22,13 @@ struct OutputStream {
 
     mutating func flushIfFull() {
         if buffer.count >= capacity { flush() }
+    }
+
+    /// Appends `text` and a newline; written once the buffer is full or at `flush()`.
+    mutating func line(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(UInt8(ascii: "\n"))
+        flushIfFull()
     }
 
     /// Writes everything buffered. A closed pipe (`scrolld replay … | head`) ends quietly.
@@ -43,4 +55,21 @@ func standardError(_ message: String) {
     var line = message
     line += "\n"
     _ = try? FileDescriptor.standardError.writeAll(line.utf8)
+}
+
+/// What reaches standard output through stdio (ArgumentParser's help, version and usage texts)
+/// is flushed when the process exits, where a failed write would go unnoticed: the check below
+/// flushes it first and turns a failure into a message and status 74, as ``OutputStream`` does.
+enum StandardOutputCheck {
+    static func install() {
+        atexit {
+            // Every stdio stream: standard output is the only one scrolld writes through stdio.
+            guard fflush(nil) != 0 else { return }
+            // A closed pipe ends quietly, as with OutputStream.
+            let reason = errno
+            if reason == EPIPE { return }
+            standardError("scrolld: cannot write output: \(String(cString: strerror(reason)))")
+            _exit(74)
+        }
+    }
 }

@@ -24,7 +24,7 @@ struct Record: ParsableCommand {
     @Argument(help: ArgumentHelp("The log to write; - writes standard output.", valueName: "OUT"))
     var output: String
 
-    @Option(help: ArgumentHelp("Stop after this many seconds.", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many seconds.", valueName: "S"))
     var duration: Double?
 
     @OptionGroup var devices: DeviceOptions

@@ -31,22 +31,22 @@ struct Replay: ParsableCommand {
     @Argument(help: ArgumentHelp("The event log (.scrolllog); - reads standard input.", valueName: "LOG"))
     var log: String
 
-    @Option(help: ArgumentHelp("Replay under this configuration file (its containers, physics and [input] rules) instead of the built-in defaults; the container options override it.", valueName: "FILE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Replay under this configuration file (its containers, physics and [input] rules) instead of the built-in defaults; the container options override it.", valueName: "FILE"))
     var config: String?
 
     @OptionGroup(title: "Container")
     var model: ModelOptions
 
-    @Option(help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,..."))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,..."))
     var at: String?
 
-    @Option(help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
     var every: Double?
 
-    @Option(help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would.", valueName: "NAME"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would.", valueName: "NAME"))
     var focus: String?
 
-    @Option(help: ArgumentHelp("Draw the replay as an SVG chart into FILE (- for standard output) instead of printing states.", valueName: "FILE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw the replay as an SVG chart into FILE (- for standard output) instead of printing states.", valueName: "FILE"))
     var plot: String?
 
     func validate() throws {

@@ -42,9 +42,13 @@ struct Scrolld: ParsableCommand {
             EXIT STATUS
               0 success; 1 failure (another scrolld serves the socket, the socket cannot
               be made, check-config found an error, libinput cannot start); 64 bad command
-              line; 65 malformed event log or transcript; 66 an input file cannot be read;
-              73 an output file cannot be created; 74 a read or write error; 78 the
-              configuration is invalid when the daemon starts.
+              line, an option value the configuration refuses included (run --set
+              nosuch.key=1); 65 malformed event log or transcript; 66 an input file cannot
+              be read (a log, the FILE of check-config, a --device of run); 73 an output
+              file cannot be created; 74 a read or write error (standard output full or
+              failing included); 78 the configuration file (--config, or the one found on
+              the search path) is invalid or cannot be read where run, replay, record or
+              devices loads it.
 
             EXAMPLES
               systemctl --user enable --now scrolld.socket   (start on first connection)

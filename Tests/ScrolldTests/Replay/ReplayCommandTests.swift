@@ -152,6 +152,26 @@ struct ReplayCommandTests {
         #expect(liveNotALog.status == 65)
         #expect(liveNotALog.stderr.contains("critical: cannot replay"), "\(liveNotALog.stderr)")
     }
+
+    /// A usage error replay finds while it runs (a `--set` key the configuration refuses, a
+    /// `--focus` on no container) shows replay's usage, as one its option checks find does; it
+    /// showed the top-level `scrolld <subcommand>` (found by a user's trial of every command).
+    @Test func usageErrorsShowReplaysUsage() throws {
+        let path = try log(#"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+        let usage = "Usage: scrolld replay [<options>] <LOG>\n  See 'scrolld replay --help' for more information.\n"
+        let cases: [([String], String)] = [
+            (["--at", "1", "--every", "5"], "--at and --every exclude each other"),
+            (["--set", "nosuch.key=1"], "nosuch.key: unknown key (sections: daemon, web, physics, input, containers.NAME)"),
+            (["--focus", "nosuch"], #"--focus: unknown container "nosuch""#),
+            (["--set", "physics"], "--set expects SECTION.KEY=VALUE, got 'physics'"),
+        ]
+        for (arguments, message) in cases {
+            let result = try Scrolld.run(["replay", path] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "Error: \(message)\n" + usage, "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments)")
+        }
+    }
 }
 
 @Suite("scrolld replay of libinput debug-events transcripts")

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `check-config` and `devices` as a user meets them: the status the man page gives for a file
+/// that is not there, and output that cannot be written (each found by a user's trial of every
+/// command).
+@Suite("scrolld check-config and devices: exit statuses")
+struct CheckConfigCommandTests {
+    /// A FILE that cannot be read is EX_NOINPUT, with the file and the reason; a file that is
+    /// wrong stays status 1.
+    @Test func aFileThatIsNotThereIs66AndNamesIt() throws {
+        let missing = "/nonexistent/scrolld-\(UUID().uuidString).toml"
+        let result = try Scrolld.run(["check-config", missing])
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr == "\(missing): cannot read the configuration file: No such file or directory\n", "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+
+        let folder = FileManager.default.temporaryDirectory.path
+        let directory = try Scrolld.run(["check-config", folder])
+        #expect(directory.status == 66, "\(directory.stderr)")
+        #expect(directory.stderr == "\(folder): cannot read the configuration file: Is a directory\n", "\(directory.stderr)")
+
+        let wrong = try Scrolld.temporaryFile("[daemon]\nnosuch = 1\n", name: "scrolld.toml")
+        let invalid = try Scrolld.run(["check-config", wrong])
+        #expect(invalid.status == 1, "\(invalid.stderr)")
+        #expect(invalid.stderr.hasPrefix("\(wrong):2: daemon.nosuch: unknown key"), "\(invalid.stderr)")
+    }
+
+    /// `> /dev/full`: the write fails, which the command says, with EX_IOERR; it used to end
+    /// with 0 and nothing said, the lines lost.
+    @Test(arguments: [
+        ["check-config", "CONFIG"],
+        ["devices", "--config", "/dev/null", "--seat", "scrolld-test-no-such-seat"],
+        ["--help"],
+        ["check-config", "--help"],
+    ])
+    func outputThatCannotBeWrittenIs74(arguments: [String]) throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"))
+        let config = try Scrolld.temporaryFile("[containers.side]\n", name: "scrolld.toml")
+        let result = try Scrolld.run(arguments.map { $0 == "CONFIG" ? config : $0 }, stdoutTo: "/dev/full")
+        #expect(result.status == 74, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("scrolld: cannot write output: No space left on device\n"), "\(arguments): \(result.stderr)")
+    }
+
+    /// The same commands with somewhere to write: status 0 and their lines.
+    @Test func theSameCommandsWriteTheirLines() throws {
+        let config = try Scrolld.temporaryFile("[containers.side]\n", name: "scrolld.toml")
+        let check = try Scrolld.run(["check-config", config])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.lines == ["\(config): ok", "containers: main, side"])
+        let devices = try Scrolld.run(["devices", "--config", "/dev/null", "--seat", "scrolld-test-no-such-seat"])
+        #expect(devices.status == 0, "\(devices.stderr)")
+        #expect(devices.lines == ["No usable scroll devices."], "\(devices.lines)")
+    }
+}
