@@ -392,15 +392,8 @@ struct ScrollctlTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/silent.sock"
         // Listens, never accepts: connect succeeds and nothing ever arrives.
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = try LyingDaemon.listening(at: path)
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0 && listen(fd, 8) == 0)
 
         // Nothing will ever answer, so the short timeout is exact, not a race; a scrollctl that
         // waited for ever would be killed by `run`'s limit (status 9, not 75).
