@@ -3,7 +3,10 @@
  * C11 over libc only. One `scrolld *` is one connection to the daemon, driven from the
  * application's own main loop: register scrolld_fd() with poll/epoll/SDL/GLib, call
  * scrolld_dispatch() when it is readable, and the callbacks run from inside that call.
- * Requests block until their reply (or the client's timeout) and never run callbacks.
+ * Requests block until their reply (or the client's timeout) and never run callbacks: what
+ * arrives meanwhile is kept for the next dispatch, at most 4096 messages and 16 MiB (beyond
+ * either, the oldest state goes, the daemon's own latest-wins rule, a gap in seq shows it;
+ * without a state to drop, the oldest other message).
  *
  * Threading: a client is not thread-safe. Call every function on one `scrolld *` from one
  * thread at a time (normally the thread of the main loop); callbacks run on the thread that
@@ -35,7 +38,11 @@ extern "C" {
 /* The longest line this library reads from the daemon, in bytes before its newline (1 MiB). A
  * longer one ends the connection as soon as that much of it has arrived, however it is cut:
  * the request waiting then fails at once with SCROLLD_E_BAD_REPLY, and the disconnect callback
- * gets the same code (a client with SCROLLD_RECONNECT connects again). */
+ * gets the same code (a client with SCROLLD_RECONNECT connects again). So does a line this
+ * library cannot read: not JSON (a number out of a double's range, nesting deeper than 64),
+ * invalid UTF-8, or JSON that is not an object — a protocol violation. A JSON object of a type
+ * this version does not know, or a message without the fields it needs, is skipped (a newer
+ * daemon's). */
 #define SCROLLD_MAX_LINE (1024 * 1024)
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -54,7 +61,8 @@ enum scrolld_code {
     SCROLLD_E_DISCONNECTED = 8,  /* the connection ended */
     SCROLLD_E_TIMEOUT = 9,       /* no reply within the client's timeout */
     SCROLLD_E_BAD_REPLY = 10,    /* the daemon sent what this library cannot read (a reply that
-                                  * does not fit the request, a line over SCROLLD_MAX_LINE) */
+                                  * does not fit the request, a line that is not JSON, a line over
+                                  * SCROLLD_MAX_LINE: these two end the connection) */
     SCROLLD_E_NO_MEMORY = 11,
     SCROLLD_E_OTHER = 12         /* a code this version does not know: see scrolld_error.name */
 };
@@ -182,8 +190,11 @@ size_t scrolld_default_socket(char *buf, size_t size);
 
 /* Connects (path NULL: the default socket) and reads the daemon's welcome. NULL on failure,
  * with err filled: SCROLLD_E_NOT_RUNNING when nobody listens (also for an empty path or a
- * path that is no socket, which the message names), SCROLLD_E_TIMEOUT when the daemon
- * accepts but sends no welcome. Blocks until the welcome: up to the default timeout, 30 s. */
+ * path that is no socket, which the message names), SCROLLD_E_FORBIDDEN when the daemon
+ * refuses this uid, SCROLLD_E_TIMEOUT when the daemon accepts but sends no welcome in time or
+ * its queue of connections stays full (a busy daemon: connect is tried again, 1 ms doubling to
+ * 50 ms, within the same time), SCROLLD_E_BAD_REPLY when the first line is no welcome or
+ * cannot be read. Blocks until the welcome: up to the default timeout, 30 s. */
 scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err);
 /* The same, waiting at most `milliseconds` (> 0, else SCROLLD_E_INVALID_VALUE) for the
  * welcome; the client's timeout is then that too (as scrolld_set_timeout() sets it). */
@@ -194,17 +205,23 @@ void scrolld_close(scrolld *client);
 
 /* A descriptor that polls readable whenever scrolld_dispatch() has work: messages from the
  * daemon, a reconnection attempt due, or messages read while a request waited. It stays the
- * same across reconnections (an epoll descriptor): register it once. */
+ * same across reconnections (an epoll descriptor): register it once. Watch it level-triggered
+ * (poll, select, epoll without EPOLLET, GLib, a thread that wakes SDL): a dispatch may leave
+ * work for the next call, and the descriptor then stays readable, but it makes no new edge. */
 int scrolld_fd(const scrolld *client);
 
-/* Reads what is there without blocking and runs the callbacks. Returns 0, or
- * SCROLLD_E_DISCONNECTED once a client without SCROLLD_RECONNECT has lost its connection (its
- * disconnect callback has then run, with the reason: SCROLLD_E_BAD_REPLY for a line over
- * SCROLLD_MAX_LINE). */
+/* Reads what is there without blocking and runs the callbacks. One call is bounded: it
+ * delivers what requests kept before it and what it reads itself (a bounded number of reads);
+ * what requests made by its own callbacks keep meanwhile is left, in order, for the next call,
+ * and the descriptor stays readable. Returns 0, or SCROLLD_E_DISCONNECTED once a client
+ * without SCROLLD_RECONNECT has lost its connection (its disconnect callback has then run, with
+ * the reason: SCROLLD_E_BAD_REPLY for a line over SCROLLD_MAX_LINE or one it cannot read). */
 int scrolld_dispatch(scrolld *client);
 
-/* How long a request waits for its reply (and, reconnecting, for the connection): default
- * 30000 ms, or what scrolld_connect_timeout() was given. */
+/* How long a request waits for its reply (and, reconnecting, for the connection: a request
+ * made while the daemon is away waits for the reconnection within this time, then fails with
+ * SCROLLD_E_TIMEOUT): default 30000 ms, or what scrolld_connect_timeout() was given. 0 or
+ * less is ignored (the timeout stays as it was). */
 void scrolld_set_timeout(scrolld *client, int milliseconds);
 
 bool scrolld_connected(const scrolld *client);
@@ -228,6 +245,7 @@ typedef void (*scrolld_disconnect_cb)(scrolld *client, const scrolld_error *why,
  * (its containers were re-created), not the same one that dropped the connection. */
 typedef void (*scrolld_connect_cb)(scrolld *client, bool new_instance, void *data);
 
+/* Each replaces the callback (NULL: none) and its data; a NULL client: nothing happens. */
 void scrolld_on_state(scrolld *client, scrolld_state_cb callback, void *data);
 void scrolld_on_observation(scrolld *client, scrolld_observation_cb callback, void *data);
 void scrolld_on_removed(scrolld *client, scrolld_removed_cb callback, void *data);
@@ -265,9 +283,16 @@ typedef struct scrolld_position {
 
 /* ---- settings for configure ------------------------------------------------------------ */
 
-/* Every key of configure (docs/protocol.md), set one by one; only the keys set are sent. A
- * builder reports a value JSON cannot carry (NaN, infinity, invalid UTF-8) when the request is
- * made, as SCROLLD_E_INVALID_VALUE. */
+/* Every key of configure (docs/protocol.md), set one by one; only the keys set are sent, and
+ * setting a key again replaces its value. A builder reports an argument that makes no value
+ * when the request is made, as SCROLLD_E_INVALID_VALUE naming the key (nothing is sent): a
+ * value JSON cannot carry (NaN, infinity, invalid UTF-8), a NULL array with a count above 0
+ * (row heights, devices; NULL with 0 is the empty list), a NULL in devices' names, NULL JSON
+ * (scrolld_settings_json; the JSON null is "null"). Setting that key again mends it. A NULL
+ * key (physics, json) has no key to set again: every request with that object then fails. A
+ * NULL string value is the JSON null (parent NULL: no parent). A NULL settings object: the
+ * builders do nothing. An object may be reused for any number of calls: its memory stays
+ * within about twice what its current keys need. */
 typedef struct scrolld_settings scrolld_settings;
 
 scrolld_settings *scrolld_settings_new(void);
@@ -318,6 +343,8 @@ enum scrolld_subscribe_flags {
     SCROLLD_WAIT = 1u << 0
 };
 
+/* settings NULL: no keys, as an empty settings object (a new container gets the daemon's
+ * defaults; an existing one is left as it is). */
 int scrolld_configure(scrolld *c, const char *container, const scrolld_settings *settings, scrolld_error *err);
 int scrolld_scroll_to(scrolld *c, const char *container, const scrolld_position *position,
                       const scrolld_animation *animation, scrolld_error *err);

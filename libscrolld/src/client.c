@@ -30,13 +30,20 @@
 #define ARENA_LIMIT (16u << 20)
 /* Requests not yet taken by a daemon that stopped reading. */
 #define MAX_OUTPUT (1024 * 1024)
-/* Messages read while a request waited, kept for the next dispatch: beyond this the oldest
- * state goes (the daemon's own latest-wins rule; a gap in seq shows it). */
+/* Messages read while a request waited, kept for the next dispatch: beyond this many, or this
+ * many bytes, the oldest state goes (the daemon's own latest-wins rule; a gap in seq shows it),
+ * else the oldest other message. The bytes bound what a daemon sending lines of up to
+ * SCROLLD_MAX_LINE can make the client hold (4096 such lines would be 4 GiB). */
 #define MAX_DEFERRED 4096
+#define MAX_DEFERRED_BYTES (16u << 20)
 #define DEFAULT_TIMEOUT_MS 30000
 #define FIRST_RETRY_MS 50
 #define LAST_RETRY_MS 2000
 #define READS_PER_DISPATCH 16
+/* A daemon whose queue of connections is full (connect: EAGAIN) is tried again after this,
+ * doubling up to the last, within the connect's timeout. */
+#define FIRST_BUSY_RETRY_MS 1
+#define LAST_BUSY_RETRY_MS 50
 
 enum conn { ST_CONNECTED, ST_WELCOME, ST_BACKOFF, ST_DEAD };
 
@@ -99,6 +106,9 @@ typedef struct deferred {
     enum deferred_kind kind;
     bool flag;  /* D_DISCONNECT: reconnecting; D_CONNECT: a new instance */
     bool is_state;
+    /* Kept by a request a callback made inside dispatch number `held` (0: none): that
+     * dispatch leaves it, and what follows it, to the next one. */
+    uint64_t held;
     scrolld_error error;
     size_t len;
     char data[];
@@ -133,7 +143,9 @@ struct scrolld {
     /* the phase_name of the last scrolld_get() whose phase this version does not know */
     char *get_phase;
     deferred *dq, **dq_tail;
-    size_t dq_count;
+    size_t dq_count, dq_bytes;
+    uint64_t epoch;  /* dispatches begun (deferred.held) */
+    int in_call;     /* requests under way (a callback's inside a dispatch among them) */
     arena arenas[2];  /* [0] dispatch, [1] a request waiting (callbacks may make requests) */
     locale_t cloc;
     scrolld_state_cb on_state; void *on_state_data;
@@ -344,6 +356,24 @@ static void forget(scrolld *c, const char *container) {
 
 /* ---- the deferred queue ----------------------------------------------------------------- */
 
+static size_t deferred_size(const deferred *d) { return sizeof *d + d->len + 1; }
+
+/* Makes room: the oldest state goes, else the oldest other line, else the oldest event. */
+static void defer_drop_oldest(scrolld *c) {
+    deferred **victim = NULL, **line = NULL;
+    for (deferred **p = &c->dq; *p != NULL; p = &(*p)->next) {
+        if ((*p)->is_state) { victim = p; break; }
+        if (line == NULL && (*p)->kind == D_LINE) line = p;
+    }
+    if (victim == NULL) victim = line != NULL ? line : &c->dq;
+    deferred *v = *victim;
+    *victim = v->next;
+    if (c->dq_tail == &v->next) c->dq_tail = victim;
+    c->dq_count--;
+    c->dq_bytes -= deferred_size(v);
+    free(v);
+}
+
 static deferred *defer_new(scrolld *c, enum deferred_kind kind, const char *data, size_t len) {
     deferred *d = malloc(sizeof *d + len + 1);
     if (d == NULL) return NULL;
@@ -352,21 +382,14 @@ static deferred *defer_new(scrolld *c, enum deferred_kind kind, const char *data
     d->len = len;
     if (len) memcpy(d->data, data, len);
     d->data[len] = '\0';
-    if (c->dq_count >= MAX_DEFERRED) {
-        /* the oldest state goes (else the oldest message) */
-        deferred **victim = NULL;
-        for (deferred **p = &c->dq; *p != NULL; p = &(*p)->next)
-            if ((*p)->is_state) { victim = p; break; }
-        if (victim == NULL) victim = &c->dq;
-        deferred *v = *victim;
-        *victim = v->next;
-        if (c->dq_tail == &v->next) c->dq_tail = victim;
-        free(v);
-        c->dq_count--;
-    }
+    d->held = c->dispatching && c->in_call > 0 ? c->epoch : 0;
+    size_t size = deferred_size(d);
+    while (c->dq != NULL && (c->dq_count >= MAX_DEFERRED || c->dq_bytes + size > MAX_DEFERRED_BYTES))
+        defer_drop_oldest(c);
     *c->dq_tail = d;
     c->dq_tail = &d->next;
     c->dq_count++;
+    c->dq_bytes += size;
     signal_work(c);
     return d;
 }
@@ -377,6 +400,7 @@ static deferred *defer_pop(scrolld *c) {
     c->dq = d->next;
     if (c->dq == NULL) c->dq_tail = &c->dq;
     c->dq_count--;
+    c->dq_bytes -= deferred_size(d);
     return d;
 }
 
@@ -492,8 +516,10 @@ static void teardown(scrolld *c, int code, const char *message, bool announce) {
     }
 }
 
-/* A connected socket, or -1 with err filled. */
-static int open_socket(scrolld *c, scrolld_error *err) {
+/* A connected socket, or -1 with err filled. A daemon whose queue of connections is full
+ * (EAGAIN: it listens, but has not accepted those before) is tried again until `deadline`
+ * (0: not at all), then SCROLLD_E_TIMEOUT. */
+static int open_socket(scrolld *c, int64_t deadline, scrolld_error *err) {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     if (c->path[0] == '\0') {
         /* (connect() would take it for an abstract address) */
@@ -505,30 +531,41 @@ static int open_socket(scrolld *c, scrolld_error *err) {
         return -1;
     }
     strcpy(addr.sun_path, c->path);
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        fail(err, SCROLLD_E_NOT_RUNNING, "cannot make a socket: %s", strerror(errno));
-        return -1;
-    }
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        int e = errno;
-        close(fd);
-        /* Something else at the path: say what, rather than connect()'s "Connection refused". */
-        struct stat st;
-        if (stat(c->path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
-            const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a regular file" : "neither a socket, a file nor a directory";
-            fail(err, SCROLLD_E_NOT_RUNNING, "%s is not a socket (%s): scrolld is not running there", c->path, what);
-        } else {
-            fail(err, SCROLLD_E_NOT_RUNNING, "scrolld is not running (no daemon at %s: %s)", c->path, strerror(e));
+    int fd, e, busy_ms = FIRST_BUSY_RETRY_MS;
+    for (;;) {
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0) {
+            fail(err, SCROLLD_E_NOT_RUNNING, "cannot make a socket: %s", strerror(errno));
+            return -1;
         }
-        return -1;
+        if (connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0) return fd;
+        e = errno;
+        close(fd);
+        if ((e != EAGAIN && e != EINTR) || deadline == 0) break;
+        /* (polling for writability does not work here: an AF_UNIX connect that met a full
+         * queue is not pending, it failed, and is made again) */
+        int64_t left = deadline - now_ms();
+        if (left <= 0) {
+            fail(err, SCROLLD_E_TIMEOUT, "scrolld at %s is busy: its queue of connections stayed full for %d ms", c->path, c->timeout_ms);
+            return -1;
+        }
+        poll(NULL, 0, busy_ms < left ? busy_ms : (int)left);
+        busy_ms = busy_ms * 2 > LAST_BUSY_RETRY_MS ? LAST_BUSY_RETRY_MS : busy_ms * 2;
     }
-    return fd;
+    /* Something else at the path: say what, rather than connect()'s "Connection refused". */
+    struct stat st;
+    if (stat(c->path, &st) == 0 && !S_ISSOCK(st.st_mode)) {
+        const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a regular file" : "neither a socket, a file nor a directory";
+        fail(err, SCROLLD_E_NOT_RUNNING, "%s is not a socket (%s): scrolld is not running there", c->path, what);
+    } else {
+        fail(err, SCROLLD_E_NOT_RUNNING, "scrolld is not running (no daemon at %s: %s)", c->path, strerror(e));
+    }
+    return -1;
 }
 
 static void try_connect(scrolld *c) {
     scrolld_error ignored;
-    int fd = open_socket(c, &ignored);
+    int fd = open_socket(c, 0, &ignored);  /* a full queue: the backoff tries again */
     if (fd < 0) {
         c->backoff_ms = c->backoff_ms * 2 > LAST_RETRY_MS ? LAST_RETRY_MS : c->backoff_ms * 2;
         arm_timer(c, c->backoff_ms);
@@ -702,6 +739,17 @@ static int read_some(scrolld *c) {
 static void overlong(scrolld *c) {
     char message[160];
     snprintf(message, sizeof message, "scrolld sent a line over %d bytes (1 MiB), more than this library reads: the connection is closed", SCROLLD_MAX_LINE);
+    if (c->st == ST_WELCOME) fail(&c->connect_error, SCROLLD_E_BAD_REPLY, "%s", message);
+    teardown(c, SCROLLD_E_BAD_REPLY, message, c->st == ST_CONNECTED);
+}
+
+/* A line this library cannot read (not JSON, invalid UTF-8, a number out of a double's range,
+ * nested deeper than JSON_MAX_DEPTH, ...; or JSON that is not an object): a protocol violation,
+ * which ends the connection with bad_reply as a line over the limit does. (Skipping it would
+ * leave the request whose reply it may have been waiting its whole timeout.) */
+static void unreadable(scrolld *c, const char *why) {
+    char message[200];
+    snprintf(message, sizeof message, "scrolld sent a line this library cannot read (%s): the connection is closed", why);
     if (c->st == ST_WELCOME) fail(&c->connect_error, SCROLLD_E_BAD_REPLY, "%s", message);
     teardown(c, SCROLLD_E_BAD_REPLY, message, c->st == ST_CONNECTED);
 }
@@ -1051,8 +1099,14 @@ static bool handle_reply(scrolld *c, pending *p, const jv *msg, const char *type
 static void process_line(scrolld *c, const char *line, size_t len, bool defer, bool fresh) {
     arena *a = &c->arenas[defer ? 1 : 0];
     arena_reset(a);
-    jv *msg = json_parse(a, line, len, NULL);
-    if (msg == NULL || msg->type != J_OBJECT) return;  /* a line this client cannot read */
+    const char *why = NULL;
+    jv *msg = json_parse(a, line, len, &why);
+    if (msg == NULL || msg->type != J_OBJECT) {
+        /* (a kept line was read once already: only a fresh one can fail here) */
+        if (fresh) unreadable(c, msg == NULL ? why : "JSON that is not an object");
+        return;
+    }
+    /* A valid object of a type this version does not know is skipped: a newer daemon's. */
     const char *type = json_string(msg, "type");
     if (type == NULL) return;
     if (fresh && c->st == ST_WELCOME) {
@@ -1222,7 +1276,9 @@ scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseco
 
     ENTER(c);
     c->initial = true;
-    c->sock = open_socket(c, err);
+    /* One budget for getting in (a busy daemon's full queue) and for the welcome. */
+    int64_t deadline = now_ms() + c->timeout_ms;
+    c->sock = open_socket(c, deadline, err);
     if (c->sock < 0) {
         LEAVE();
         free_client(c);
@@ -1231,7 +1287,6 @@ scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseco
     ev.data.fd = c->sock;
     epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->sock, &ev);
     c->st = ST_WELCOME;
-    int64_t deadline = now_ms() + c->timeout_ms;
     while (c->st == ST_WELCOME && now_ms() < deadline) wait_step(c, (int)(deadline - now_ms()));
     LEAVE();
     if (c->st != ST_CONNECTED) {
@@ -1258,6 +1313,7 @@ void scrolld_close(scrolld *c) {
 
 int scrolld_fd(const scrolld *c) { return c ? c->epfd : -1; }
 
+/* (0 or less is ignored, documented: the timeout stays as it was) */
 void scrolld_set_timeout(scrolld *c, int ms) { if (c && ms > 0) c->timeout_ms = ms; }
 
 bool scrolld_connected(const scrolld *c) { return c && c->st == ST_CONNECTED; }
@@ -1274,11 +1330,12 @@ bool scrolld_has_feature(const scrolld *c, const char *feature) {
 size_t scrolld_container_count(const scrolld *c) { return c ? c->ncontainers : 0; }
 const char *scrolld_container_name(const scrolld *c, size_t i) { return c && i < c->ncontainers ? c->containers[i] : NULL; }
 
-void scrolld_on_state(scrolld *c, scrolld_state_cb f, void *data) { c->on_state = f; c->on_state_data = data; }
-void scrolld_on_observation(scrolld *c, scrolld_observation_cb f, void *data) { c->on_observation = f; c->on_observation_data = data; }
-void scrolld_on_removed(scrolld *c, scrolld_removed_cb f, void *data) { c->on_removed = f; c->on_removed_data = data; }
-void scrolld_on_disconnect(scrolld *c, scrolld_disconnect_cb f, void *data) { c->on_disconnect = f; c->on_disconnect_data = data; }
-void scrolld_on_connect(scrolld *c, scrolld_connect_cb f, void *data) { c->on_connect = f; c->on_connect_data = data; }
+/* A NULL client: nothing happens, as every other function takes one. */
+void scrolld_on_state(scrolld *c, scrolld_state_cb f, void *data) { if (c) { c->on_state = f; c->on_state_data = data; } }
+void scrolld_on_observation(scrolld *c, scrolld_observation_cb f, void *data) { if (c) { c->on_observation = f; c->on_observation_data = data; } }
+void scrolld_on_removed(scrolld *c, scrolld_removed_cb f, void *data) { if (c) { c->on_removed = f; c->on_removed_data = data; } }
+void scrolld_on_disconnect(scrolld *c, scrolld_disconnect_cb f, void *data) { if (c) { c->on_disconnect = f; c->on_disconnect_data = data; } }
+void scrolld_on_connect(scrolld *c, scrolld_connect_cb f, void *data) { if (c) { c->on_connect = f; c->on_connect_data = data; } }
 
 int scrolld_dispatch(scrolld *c) {
     if (c == NULL) return SCROLLD_E_DISCONNECTED;
@@ -1288,13 +1345,20 @@ int scrolld_dispatch(scrolld *c) {
     uint64_t count;
     if (read(c->evfd, &count, sizeof count) < 0) { /* nothing was signalled */ }
     c->signalled = false;
+    c->epoch++;
     struct pollfd t = {.fd = c->tfd, .events = POLLIN};
     if (poll(&t, 1, 0) > 0) timer_fired(c);
     if (c->out_len > 0) flush(c);
+    /* One call is bounded: what was kept before it, what it reads itself (READS_PER_DISPATCH
+     * reads at most) and what that makes happen. What requests made by its callbacks keep is
+     * the next call's (the descriptor stays readable), and nothing after it is read before it:
+     * a callback that makes a request for every state of a busy container does not keep one
+     * dispatch going for ever. */
     int reads = 0;
     for (;;) {
-        deferred *d = defer_pop(c);
-        if (d != NULL) {
+        if (c->dq != NULL) {
+            if (c->dq->held == c->epoch) break;
+            deferred *d = defer_pop(c);
             handle_deferred(c, d);
             free(d);
             continue;
@@ -1329,6 +1393,8 @@ static int wait_connected(scrolld *c, int64_t deadline, scrolld_error *err) {
         wait_step(c, (int)left);
     }
     if (c->st == ST_CONNECTED) return 0;
+    if (c->st != ST_DEAD)  /* reconnecting: the connection did not come back in time */
+        return fail(err, SCROLLD_E_TIMEOUT, "not connected to scrolld at %s (waited %d ms for a reconnection)", c->path, c->timeout_ms);
     return fail(err, SCROLLD_E_DISCONNECTED, "not connected to scrolld at %s", c->path);
 }
 
@@ -1336,6 +1402,7 @@ static int wait_connected(scrolld *c, int64_t deadline, scrolld_error *err) {
 static int call(scrolld *c, jbuf *b, uint64_t id, pending *setup, waiter *w, scrolld_error *err) {
     jb_lit(b, "}\n");
     int code = 0;
+    c->in_call++;
     if (b->failed) {
         code = fail(err, b->failed, "%s", b->why ? b->why : "cannot write the request");
         goto out;
@@ -1383,6 +1450,7 @@ static int call(scrolld *c, jbuf *b, uint64_t id, pending *setup, waiter *w, scr
     if (code != 0 && err != NULL) *err = w->error;
     else if (code == 0) succeed(err);
 out:
+    c->in_call--;
     free(setup->options);
     free(setup->of);
     jb_free(b);
@@ -1471,12 +1539,12 @@ int scrolld_configure(scrolld *c, const char *container, const scrolld_settings 
     begin(&b, id, "configure");
     jb_key(&b, "container");
     jb_cstring(&b, container);
-    const char *why = NULL;
-    int wrote = settings_write(settings, &b, &c->arenas[1], &why);
+    char why[400] = "bad settings";
+    int wrote = settings_write(settings, &b, &c->arenas[1], why, sizeof why);
     if (wrote != 0) {
         jb_free(&b);
         LEAVE();
-        return fail(err, wrote, "configure: %s", why ? why : "bad settings");
+        return fail(err, wrote, "configure: %s", why);
     }
     waiter w = {0};
     pending setup = {.op = OP_CONFIGURE, .container = (char *)container, .settings = settings};

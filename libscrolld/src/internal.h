@@ -14,13 +14,26 @@ typedef struct setting {
     char *member;
     jv *value;
     char *raw;
+    /* A builder's argument that cannot make a value (a NULL array with a count, NULL JSON): the
+     * request fails with SCROLLD_E_INVALID_VALUE naming the key, until the key is set again. */
+    const char *invalid;
 } setting;
 
+/* Every setter allocates in `memory` and a replaced value is not freed one by one: once the
+ * arena has grown past twice what the settings used after the last compaction (and past
+ * SETTINGS_SLACK), the live settings are copied into a fresh arena and the old one freed, so a
+ * reused object stays bounded by about twice its live size (settings.c, compact()). */
 struct scrolld_settings {
     arena memory;
     setting *first, **tail;
     bool failed;
+    /* a builder given a NULL key (no key to set again): every request with it fails */
+    const char *invalid;
+    size_t live;  /* memory.used_total right after the last compaction */
 };
+
+/* Below this the arena is never compacted. */
+#define SETTINGS_SLACK (64u << 10)
 
 /* A run of rows of one height: a container's rows as it is now, edits folded in. */
 typedef struct row_run {
@@ -56,9 +69,11 @@ typedef struct desc {
 } desc;
 
 /* The settings as request members (after `"container":...`). Returns 0 or a SCROLLD_E_ code
- * with *why. `a` is scratch memory for reading raw values. */
-int settings_write(const scrolld_settings *s, jbuf *out, arena *a, const char **why);
-/* Folds a configure that succeeded into d. Returns false when out of memory. */
+ * with the reason, naming the key, in why[size]. `a` is scratch memory for reading raw values.
+ * s NULL: no keys. */
+int settings_write(const scrolld_settings *s, jbuf *out, arena *a, char *why, size_t size);
+/* Folds a configure that succeeded into d (s NULL: no keys). Returns false when out of
+ * memory. */
 bool desc_fold(desc *d, const scrolld_settings *s, arena *a);
 void desc_free(desc *d);
 /* The restoring lines' members: the description, then row insertions in *inserts (one

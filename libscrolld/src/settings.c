@@ -67,22 +67,81 @@ static void member(scrolld_settings *s, jv *o, const char *key, jv *value) {
     *tail = value;
 }
 
+/* A copy of a built value (and its members or elements) in arena a. */
+static jv *copy_value(arena *a, const jv *v) {
+    jv *n = arena_alloc(a, sizeof *n);
+    if (n == NULL) return NULL;
+    *n = *v;
+    n->child = n->next = NULL;
+    if (v->str != NULL && (n->str = arena_strndup(a, v->str, v->len)) == NULL) return NULL;
+    if (v->key != NULL && (n->key = arena_strndup(a, v->key, v->keylen)) == NULL) return NULL;
+    jv **tail = &n->child;
+    for (const jv *c = v->child; c != NULL; c = c->next) {  /* siblings iterated, not recursed */
+        if ((*tail = copy_value(a, c)) == NULL) return NULL;
+        tail = &(*tail)->next;
+    }
+    return n;
+}
+
+static char *copy_text(arena *a, const char *text) {
+    return text != NULL ? arena_strndup(a, text, strlen(text)) : NULL;
+}
+
+/* Copies the live settings into a fresh arena and frees the old one, with every value replaced
+ * since the last compaction. Out of memory: nothing changes (the next setter tries again). */
+static void compact(scrolld_settings *s) {
+    arena fresh;
+    arena_init(&fresh, SETTINGS_LIMIT);
+    setting *first = NULL, *last = NULL;
+    for (const setting *e = s->first; e != NULL; e = e->next) {
+        setting *n = arena_alloc(&fresh, sizeof *n);
+        if (n == NULL) goto fail;
+        *n = *e;
+        n->next = NULL;
+        if ((n->key = copy_text(&fresh, e->key)) == NULL) goto fail;
+        if (e->member != NULL && (n->member = copy_text(&fresh, e->member)) == NULL) goto fail;
+        if (e->raw != NULL && (n->raw = copy_text(&fresh, e->raw)) == NULL) goto fail;
+        if (e->value != NULL && (n->value = copy_value(&fresh, e->value)) == NULL) goto fail;
+        if (last == NULL) first = n;
+        else last->next = n;
+        last = n;
+    }
+    arena_free(&s->memory);
+    s->memory = fresh;
+    s->first = first;
+    s->tail = last != NULL ? &last->next : &s->first;
+    s->live = fresh.used_total;
+    return;
+fail:
+    arena_free(&fresh);
+}
+
+/* After each setter: a replaced value is garbage in the arena until the next compaction. */
+static void settle(scrolld_settings *s) {
+    if (s->memory.used_total > SETTINGS_SLACK && s->memory.used_total / 2 > s->live) compact(s);
+}
+
 /* Records a setting; a later one for the same key and member replaces it. A failed
- * allocation records a NULL value, which makes the request fail with SCROLLD_E_NO_MEMORY. */
-static void put(scrolld_settings *s, const char *key, const char *mem, jv *value, const char *raw) {
-    if (s == NULL) return;
+ * allocation records a NULL value, which makes the request fail with SCROLLD_E_NO_MEMORY.
+ * Returns the setting (NULL when out of memory). */
+static setting *put(scrolld_settings *s, const char *key, const char *mem, jv *value, const char *raw) {
+    if (s == NULL) return NULL;
     for (setting *e = s->first; e != NULL; e = e->next) {
         bool same_member = (e->member == NULL && mem == NULL) || (e->member && mem && strcmp(e->member, mem) == 0);
         if (strcmp(e->key, key) == 0 && same_member) {
             e->value = value;
             e->raw = raw ? arena_strndup(&s->memory, raw, strlen(raw)) : NULL;
-            return;
+            e->invalid = NULL;
+            if (raw != NULL && e->raw == NULL) e->value = NULL;
+            return e;
         }
         /* A whole value replaces the members given before, and a member a whole value. */
         if (strcmp(e->key, key) == 0 && (mem == NULL || e->member == NULL)) {
             e->member = mem ? arena_strndup(&s->memory, mem, strlen(mem)) : NULL;
             e->value = value;
             e->raw = raw ? arena_strndup(&s->memory, raw, strlen(raw)) : NULL;
+            e->invalid = NULL;
+            if ((mem != NULL && e->member == NULL) || (raw != NULL && e->raw == NULL)) e->value = NULL;
             /* drop the other entries of this key */
             for (setting **p = &e->next; *p != NULL;) {
                 if (strcmp((*p)->key, key) == 0) *p = (*p)->next;
@@ -90,21 +149,41 @@ static void put(scrolld_settings *s, const char *key, const char *mem, jv *value
             }
             s->tail = &s->first;
             while (*s->tail != NULL) s->tail = &(*s->tail)->next;
-            return;
+            return e;
         }
     }
     setting *e = arena_alloc(&s->memory, sizeof *e);
-    if (e == NULL) {
+    if (e == NULL || (e->key = arena_strndup(&s->memory, key, strlen(key))) == NULL) {
         s->failed = true;  /* the next request with these settings says so */
-        return;
+        return NULL;
     }
     e->next = NULL;
-    e->key = arena_strndup(&s->memory, key, strlen(key));
     e->member = mem ? arena_strndup(&s->memory, mem, strlen(mem)) : NULL;
     e->value = value;
     e->raw = raw ? arena_strndup(&s->memory, raw, strlen(raw)) : NULL;
+    e->invalid = NULL;
+    if ((mem != NULL && e->member == NULL) || (raw != NULL && e->raw == NULL)) e->value = NULL;
     *s->tail = e;
     s->tail = &e->next;
+    return e;
+}
+
+/* put(), then the compaction a setter may call for. */
+static void set(scrolld_settings *s, const char *key, const char *mem, jv *value, const char *raw) {
+    put(s, key, mem, value, raw);
+    settle(s);
+}
+
+/* A key whose builder was given what cannot make a value: the request fails naming it. */
+static void set_invalid(scrolld_settings *s, const char *key, const char *mem, const char *why) {
+    setting *e = put(s, key, mem, node(s, J_NULL), NULL);
+    if (e != NULL) e->invalid = why;
+    settle(s);
+}
+
+/* A builder given a NULL key: no key to name or to set again. */
+static void null_key(scrolld_settings *s, const char *builder) {
+    if (s != NULL && s->invalid == NULL) s->invalid = builder;
 }
 
 static jv *size_value(scrolld_settings *s, double width, double height) {
@@ -115,11 +194,11 @@ static jv *size_value(scrolld_settings *s, double width, double height) {
 }
 
 void scrolld_settings_container_size(scrolld_settings *s, double width, double height) {
-    if (s) put(s, "containerSize", NULL, size_value(s, width, height), NULL);
+    if (s) set(s, "containerSize", NULL, size_value(s, width, height), NULL);
 }
 
 void scrolld_settings_content_size(scrolld_settings *s, double width, double height) {
-    if (s) put(s, "contentSize", NULL, size_value(s, width, height), NULL);
+    if (s) set(s, "contentSize", NULL, size_value(s, width, height), NULL);
 }
 
 void scrolld_settings_content_insets(scrolld_settings *s, double top, double leading, double bottom, double trailing) {
@@ -129,19 +208,19 @@ void scrolld_settings_content_insets(scrolld_settings *s, double top, double lea
     member(s, o, "leading", num(s, leading));
     member(s, o, "bottom", num(s, bottom));
     member(s, o, "trailing", num(s, trailing));
-    put(s, "contentInsets", NULL, o, NULL);
+    set(s, "contentInsets", NULL, o, NULL);
 }
 
-void scrolld_settings_axes(scrolld_settings *s, const char *axes) { if (s) put(s, "axes", NULL, str(s, axes), NULL); }
+void scrolld_settings_axes(scrolld_settings *s, const char *axes) { if (s) set(s, "axes", NULL, str(s, axes), NULL); }
 
 void scrolld_settings_header(scrolld_settings *s, double min_height, double max_height) {
     if (!s) return;
-    put(s, "header", "min_height", num(s, min_height), NULL);
-    put(s, "header", "max_height", num(s, max_height), NULL);
+    set(s, "header", "min_height", num(s, min_height), NULL);
+    set(s, "header", "max_height", num(s, max_height), NULL);
 }
 
-void scrolld_settings_header_stretch(scrolld_settings *s, bool v) { if (s) put(s, "header", "stretch", boolean(s, v), NULL); }
-void scrolld_settings_header_snap(scrolld_settings *s, bool v) { if (s) put(s, "header", "snap", boolean(s, v), NULL); }
+void scrolld_settings_header_stretch(scrolld_settings *s, bool v) { if (s) set(s, "header", "stretch", boolean(s, v), NULL); }
+void scrolld_settings_header_snap(scrolld_settings *s, bool v) { if (s) set(s, "header", "snap", boolean(s, v), NULL); }
 
 static jv *int_value(scrolld_settings *s, int64_t v) {
     jv *n = node(s, J_NUMBER);
@@ -169,18 +248,22 @@ static jv *heights_value(scrolld_settings *s, const double *heights, size_t coun
 
 void scrolld_settings_rows(scrolld_settings *s, int64_t count, double height) {
     if (!s) return;
-    put(s, "rows", "count", int_value(s, count), NULL);
-    put(s, "rows", "height", num(s, height), NULL);
+    set(s, "rows", "count", int_value(s, count), NULL);
+    set(s, "rows", "height", num(s, height), NULL);
 }
+
+/* A NULL array with a count makes no value: the request says so. */
+static const char NULL_ARRAY[] = "a NULL array with a count above 0";
 
 void scrolld_settings_row_heights(scrolld_settings *s, const double *heights, size_t count) {
     if (!s) return;
-    put(s, "rows", "heights", heights_value(s, heights, count), NULL);
+    if (heights == NULL && count > 0) set_invalid(s, "rows", "heights", NULL_ARRAY);
+    else set(s, "rows", "heights", heights_value(s, heights, count), NULL);
 }
 
-void scrolld_settings_rows_top(scrolld_settings *s, double top) { if (s) { put(s, "rows", "top", num(s, top), NULL); } }
-void scrolld_settings_rows_threshold(scrolld_settings *s, double t) { if (s) { put(s, "rows", "threshold", num(s, t), NULL); } }
-void scrolld_settings_rows_visible_in(scrolld_settings *s, const char *area) { if (s) { put(s, "rows", "visible_in", str(s, area), NULL); } }
+void scrolld_settings_rows_top(scrolld_settings *s, double top) { if (s) { set(s, "rows", "top", num(s, top), NULL); } }
+void scrolld_settings_rows_threshold(scrolld_settings *s, double t) { if (s) { set(s, "rows", "threshold", num(s, t), NULL); } }
+void scrolld_settings_rows_visible_in(scrolld_settings *s, const char *area) { if (s) { set(s, "rows", "visible_in", str(s, area), NULL); } }
 
 void scrolld_settings_rows_insert(scrolld_settings *s, int64_t at, int64_t count, double height) {
     if (!s) return;
@@ -189,16 +272,20 @@ void scrolld_settings_rows_insert(scrolld_settings *s, int64_t at, int64_t count
     member(s, insert, "count", int_value(s, count));
     if (!(height < 0)) member(s, insert, "height", num(s, height));
     member(s, edit, "insert", insert);
-    put(s, "rows", NULL, edit, NULL);
+    set(s, "rows", NULL, edit, NULL);
 }
 
 void scrolld_settings_rows_insert_heights(scrolld_settings *s, int64_t at, const double *heights, size_t count) {
     if (!s) return;
+    if (heights == NULL && count > 0) {
+        set_invalid(s, "rows", NULL, NULL_ARRAY);
+        return;
+    }
     jv *edit = node(s, J_OBJECT), *insert = node(s, J_OBJECT);
     member(s, insert, "at", int_value(s, at));
     member(s, insert, "heights", heights_value(s, heights, count));
     member(s, edit, "insert", insert);
-    put(s, "rows", NULL, edit, NULL);
+    set(s, "rows", NULL, edit, NULL);
 }
 
 void scrolld_settings_rows_remove(scrolld_settings *s, int64_t at, int64_t count) {
@@ -207,17 +294,26 @@ void scrolld_settings_rows_remove(scrolld_settings *s, int64_t at, int64_t count
     member(s, remove, "at", int_value(s, at));
     member(s, remove, "count", int_value(s, count));
     member(s, edit, "remove", remove);
-    put(s, "rows", NULL, edit, NULL);
+    set(s, "rows", NULL, edit, NULL);
 }
 
-void scrolld_settings_physics_number(scrolld_settings *s, const char *key, double value) { if (s && key) put(s, "physics", key, num(s, value), NULL); }
-void scrolld_settings_physics_bool(scrolld_settings *s, const char *key, bool value) { if (s && key) put(s, "physics", key, boolean(s, value), NULL); }
-void scrolld_settings_physics_string(scrolld_settings *s, const char *key, const char *value) { if (s && key) put(s, "physics", key, str(s, value), NULL); }
-void scrolld_settings_scroll_target(scrolld_settings *s, const char *t) { if (s) put(s, "scrollTarget", NULL, str(s, t), NULL); }
-void scrolld_settings_parent(scrolld_settings *s, const char *p) { if (s) put(s, "parent", NULL, str(s, p), NULL); }
-void scrolld_settings_overscroll(scrolld_settings *s, const char *m) { if (s) put(s, "overscroll", NULL, str(s, m), NULL); }
-void scrolld_settings_anchor(scrolld_settings *s, const char *a) { if (s) put(s, "anchor", NULL, str(s, a), NULL); }
-void scrolld_settings_owned(scrolld_settings *s, bool owned) { if (s) put(s, "owned", NULL, boolean(s, owned), NULL); }
+void scrolld_settings_physics_number(scrolld_settings *s, const char *key, double value) {
+    if (key == NULL) null_key(s, "scrolld_settings_physics_number() was given a NULL key");
+    else if (s) set(s, "physics", key, num(s, value), NULL);
+}
+void scrolld_settings_physics_bool(scrolld_settings *s, const char *key, bool value) {
+    if (key == NULL) null_key(s, "scrolld_settings_physics_bool() was given a NULL key");
+    else if (s) set(s, "physics", key, boolean(s, value), NULL);
+}
+void scrolld_settings_physics_string(scrolld_settings *s, const char *key, const char *value) {
+    if (key == NULL) null_key(s, "scrolld_settings_physics_string() was given a NULL key");
+    else if (s) set(s, "physics", key, str(s, value), NULL);
+}
+void scrolld_settings_scroll_target(scrolld_settings *s, const char *t) { if (s) set(s, "scrollTarget", NULL, str(s, t), NULL); }
+void scrolld_settings_parent(scrolld_settings *s, const char *p) { if (s) set(s, "parent", NULL, str(s, p), NULL); }
+void scrolld_settings_overscroll(scrolld_settings *s, const char *m) { if (s) set(s, "overscroll", NULL, str(s, m), NULL); }
+void scrolld_settings_anchor(scrolld_settings *s, const char *a) { if (s) set(s, "anchor", NULL, str(s, a), NULL); }
+void scrolld_settings_owned(scrolld_settings *s, bool owned) { if (s) set(s, "owned", NULL, boolean(s, owned), NULL); }
 
 void scrolld_settings_touch_frame(scrolld_settings *s, double x, double y, double width, double height) {
     if (!s) return;
@@ -226,14 +322,23 @@ void scrolld_settings_touch_frame(scrolld_settings *s, double x, double y, doubl
     member(s, o, "y", num(s, y));
     member(s, o, "width", num(s, width));
     member(s, o, "height", num(s, height));
-    put(s, "touchFrame", NULL, o, NULL);
+    set(s, "touchFrame", NULL, o, NULL);
 }
 
 /* `{}`: no frame. */
-void scrolld_settings_touch_frame_none(scrolld_settings *s) { if (s) put(s, "touchFrame", NULL, node(s, J_OBJECT), NULL); }
+void scrolld_settings_touch_frame_none(scrolld_settings *s) { if (s) set(s, "touchFrame", NULL, node(s, J_OBJECT), NULL); }
 
 void scrolld_settings_devices(scrolld_settings *s, const char *const *names, size_t count) {
     if (!s) return;
+    if (names == NULL && count > 0) {
+        set_invalid(s, "devices", NULL, NULL_ARRAY);
+        return;
+    }
+    for (size_t i = 0; i < count; i++)
+        if (names[i] == NULL) {
+            set_invalid(s, "devices", NULL, "a NULL name in the array");
+            return;
+        }
     jv *a = node(s, J_ARRAY);
     if (a != NULL) {
         jv **tail = &a->child;
@@ -244,7 +349,7 @@ void scrolld_settings_devices(scrolld_settings *s, const char *const *names, siz
             tail = &n->next;
         }
     }
-    put(s, "devices", NULL, a, NULL);
+    set(s, "devices", NULL, a, NULL);
 }
 
 static jv *animation_value(scrolld_settings *s, scrolld_animation a) {
@@ -275,12 +380,13 @@ void scrolld_settings_animation(scrolld_settings *s, scrolld_animation a) {
         while (*s->tail != NULL) s->tail = &(*s->tail)->next;
         return;
     }
-    put(s, "animation", NULL, animation_value(s, a), NULL);
+    set(s, "animation", NULL, animation_value(s, a), NULL);
 }
 
 void scrolld_settings_json(scrolld_settings *s, const char *key, const char *json) {
-    if (!s || !key) return;
-    put(s, key, NULL, json ? node(s, J_NULL) : NULL, json);
+    if (key == NULL) null_key(s, "scrolld_settings_json() was given a NULL key");
+    else if (s && json == NULL) set_invalid(s, key, NULL, "no JSON text (NULL; the JSON null is \"null\")");
+    else if (s) set(s, key, NULL, node(s, J_NULL), json);
 }
 
 /* ---- writing a request ------------------------------------------------------------------ */
@@ -289,44 +395,67 @@ static bool is_object_key(const char *key) {
     return strcmp(key, "header") == 0 || strcmp(key, "rows") == 0 || strcmp(key, "physics") == 0;
 }
 
-int settings_write(const scrolld_settings *s, jbuf *out, arena *a, const char **why) {
+/* `key` or `key.member`, as a message names it. */
+static void name_setting(char *out, size_t size, const char *key, const char *mem) {
+    snprintf(out, size, "%s%s%s", key, mem ? "." : "", mem ? mem : "");
+}
+
+int settings_write(const scrolld_settings *s, jbuf *out, arena *a, char *why, size_t size) {
     if (s == NULL) return 0;
+    if (s->invalid != NULL) {
+        snprintf(why, size, "%s", s->invalid);
+        return SCROLLD_E_INVALID_VALUE;
+    }
     if (s->failed) {
-        *why = "out of memory while building the settings";
+        snprintf(why, size, "out of memory while building the settings");
         return SCROLLD_E_NO_MEMORY;
     }
+    char name[160];
     for (const setting *e = s->first; e != NULL; e = e->next) {
+        if (e->invalid != NULL) {
+            name_setting(name, sizeof name, e->key, e->member);
+            snprintf(why, size, "key \"%s\": %s", name, e->invalid);
+            return SCROLLD_E_INVALID_VALUE;
+        }
         if (e->value == NULL) {
-            *why = "out of memory while building the settings";
+            name_setting(name, sizeof name, e->key, e->member);
+            snprintf(why, size, "key \"%s\": out of memory while building the settings", name);
             return SCROLLD_E_NO_MEMORY;
         }
+    }
+    for (const setting *e = s->first; e != NULL && !out->failed; e = e->next) {
         /* Members of one key go together, at the first member's place. */
         bool first_of_key = true;
         for (const setting *p = s->first; p != e; p = p->next)
             if (strcmp(p->key, e->key) == 0) first_of_key = false;
         if (!first_of_key) continue;
         jb_key(out, e->key);
+        const char *failed_member = NULL;
         if (e->member != NULL) {
             jb_raw(out, "{", 1);
-            for (const setting *m = e; m != NULL; m = m->next) {
+            for (const setting *m = e; m != NULL && !out->failed; m = m->next) {
                 if (strcmp(m->key, e->key) != 0 || m->member == NULL) continue;
                 jb_key(out, m->member);
                 jb_value(out, m->value);
+                if (out->failed) failed_member = m->member;
             }
             jb_raw(out, "}", 1);
         } else if (e->raw != NULL) {
             const char *reason = NULL;
             jv *v = json_parse(a, e->raw, strlen(e->raw), &reason);
             if (v == NULL) {
-                *why = reason;
+                snprintf(why, size, "key \"%s\": not one JSON value (%s)", e->key, reason);
                 return SCROLLD_E_INVALID_VALUE;
             }
             jb_value(out, v);
         } else {
             jb_value(out, e->value);
         }
+        if (out->failed) {
+            name_setting(name, sizeof name, e->key, failed_member);
+            snprintf(why, size, "key \"%s\": %s", name, out->why ? out->why : "cannot write it");
+        }
     }
-    if (out->failed) *why = out->why;
     return out->failed;
 }
 
@@ -553,7 +682,7 @@ static bool fold_member(desc *d, const char *key, const char *mem_in, const jv *
 bool desc_fold(desc *d, const scrolld_settings *s, arena *a) {
     const jv *count = NULL, *height = NULL, *heights = NULL;
     bool ok = true;
-    for (const setting *e = s->first; e != NULL && ok; e = e->next) {
+    for (const setting *e = s != NULL ? s->first : NULL; e != NULL && ok; e = e->next) {
         const jv *value = e->value;
         if (e->raw != NULL) value = json_parse(a, e->raw, strlen(e->raw), NULL);
         if (value == NULL) continue;

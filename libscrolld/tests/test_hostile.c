@@ -1,11 +1,18 @@
 /* Hostile input from the socket: a fake server (a child process on a real Unix socket) sends
  * truncated lines, a 10 MB line, invalid UTF-8, invalid JSON, deep nesting, numbers out of
  * range, wrong replies, error codes this library does not know and 20 000 mutated state lines.
- * The client must skip what it cannot read, deliver only valid states, name the errors, and
- * never crash (ASan/UBSan watch every byte). A line over SCROLLD_MAX_LINE ends the connection
- * with bad_reply at once, however it arrives; a daemon that never says welcome is given up on
- * after scrolld_connect_timeout()'s time; a phase this version does not know keeps its name. */
+ * A line the library cannot read (not JSON, invalid UTF-8, ...) is a protocol violation: it
+ * ends the connection with bad_reply at once, as a line over SCROLLD_MAX_LINE does however it
+ * arrives; valid JSON that is no readable message (an unknown type, a state without its
+ * fields) is skipped. Only valid states are delivered, errors are named, and nothing crashes
+ * (ASan/UBSan watch every byte). A daemon that never says welcome is given up on after
+ * scrolld_connect_timeout()'s time, one whose queue of connections is full is tried again
+ * within it; a phase this version does not know keeps its name. While a request waits, what
+ * is kept is bounded in bytes too; one dispatch is bounded however its callbacks make
+ * requests. */
 #include "harness.h"
+
+#include "json.h"  /* the mutated lines that are not JSON go to the reader directly */
 
 static char server_path[300];
 static char *big;  /* 10 MB without a newline */
@@ -109,28 +116,53 @@ static scrolld *client(seen *x) {
 
 /* ---- scripts ---------------------------------------------------------------------------- */
 
+/* Valid JSON that is no message this library reads is skipped; the valid states around it are
+ * delivered; the first line that is not JSON ends the connection (bad_reply). */
 static void garbage(int fd) {
     say(fd, WELCOME);
     hear(fd);  /* subscribe */
     say(fd, "{\"type\":\"state\",\"id\":1,");
     say(fd, STATE(1) + 1);
     say(fd, "\n");
-    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":2\n");              /* truncated */
-    say(fd, "{\"type\":\"state\",\"container\":\"li\xffst\",\"seq\":3}\n");        /* invalid UTF-8 */
-    say(fd, "{\"type\":\"state\",\"container\":\"\xc0\xaf\",\"seq\":3}\n");         /* overlong form */
-    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":3,\"t\":5,\"phase\":\"idl\xe9\",\"contentOffset\":{\"x\":0,\"y\":0},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":600},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0}}\n");  /* whole, but Latin-1 */
-    say(fd, "{\"type\":\"state\",\"container\":\"\xed\xa0\x80\"}\n");              /* a surrogate in UTF-8 */
-    say(fd, "{\"type\":\"state\",\"container\":\"\\ud800\"}\n");                    /* a lone surrogate escape */
-    say(fd, "{\"type\":\"state\",\"container\":\"\\u0000\"}\n");                    /* NUL */
-    say(fd, "{\"type\":\"state\",\"seq\":1e999}\n");                                 /* out of range */
-    say(fd, "{\"type\":\"state\",\"seq\":-}\n{\"type\":01}\n{\"a\" 1}\n[1,]\n{}\n\"x\"\n\r\n\n");
+    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":2}\n");                /* a state without its fields */
+    say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":3,\"t\":5,\"phase\":\"idle\",\"contentOffset\":{\"x\":0,\"y\":0},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":\"600\"},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0}}\n");  /* a string for a number */
+    say(fd, "{}\n{\"type\":7}\n{\"type\":\"wobble\",\"id\":1}\n\r\n\n");                 /* no type, a new type */
     say(fd, "{\"type\":\"removed\"}\n{\"type\":\"observation\",\"id\":-1}\n{\"type\":\"state\",\"id\":99999999999999999999999}\n");
-    say(fd, STATE(4));                                                            /* a valid state... */
+    say(fd, STATE(4) "\n");
+    say(fd, STATE(5) "\n");                                                       /* the last valid one */
+    say(fd, STATE(6));                                                            /* a valid state... */
     say(fd, "x\n");                                                               /* ...with garbage after it */
-    for (int i = 0; i < 100000; i++) say(fd, "[");                                /* nesting */
+    say(fd, STATE(7) "\n");                                                       /* never read */
+}
+
+/* Lines this library cannot read: each, sent as the reply to a ping, fails it at once with
+ * bad_reply and ends the connection (the reason is named). */
+static const char *const unreadable_lines[] = {
+    "{\"type\":\"pong\",\"id\":1",                                          /* truncated */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"li\xffst\"}",                      /* invalid UTF-8 */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"\xc0\xaf\"}",                      /* an overlong form */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"idl\xe9\"}",                       /* Latin-1 */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"\xed\xa0\x80\"}",                  /* a surrogate in UTF-8 */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"\\ud800\"}",                       /* a lone surrogate escape */
+    "{\"type\":\"pong\",\"id\":1,\"s\":\"\\u0000\"}",                       /* NUL */
+    "{\"type\":\"pong\",\"id\":1e999}",                                     /* out of range */
+    "{\"type\":\"pong\",\"id\":-}",
+    "{\"type\":01}",
+    "{\"a\" 1}",
+    "[1,]",
+    "[1]",                                                                  /* JSON, but no object */
+    "\"x\"",
+    "{\"type\":\"pong\",\"id\":1}x",                                        /* text after the value */
+    NULL,                                                                   /* (100 000 '[') */
+};
+static const char *unreadable_line;
+
+static void one_unreadable(int fd) {
+    say(fd, WELCOME);
+    hear(fd);  /* ping */
+    if (unreadable_line != NULL) say(fd, unreadable_line);
+    else for (int i = 0; i < 100000; i++) say(fd, "[");
     say(fd, "\n");
-    say(fd, STATE(5) "\n");                                                       /* the only other valid one */
-    send_all(fd, big, 512 * 1024);                                                /* then a truncated line */
 }
 
 static void truncated_at_end(int fd) {
@@ -143,6 +175,11 @@ static void truncated_at_end(int fd) {
 
 static void forbidden(int fd) {
     say(fd, "{\"type\":\"error\",\"code\":\"forbidden\",\"message\":\"uid 1234 may not connect\"}\n");
+}
+
+/* The same refusal, unreadable (a stray byte that is not UTF-8): bad_reply, not disconnected. */
+static void forbidden_unreadable(int fd) {
+    say(fd, "{\"type\":\"error\",\"code\":\"forbidden\",\"message\":\"uid 1234 may not connect \xff\"}\n");
 }
 
 static void not_welcome(int fd) {
@@ -175,12 +212,19 @@ static unsigned next_random(void) {
     return (unsigned)(seed >> 33);
 }
 
+/* The mutated lines that are still JSON objects go to the client (which must deliver only
+ * valid states); the others to the JSON reader itself, in this process (each would end the
+ * connection); a line that is not JSON ends it at last. */
+static arena fuzz_arena;
+static int fuzz_unreadable;
+
 static void mutated(int fd) {
     say(fd, WELCOME);
     hear(fd);
     say(fd, "{\"type\":\"state\",\"id\":1,");
     say(fd, STATE(1) + 1);
     say(fd, "\n");
+    arena_init(&fuzz_arena, 16u << 20);
     static const char line[] = STATE(7);
     char buf[sizeof line + 8];
     for (int i = 0; i < 20000; i++) {
@@ -197,10 +241,21 @@ static void mutated(int fd) {
             }
         }
         for (size_t j = 0; j < len; j++) if (buf[j] == '\n') buf[j] = ' ';
+        arena_reset(&fuzz_arena);
+        size_t start = 0;
+        while (start < len && (buf[start] == ' ' || buf[start] == '\r')) start++;
+        jv *v = json_parse(&fuzz_arena, buf, len, NULL);
+        if (v == NULL || v->type != J_OBJECT || start == len) {
+            fuzz_unreadable++;
+            continue;
+        }
         send_all(fd, buf, len);
         say(fd, "\n");
     }
+    arena_free(&fuzz_arena);
     say(fd, STATE(8) "\n");
+    say(fd, "{\"type\":\"state\",\"seq\":-}\n");
+    if (fuzz_unreadable < 1000) _exit(3);  /* (the mutations must make many unreadable lines) */
 }
 
 /* ---- lines over the limit ---------------------------------------------------------------- */
@@ -260,6 +315,144 @@ static void overlong_state(int fd) {
     if (read(go[0], &g, 1) != 1) _exit(2);
     say(fd, "{\"type\":\"state\",\"container\":\"list\",\"seq\":2,\"pad\":\"");
     send_all(fd, big, 2 * SCROLLD_MAX_LINE);
+}
+
+/* ---- what a request keeps, one dispatch -------------------------------------------------- */
+
+#define STATE_FMT "{\"type\":\"state\",\"container\":\"list\",\"seq\":%d,\"t\":5,\"phase\":\"idle\",\"contentOffset\":{\"x\":0,\"y\":%d},\"velocity\":{\"x\":0,\"y\":0},\"contentSize\":{\"width\":400,\"height\":4600},\"containerSize\":{\"width\":400,\"height\":600},\"contentInsets\":{\"top\":0,\"leading\":0,\"bottom\":0,\"trailing\":0},\"header\":{\"height\":60,\"progress\":1},\"visibleRows\":{\"first\":null,\"last\":null}%s}\n"
+
+static void silent(int fd);
+
+/* The id of one request line. */
+static int hear_id(int fd) {
+    char line[4096];
+    size_t n = 0;
+    for (;;) {
+        char c;
+        ssize_t r = read(fd, &c, 1);
+        if (r <= 0) _exit(0);
+        if (c == '\n') break;
+        if (n + 1 < sizeof line) line[n++] = c;
+    }
+    line[n] = '\0';
+    const char *id = strstr(line, "\"id\":");
+    return id != NULL ? atoi(id + 5) : 0;
+}
+
+/* While a ping waits: 40 valid states of almost 1 MiB each (40 MiB), then its reply. */
+#define BIG_STATES 40
+static void big_states(int fd) {
+    say(fd, WELCOME);
+    hear(fd);  /* subscribe */
+    say(fd, "{\"type\":\"state\",\"id\":1,");
+    say(fd, STATE(1) + 1);
+    say(fd, "\n");
+    int id = hear_id(fd);
+    size_t pad = SCROLLD_MAX_LINE - 1024;
+    char *extra = malloc(pad + 16), *line = malloc(pad + 1024);
+    if (extra == NULL || line == NULL) _exit(2);
+    memcpy(extra, ",\"pad\":\"", 8);
+    memset(extra + 8, 'z', pad);
+    memcpy(extra + 8 + pad, "\"", 2);
+    for (int seq = 2; seq < 2 + BIG_STATES; seq++) {
+        int n = snprintf(line, pad + 1024, STATE_FMT, seq, seq, extra);
+        send_all(fd, line, (size_t)n);
+    }
+    free(extra);
+    free(line);
+    char pong[64];
+    snprintf(pong, sizeof pong, "{\"type\":\"pong\",\"id\":%d}\n", id);
+    say(fd, pong);
+    silent(fd);
+}
+
+/* Each request's reply comes after three new states. */
+static void states_per_request(int fd) {
+    say(fd, WELCOME);
+    hear(fd);  /* subscribe */
+    say(fd, "{\"type\":\"state\",\"id\":1,");
+    say(fd, STATE(1) + 1);
+    say(fd, "\n");
+    for (int seq = 2;;) {
+        int id = hear_id(fd);
+        char line[1024];
+        for (int k = 0; k < 3; k++, seq++) {
+            int n = snprintf(line, sizeof line, STATE_FMT, seq, seq, "");
+            send_all(fd, line, (size_t)n);
+        }
+        snprintf(line, sizeof line, "{\"type\":\"pong\",\"id\":%d}\n", id);
+        say(fd, line);
+    }
+}
+
+typedef struct storm {
+    int states, in_this_call, pings;
+} storm;
+
+/* A callback that makes a request for every state (until 100 pings). */
+static void ping_on_state(scrolld *c, const scrolld_state *s, void *data) {
+    storm *x = data;
+    CHECK_EQ_INT(s->seq, x->states + 1);  /* in order, none lost */
+    x->states++;
+    x->in_this_call++;
+    if (x->in_this_call > 1000) { fprintf(stderr, "one dispatch delivered over 1000 states\n"); exit(1); }
+    if (x->pings < 100) {
+        x->pings++;
+        OK(scrolld_ping(c, NULL, ERR));
+    }
+}
+
+static bool readable(scrolld *c) {
+    struct pollfd p = {.fd = scrolld_fd(c), .events = POLLIN};
+    return poll(&p, 1, HANG_MS) == 1;  /* (the deadline only catches a descriptor never readable) */
+}
+
+static void kept_bytes(void) {
+    /* What arrives while a request waits is kept up to 16 MiB (and 4096 messages): of 40
+     * states of 1 MiB, the oldest go (the daemon's latest-wins rule), the newest is delivered. */
+    seen x = {0};
+    pid_t pid = fake_server(big_states);
+    scrolld *c = client(&x);
+    OK(scrolld_subscribe(c, "list", 0, 0, ERR));
+    OK(scrolld_ping(c, NULL, ERR));
+    DISPATCH_UNTIL(c, x.last_seq == 1 + BIG_STATES);
+    CHECK(x.states >= 1 && x.states <= 16);
+    int kept = x.states;
+    scrolld_close(c);
+    reap(pid);
+    printf("ok kept while a request waits: %d of %d states of 1 MiB (16 MiB), the newest last\n", kept, BIG_STATES + 1);
+}
+
+static void one_dispatch(void) {
+    /* One dispatch delivers what was kept before it (and what it reads itself); what the
+     * requests its callbacks make keep is the next one's, and the descriptor says so. */
+    storm s = {0};
+    pid_t pid = fake_server(states_per_request);
+    scrolld_error e;
+    scrolld *c = scrolld_connect(server_path, 0, &e);
+    CHECK(c != NULL);
+    scrolld_on_state(c, ping_on_state, &s);
+    OK(scrolld_subscribe(c, "list", 0, 0, ERR));
+    int expected = 1;
+    for (int call = 1; call <= 4; call++) {
+        CHECK(readable(c));
+        s.in_this_call = 0;
+        CHECK_EQ_INT(scrolld_dispatch(c), 0);
+        CHECK_EQ_INT(s.in_this_call, expected);  /* 1, then 3, 9, 27: each state's ping brings three */
+        expected *= 3;
+    }
+    CHECK(readable(c));
+    long long end = now_ms_() + HANG_MS;
+    while (s.states < 1 + 3 * 100) {
+        CHECK(now_ms_() < end);
+        CHECK(readable(c));
+        s.in_this_call = 0;
+        CHECK_EQ_INT(scrolld_dispatch(c), 0);
+    }
+    CHECK_EQ_INT(s.pings, 100);
+    scrolld_close(c);
+    reap(pid);
+    printf("ok one dispatch is bounded: a callback pinging on every state gets 1, 3, 9, 27 states a call\n");
 }
 
 /* ---- connecting, phases ------------------------------------------------------------------ */
@@ -391,6 +584,79 @@ static void connect_timeout(void) {
     printf("ok connect timeout: 0 and negative refused; the timeout is the requests' too\n");
 }
 
+/* A daemon whose queue of connections is full: connect tries again within its timeout (and
+ * says timeout, not not_running), and gets in once there is room. */
+static void busy_daemon(void) {
+    unlink(server_path);
+    int l = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un a = {.sun_family = AF_UNIX};
+    memcpy(a.sun_path, server_path, strlen(server_path) + 1);
+    CHECK(bind(l, (struct sockaddr *)&a, sizeof a) == 0 && listen(l, 0) == 0);
+    int fillers[16], n = 0;
+    for (; n < 16; n++) {
+        int f = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        if (connect(f, (struct sockaddr *)&a, sizeof a) != 0) {
+            CHECK(errno == EAGAIN);
+            close(f);
+            break;
+        }
+        fillers[n] = f;
+    }
+    CHECK(n < 16);  /* full */
+    scrolld_error e;
+    CHECK(scrolld_connect_timeout(server_path, 0, 300, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_TIMEOUT);
+    CHECK(strstr(e.message, "busy") != NULL);
+    printf("ok a full queue of connections: %s\n", e.message);
+    /* A client trying while the queue is full (a child), and this daemon accepting everyone. */
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        scrolld *c = scrolld_connect_timeout(server_path, 0, HANG_MS, &e);
+        if (c == NULL) { fprintf(stderr, "busy: %s: %s\n", e.name, e.message); _exit(1); }
+        scrolld_close(c);
+        _exit(0);
+    }
+    int accepted[32], m = 0, status = 0;
+    long long end = now_ms_() + HANG_MS;
+    for (;;) {
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        CHECK(now_ms_() < end);
+        struct pollfd p = {.fd = l, .events = POLLIN};
+        if (poll(&p, 1, 100) == 1 && m < 32) {
+            int fd = accept(l, NULL, NULL);
+            CHECK(fd >= 0);
+            say(fd, WELCOME);
+            accepted[m++] = fd;
+        }
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    for (int i = 0; i < n; i++) close(fillers[i]);
+    for (int i = 0; i < m; i++) close(accepted[i]);
+    close(l);
+    printf("ok a full queue of connections: connect gets in once there is room\n");
+}
+
+static void unreadable(void) {
+    size_t count = sizeof unreadable_lines / sizeof *unreadable_lines;
+    for (size_t i = 0; i < count; i++) {
+        seen x = {0};
+        unreadable_line = unreadable_lines[i];
+        pid_t pid = fake_server(one_unreadable);
+        scrolld *c = client(&x);
+        scrolld_set_timeout(c, 10000);  /* (a client that skipped the line would say timeout) */
+        FAILS(SCROLLD_E_BAD_REPLY, scrolld_ping(c, NULL, ERR));
+        CHECK(strstr(last_error.message, "cannot read") != NULL);
+        if (i == 0 || i + 1 == count) printf("  %s\n", last_error.message);
+        CHECK(!scrolld_connected(c));
+        drain_until_disconnect(c, &x);
+        CHECK_EQ_INT(x.why.code, SCROLLD_E_BAD_REPLY);
+        scrolld_close(c);
+        reap(pid);
+    }
+    printf("ok %zu kinds of unreadable line: each fails the waiting request at once with bad_reply\n", count);
+}
+
 static void unknown_phase(void) {
     seen x = {0};
     scrolld_state st;
@@ -430,11 +696,14 @@ int main(void) {
     scrolld *c = client(&x);
     OK(scrolld_subscribe(c, "list", 0, 0, ERR));
     drain_until_disconnect(c, &x);
-    CHECK_EQ_INT(x.states, 2);
+    CHECK_EQ_INT(x.states, 3);
     CHECK_EQ_INT(x.last_seq, 5);
+    CHECK_EQ_INT(x.why.code, SCROLLD_E_BAD_REPLY);
+    CHECK(strstr(x.why.message, "text after the value") != NULL);
     scrolld_close(c);
     reap(pid);
-    printf("ok garbage: truncated lines, invalid UTF-8, deep nesting skipped; the valid states delivered\n");
+    printf("ok garbage: JSON that is no message skipped, valid states delivered; a line that is not JSON ends the connection: %s\n", x.why.message);
+    unreadable();
 
     memset(&x, 0, sizeof x);
     pid = fake_server(truncated_at_end);
@@ -452,6 +721,11 @@ int main(void) {
     CHECK_EQ_INT(e.code, SCROLLD_E_FORBIDDEN);
     CHECK_STR(e.name, "forbidden");
     CHECK_STR(e.message, "uid 1234 may not connect");
+    reap(pid);
+    pid = fake_server(forbidden_unreadable);
+    CHECK(scrolld_connect(server_path, 0, &e) == NULL);
+    CHECK_EQ_INT(e.code, SCROLLD_E_BAD_REPLY);
+    CHECK(strstr(e.message, "invalid UTF-8") != NULL);
     reap(pid);
     pid = fake_server(not_welcome);
     CHECK(scrolld_connect(server_path, 0, &e) == NULL);
@@ -498,7 +772,10 @@ int main(void) {
 
     overlong_lines();
     connect_timeout();
+    busy_daemon();
     unknown_phase();
+    kept_bytes();
+    one_dispatch();
 
     memset(&x, 0, sizeof x);
     x.lenient = true;
@@ -507,9 +784,10 @@ int main(void) {
     OK(scrolld_subscribe(c, "list", 0, 0, ERR));
     drain_until_disconnect(c, &x);
     CHECK_EQ_INT(x.last_seq, 8);
+    CHECK_EQ_INT(x.why.code, SCROLLD_E_BAD_REPLY);
     scrolld_close(c);
     reap(pid);
-    printf("ok 20 000 mutated lines: %d delivered as valid states\n", x.states);
+    printf("ok 20 000 mutated lines: those still JSON objects sent, %d delivered as valid states, the others read by the JSON reader alone\n", x.states);
 
     free(big);
     daemon_cleanup(&d);

@@ -167,14 +167,26 @@ int main(void) {
         }
     }
 
-    /* remove: a removed container is not created again */
+    /* remove: a removed container is not created again; one configured with NULL settings
+     * (no keys) is */
     OK(scrolld_remove(c, "list", ERR));
+    OK(scrolld_configure(c, "bare", NULL, ERR));
     daemon_kill(&d);
     DISPATCH_UNTIL(c, x.disconnects == 3);
+    /* A request made while the daemon is away waits for the connection within its timeout,
+     * then fails with timeout, saying so (0 or a negative timeout is ignored). */
+    scrolld_set_timeout(c, 300);
+    scrolld_set_timeout(c, 0);
+    scrolld_set_timeout(c, -5);
+    FAILS(SCROLLD_E_TIMEOUT, scrolld_ping(c, NULL, ERR));
+    CHECK(strstr(last_error.message, "waited 300 ms for a reconnection") != NULL);
+    printf("ok a request while reconnecting: %s\n", last_error.message);
+    scrolld_set_timeout(c, 30000);
     daemon_start(&d);
     scrolld_state st;
     FAILS(SCROLLD_E_UNKNOWN_CONTAINER, scrolld_get(c, "list", &st, ERR));
-    printf("ok a removed container stays removed\n");
+    OK(scrolld_get(c, "bare", &st, ERR));
+    printf("ok a removed container stays removed; one configured with NULL settings comes back\n");
 
     /* SCROLLD_NO_RESTORE_OFFSETS: re-created where a new container starts */
     scrolld *c2 = scrolld_connect(d.socket, SCROLLD_RECONNECT | SCROLLD_NO_RESTORE_OFFSETS, &e);

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "internal.h"  /* a settings object's arena, to bound its memory */
+
 typedef struct seen {
     int states, observations, removed;
     scrolld_state last;
@@ -375,6 +377,97 @@ int main(void) {
     } else {
         printf("skip subscribe with wait: this daemon does not list \"follow\"\n");
     }
+
+    /* configure with NULL settings: no keys, as an empty settings object (the container is
+     * created with the daemon's defaults, and the reply folds into nothing) */
+    OK(scrolld_configure(c, "bare", NULL, ERR));
+    OK(scrolld_get(c, "bare", &st, ERR));
+    OK(scrolld_configure(c, "bare", NULL, ERR));
+    OK(scrolld_remove(c, "bare", ERR));
+    printf("ok configure with NULL settings: no keys\n");
+
+    /* A settings object reused for a million setter calls: replaced values do not pile up
+     * (its arena stays within twice its live size) and configure still works. */
+    s = scrolld_settings_new();
+    scrolld_settings_owned(s, false);
+    size_t most = 0;
+    for (int i = 1; i <= 1000000; i++) {
+        if (i % 2) scrolld_settings_container_size(s, 400 + (double)(i % 100), 600);
+        else scrolld_settings_content_insets(s, 0, 0, (double)(i % 7), 0);
+        if (s->memory.used_total > most) most = s->memory.used_total;
+    }
+    CHECK(most <= 128 * 1024);  /* (it had been 64 MiB, its limit, after some 150 000 calls) */
+    OK(scrolld_configure(c, "reused", s, ERR));
+    OK(scrolld_get(c, "reused", &st, ERR));
+    CHECK_EQ_NUM(st.container_size.width, 499);
+    /* ...and what it holds is still right after compactions: a rows description and edits */
+    static double reused_heights[3000];
+    for (size_t i = 0; i < 3000; i++) reused_heights[i] = 20 + (double)(i % 5);
+    for (int i = 0; i < 200; i++) scrolld_settings_row_heights(s, reused_heights, 3000);
+    CHECK(s->memory.used_total <= 1024 * 1024);  /* one list of 3000 heights is some 240 KB */
+    scrolld_settings_header(s, 10, 30);
+    OK(scrolld_configure(c, "reused", s, ERR));
+    OK(scrolld_get(c, "reused", &st, ERR));
+    CHECK_EQ_NUM(st.content_size.height, 30 + 600 * (20 + 21 + 22 + 23 + 24));
+    scrolld_settings_free(s);
+    OK(scrolld_remove(c, "reused", ERR));
+    printf("ok a settings object reused for 1 000 000 setter calls: its arena peaked at %zu bytes\n", most);
+
+    /* A builder's argument that cannot make a value: the request fails with invalid_value
+     * naming the key, nothing is sent, and setting the key again mends it. */
+    s = scrolld_settings_new();
+    scrolld_settings_devices(s, NULL, 3);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    CHECK(strstr(last_error.message, "\"devices\"") != NULL);
+    scrolld_settings_devices(s, NULL, 0);
+    OK(scrolld_configure(c, "nulls", s, ERR));
+    scrolld_settings_devices(s, (const char *const[]){"a", NULL}, 2);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    scrolld_settings_free(s);
+    s = scrolld_settings_new();
+    scrolld_settings_row_heights(s, NULL, 5);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    CHECK(strstr(last_error.message, "\"rows.heights\"") != NULL);
+    scrolld_settings_row_heights(s, (const double[]){10, 12, 14}, 3);
+    OK(scrolld_configure(c, "nulls", s, ERR));
+    scrolld_settings_rows_insert_heights(s, 0, NULL, 2);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    scrolld_settings_free(s);
+    s = scrolld_settings_new();
+    scrolld_settings_json(s, "anchor", NULL);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    CHECK(strstr(last_error.message, "\"anchor\"") != NULL);
+    scrolld_settings_json(s, "anchor", "\"bottom\"");
+    OK(scrolld_configure(c, "nulls", s, ERR));
+    scrolld_settings_json(s, "anchor", "\"bottom");
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    CHECK(strstr(last_error.message, "\"anchor\"") != NULL);
+    scrolld_settings_free(s);
+    s = scrolld_settings_new();
+    scrolld_settings_container_size(s, NAN, 1);
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+    CHECK(strstr(last_error.message, "\"containerSize\"") != NULL);
+    scrolld_settings_free(s);
+    for (int k = 0; k < 4; k++) {
+        s = scrolld_settings_new();
+        if (k == 0) scrolld_settings_physics_number(s, NULL, 1);
+        if (k == 1) scrolld_settings_physics_bool(s, NULL, true);
+        if (k == 2) scrolld_settings_physics_string(s, NULL, "x");
+        if (k == 3) scrolld_settings_json(s, NULL, "1");
+        FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "nulls", s, ERR));
+        CHECK(strstr(last_error.message, "NULL key") != NULL);
+        scrolld_settings_free(s);
+    }
+    /* a NULL settings object or client: nothing happens */
+    scrolld_settings_devices(NULL, NULL, 3);
+    scrolld_settings_physics_number(NULL, NULL, 1);
+    scrolld_on_state(NULL, on_state, NULL);
+    scrolld_on_observation(NULL, NULL, NULL);
+    scrolld_on_removed(NULL, NULL, NULL);
+    scrolld_on_disconnect(NULL, NULL, NULL);
+    scrolld_on_connect(NULL, NULL, NULL);
+    OK(scrolld_remove(c, "nulls", ERR));
+    printf("ok NULL arrays, NULL JSON, NULL keys: invalid_value naming the key (%s)\n", last_error.message);
 
     /* disconnected: the daemon goes; a client without SCROLLD_RECONNECT ends */
     int disconnects = 0;
