@@ -11,10 +11,10 @@ import Glibc
 /// in systemd's file descriptor store are taken back; from then on both are kept there.
 extension Daemon {
     func keepSession(core: NIOLoopBound<DaemonCore>, loop: EventLoop) throws {
-        guard FileDescriptorStore.isAvailable(environment: options.environment) else { return }
+        guard FileDescriptorStore.isAvailable(environment: options.environment), let sender = notifier.sender else { return }
         let logger = self.logger
         let taken = FileDescriptorStore.takeBack()
-        let keeper = FileDescriptorStore(logger: logger)
+        let keeper = FileDescriptorStore(logger: logger, sender: sender)
 
         for (fd, name) in taken.unnumbered {
             logger.error("restart: the stored descriptor \(name) names no connection (client-N, N from 1 to 2^53); it is closed")

@@ -58,7 +58,7 @@ final class Daemon: Sendable {
     init(options: Options, logger: Logger) {
         self.options = options
         self.logger = logger
-        notifier = SystemdNotifier(environment: options.environment)
+        notifier = SystemdNotifier(environment: options.environment, logger: logger)
     }
 
     /// What a run holds from start to shutdown.
@@ -76,8 +76,14 @@ final class Daemon: Sendable {
 
     /// Runs until SIGTERM or SIGINT. Synchronous on purpose: the process' only threads are
     /// the event loop, the input thread, the thread that reads the configuration file for a
-    /// reload, and this one, blocked until shutdown.
+    /// reload, the one that sends the service manager's messages, and this one, blocked until
+    /// shutdown.
     func run() throws {
+        // Messages to the service manager go out on a thread of their own. At the end of the run,
+        // once every connection is closed (their removes from the file descriptor store queued),
+        // what waits is sent and the thread joined (NotificationSender.finish).
+        try notifier.start()
+        defer { notifier.finish() }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let background = NIOThreadPool(numberOfThreads: 1)
@@ -156,7 +162,7 @@ final class Daemon: Sendable {
                 background: ThreadPoolWork(pool: background), serverName: "scrolld \(Scrolld.version)", logger: logger
             )
             core.connections.stuckClientLimit = options.stuckClientLimit
-            core.connections.limit = OpenFileLimit.connectionLimit()
+            core.connections.limit = OpenFileLimit.connectionLimit(keepingStores: FileDescriptorStore.isAvailable(environment: options.environment))
             return NIOLoopBound(core, eventLoop: loop)
         }.wait()
     }

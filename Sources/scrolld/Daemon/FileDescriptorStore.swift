@@ -1,5 +1,3 @@
-import CScrolldShim
-import CSystemd
 import Logging
 import NIOCore
 import ScrollDaemon
@@ -12,8 +10,10 @@ import Glibc
 /// `SIGKILL`, the watchdog) and is restarted takes them back from `$LISTEN_FDNAMES` and carries
 /// on. The names: `session` (the memfd), `client-N` (connection number N).
 ///
-/// Unchecked `Sendable`: made at start-up, then used only on the event loop.
-final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
+/// The messages go through the daemon's ``NotificationSender``: queued (each store with a
+/// duplicate of its descriptor, made at once) and sent by its thread, so the loop never waits
+/// for the service manager; a remove whose store still waits cancels it.
+final class FileDescriptorStore: ConnectionKeeper, Sendable {
     /// What a previous process of this service left in the store.
     struct TakenBack {
         var session: Int32?
@@ -26,13 +26,11 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
     static let clientPrefix = "client-"
 
     let logger: Logger
-    /// Whether the connections that failed to be stored were logged already (once is enough).
-    private var warned = false
-    /// Whether the notify socket refused a message: no one keeps anything any more.
-    private var refused = false
+    let sender: NotificationSender
 
-    init(logger: Logger) {
+    init(logger: Logger, sender: NotificationSender) {
         self.logger = logger
+        self.sender = sender
     }
 
     /// Whether the service manager keeps descriptors for this process: it runs under systemd
@@ -66,42 +64,32 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
         return result
     }
 
-    /// Stores `fd` under `name`; false (and why, logged) when systemd refused it.
-    @discardableResult
-    func store(_ fd: Int32, name: String) -> Bool {
-        var descriptor = fd
-        let result = sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=\(name)", &descriptor, 1)
-        // Nothing listens on the notify socket any more (a test's stand-in that closed it):
-        // connections are not offered again, three system calls each for nothing.
-        if result == -ECONNREFUSED || result == -ENOENT { refused = true }
-        guard result > 0 else {
-            if !warned {
-                warned = true
-                logger.warning("cannot keep \(name) in systemd's file descriptor store (\(result < 0 ? String(cString: strerror(-result)) : "no notification socket")): a restart will lose it")
-            }
-            return false
-        }
-        return true
+    /// Stores `fd` under `name`: queues a duplicate of it (`fd` need only be valid during the
+    /// call). Nothing waits for the manager's answer: a store it refuses is logged (once) by
+    /// the sender, and nothing here depends on it. The session's memfd, stored at start before
+    /// any connection, is sent first all the same (the queue keeps the order), so a restart
+    /// never finds connections in the store without the session they belong to.
+    func store(_ fd: Int32, name: String) {
+        sender.store(fd, name: name)
     }
 
     // MARK: ConnectionKeeper
 
     /// Stores the connection's socket (called on its loop, by the core): the fan-out's
-    /// duplicate when there is one, else the descriptor NIO lends for the call (systemd takes
-    /// its own copy while it lasts).
+    /// duplicate when there is one, else the descriptor NIO lends for the call; either way the
+    /// sender takes its own duplicate at once, which it closes once sent.
     func keep(_ channel: Channel, descriptor: Int32?, number: Int) {
-        guard !refused else { return }
+        guard !sender.isRefused else { return }
         let name = "\(Self.clientPrefix)\(number)"
         if let descriptor, descriptor >= 0 {
             store(descriptor, name: name)
             return
         }
-        let lent = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+        let lent: Void? = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
             store($0, name: name)
         }
-        if lent == nil, !warned {
-            warned = true
-            logger.warning("cannot find the descriptor of connection \(number): it is not kept for a restart")
+        if lent == nil {
+            sender.warnOnce("cannot find the descriptor of connection \(number): it is not kept for a restart")
         }
     }
 
@@ -109,9 +97,9 @@ final class FileDescriptorStore: ConnectionKeeper, @unchecked Sendable {
         forget(name: "\(Self.clientPrefix)\(number)")
     }
 
-    /// Closes the stored descriptors called `name` (`FDSTOREREMOVE=1`).
+    /// Closes the stored descriptors called `name` (`FDSTOREREMOVE=1`), or takes out the store
+    /// of `name` that still waits to be sent.
     func forget(name: String) {
-        guard !refused else { return }
-        _ = sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=\(name)")
+        sender.remove(name)
     }
 }

@@ -32,13 +32,19 @@ enum OpenFileLimit {
     /// that kept a core busy.
     static let reserved = 64 + ClientHandler.maximumLingering + WebHandshake.maximumHandshaking
 
+    /// Kept on top of ``reserved`` while systemd's file descriptor store is on: a store that
+    /// waits for a slow manager holds a duplicate of its connection's descriptor (at most
+    /// ``NotificationSender/storeLimit``), and the sender its socket and its wake-up pipe.
+    static let reservedForTheStore = NotificationSender.storeLimit + 3
+
     /// How many clients the daemon serves at once: `DaemonCore`'s default, fewer when the
     /// descriptors the process may open would run out first. Each client holds two (NIO's and
     /// the fan-out's duplicate); refusing one past the limit costs one, for a moment.
-    static func connectionLimit() -> Int {
+    static func connectionLimit(keepingStores: Bool) -> Int {
         var limit = rlimit()
         guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Connections.defaultLimit }
-        let available = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max))) - reserved
+        let kept = reserved + (keepingStores ? reservedForTheStore : 0)
+        let available = Int(min(UInt64(limit.rlim_cur), UInt64(Int32.max))) - kept
         return max(1, min(Connections.defaultLimit, available / 2))
     }
 }
