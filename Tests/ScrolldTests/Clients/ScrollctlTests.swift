@@ -392,7 +392,7 @@ struct ScrollctlTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/silent.sock"
         // Listens, never accepts: connect succeeds and nothing ever arrives.
-        let fd = try LyingDaemon.listening(at: path)
+        let fd = try RawSocket.bound(path, type: SOCK_STREAM)
         defer { close(fd) }
 
         // Nothing will ever answer, so the short timeout is exact, not a race; a scrollctl that

@@ -27,14 +27,7 @@ final class HeldNotifySocket {
 
     init() throws {
         path = "/tmp/sd-held-\(UUID().uuidString.prefix(8))"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw HarnessError("bind \(path): \(String(cString: strerror(errno)))") }
+        fd = try RawSocket.bound(path, type: SOCK_DGRAM)
     }
 
     deinit {

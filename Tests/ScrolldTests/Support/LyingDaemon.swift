@@ -13,7 +13,7 @@ final class LyingDaemon: @unchecked Sendable {
 
     init(reply: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let listener = try Self.listening(at: directory + "/s.sock")
+        let listener = try RawSocket.bound(directory + "/s.sock", type: SOCK_STREAM)
         self.listener = listener
         Thread.detachNewThread {
             let client = accept(listener, nil, nil)
@@ -32,18 +32,5 @@ final class LyingDaemon: @unchecked Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// A Unix stream socket bound to `path` and listening, nothing accepted yet.
-    static func listening(at path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0 && listen(fd, 8) == 0)
-        return fd
     }
 }

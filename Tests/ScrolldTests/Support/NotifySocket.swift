@@ -11,14 +11,7 @@ final class NotifySocket {
     /// `path`: a fresh one unless given (bound again where an earlier one was closed).
     init(path: String? = nil) throws {
         self.path = path ?? "/tmp/sd-notify-\(UUID().uuidString.prefix(8))"
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(self.path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw HarnessError("bind \(self.path)") }
+        fd = try RawSocket.bound(self.path, type: SOCK_DGRAM)
     }
 
     /// Closes and removes the socket: what the daemon sends afterwards fails at once

@@ -31,6 +31,23 @@ enum RawSocket {
         return .success(fd)
     }
 
+    /// A Unix socket of `type` (stream, datagram) bound to `path`; a stream one listening.
+    static func bound(_ path: String, type: __socket_type) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, type != SOCK_STREAM || listen(fd, 8) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw HarnessError("cannot bind \(path): \(reason)")
+        }
+        return fd
+    }
+
     /// Connects, retrying while the backlog is full, until `timeout` seconds have passed.
     static func connectRetrying(_ path: String, nonblocking: Bool, timeout: Double = 60) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)

@@ -23,14 +23,7 @@ final class SwayIPCServer: @unchecked Sendable {
     init(inputs: String) throws {
         path = "/tmp/sd-swayipc-\(UUID().uuidString.prefix(8)).sock"
         currentInputs = inputs
-        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0, listen(listener, 8) == 0 else { throw HarnessError("cannot listen on \(path)") }
+        listener = try RawSocket.bound(path, type: SOCK_STREAM)
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
