@@ -309,9 +309,18 @@ export class Client {
     try {
       message = JSON.parse(line);
     } catch {
+      message = undefined;
+    }
+    // Not a message at all: no daemon this client can talk to. What waits fails at once with
+    // `bad_reply`, as in the Python and C clients, rather than waiting out its timeout; a
+    // message of a type this client does not know is passed over (a newer daemon may say more).
+    if (message === null || typeof message !== "object" || Array.isArray(message) || typeof message.type !== "string") {
+      const transport = this.#transport;
+      this.#lost(transport, errorOf("bad_reply", `scrolld sent a line this client cannot read: ${line.slice(0, 200)}`));
+      transport?.close();
       return;
     }
-    if (message && typeof message.type === "string") this.#dispatch(message);
+    this.#dispatch(message);
   }
 
   #dispatch(message) {

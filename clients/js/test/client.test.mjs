@@ -3,7 +3,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 
 import {
   connect, DisconnectedError, encode, ForbiddenError, InvalidValueError, NotRunningError, ScrolldError, TimeoutError,
@@ -131,8 +134,8 @@ describe("connecting", () => {
     await new Promise((resolve) => tcp.listen(port, "127.0.0.1", resolve));
     const daemon = await Daemon.start();
     const unix = net.createServer(hold);
-    const path = `${daemon.socket}.silent`;
-    await new Promise((resolve) => unix.listen(path, resolve));
+    const silent = `${daemon.socket}.silent`;
+    await new Promise((resolve) => unix.listen(silent, resolve));
     t.after(async () => {
       for (const socket of held) socket.destroy();
       await new Promise((resolve) => tcp.close(resolve));
@@ -140,7 +143,7 @@ describe("connecting", () => {
       await daemon.cleanup();
     });
     await assert.rejects(connect({ url: `ws://127.0.0.1:${port}/scrolld`, timeout: 0.2 }), TimeoutError);
-    await assert.rejects(connect({ socket: path, timeout: 0.2 }), TimeoutError);
+    await assert.rejects(connect({ socket: silent, timeout: 0.2 }), TimeoutError);
     // Too short for a real daemon's handshake: connected, or timed out, never "not running".
     for (let i = 0; i < 5; i++) {
       const client = await connect({ url: daemon.url, timeout: 0.001 }).catch((error) => {
@@ -148,6 +151,32 @@ describe("connecting", () => {
         return null;
       });
       client?.close();
+    }
+  });
+
+  test("a line that is not a message fails the request waiting at once with bad_reply", async (t) => {
+    // A stand-in that welcomes as scrolld does, then answers each request with what it is given.
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "scrolld-lying-"));
+    const answers = ["this is not JSON", "[1,2]", '{"id":1}'];
+    const servers = [];
+    t.after(async () => {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(directory, { recursive: true, force: true });
+    });
+    for (const [index, answer] of answers.entries()) {
+      const socket = path.join(directory, `lying${index}.sock`);
+      const server = net.createServer((socket) => {
+        socket.write('{"type":"welcome","protocol":1,"server":"scrolld 0.1.0","containers":["main"]}\n');
+        socket.once("data", () => socket.write(`${answer}\n`));
+        socket.on("error", () => {});
+      });
+      servers.push(server);
+      await new Promise((resolve) => server.listen(socket, resolve));
+      // A minute's timeout: the answer must come from the line, not from the clock.
+      const client = await connect({ socket, timeout: 60 });
+      await assert.rejects(client.ping(), (error) =>
+        error instanceof ScrolldError && error.code === "bad_reply" && error.message.includes(answer), `${answer}`);
+      client.close();
     }
   });
 
