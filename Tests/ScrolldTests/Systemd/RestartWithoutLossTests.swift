@@ -56,6 +56,17 @@ struct RestartWithoutLossTests {
             }
         }
 
+        /// The daemon started under the manager, and a client connected to it once it listens.
+        func firstClient(sourceLocation: SourceLocation = #_sourceLocation) throws -> LineClient {
+            #expect(line()?.hasPrefix("started ") == true, sourceLocation: sourceLocation)
+            var client: LineClient?
+            _ = waitUntil(timeout: 30) {
+                client = try? LineClient(path: socket)
+                return client != nil
+            }
+            return try #require(client, sourceLocation: sourceLocation)
+        }
+
         func command(_ text: String) -> String? {
             input.fileHandleForWriting.write(Data((text + "\n").utf8))
             return line()
@@ -101,13 +112,7 @@ struct RestartWithoutLossTests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
         let manager = try Manager(nioWrites: nioWrites)
         defer { manager.stop() }
-        #expect(manager.line()?.hasPrefix("started ") == true)
-        var client: LineClient?
-        _ = waitUntil(timeout: 30) {
-            client = try? LineClient(path: manager.socket)
-            return client != nil
-        }
-        let app = try #require(client)
+        let app = try manager.firstClient()
         let welcome = try #require(app.read(type: "welcome"))
         #expect((welcome["features"] as? [String])?.contains("restore") == true)
         #expect(app.request(["op": "configure", "container": "list", "containerSize": ["width": 400, "height": 600], "contentSize": ["width": 400, "height": 20000]], id: 1)?["type"] as? String == "ok")
@@ -181,13 +186,7 @@ struct RestartWithoutLossTests {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"))
         let manager = try Manager()
         defer { manager.stop() }
-        #expect(manager.line()?.hasPrefix("started ") == true)
-        var client: LineClient?
-        _ = waitUntil(timeout: 30) {
-            client = try? LineClient(path: manager.socket)
-            return client != nil
-        }
-        let app = try #require(client)
+        let app = try manager.firstClient()
         #expect(app.read(type: "welcome") != nil)
         for index in 0..<70 {
             #expect(app.request(["op": "configure", "container": "c\(index)", "contentSize": ["width": 800, "height": 5000]], id: index)?["type"] as? String == "ok")
