@@ -10,11 +10,18 @@ package struct ConfigurationFileSource: Sendable {
     package var environment: [String: String]
     /// Command-line overrides, applied on top of the file at start and at every reload.
     package var overrides: [(key: String, value: SettingValue)] = []
+    /// Containers the command line names (`run --container NAME`): made with the built-in
+    /// defaults when the file has none of that name, before the overrides apply.
+    package var definedContainers: [String] = []
 
-    package init(explicitPath: String?, environment: [String: String], overrides: [(key: String, value: SettingValue)] = []) {
+    package init(
+        explicitPath: String?, environment: [String: String], overrides: [(key: String, value: SettingValue)] = [],
+        definedContainers: [String] = []
+    ) {
         self.explicitPath = explicitPath
         self.environment = environment
         self.overrides = overrides
+        self.definedContainers = definedContainers
     }
 
     package func load() throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
@@ -47,7 +54,13 @@ package struct ConfigurationFileSource: Sendable {
     /// The daemon tells a failure here (its command line) from one of the file (its
     /// configuration) by calling this apart from ``parseFile(_:file:)``.
     package func applyOverrides(to configuration: inout Configuration) throws(ConfigurationError) {
-        guard !overrides.isEmpty else { return }
+        guard !overrides.isEmpty || !definedContainers.isEmpty else { return }
+        for name in definedContainers where configuration.container(named: name) == nil {
+            guard configuration.containers.count < Limits.containers else {
+                throw ConfigurationError(key: "containers.\(name)", message: "too many containers: the daemon holds at most \(Limits.containers)")
+            }
+            configuration.defineContainer(name)
+        }
         for (key, value) in overrides { try configuration.set(key, value) }
         _ = try configuration.resolvePhysics()
         for container in configuration.containers { _ = try configuration.resolve(container: container.name) }

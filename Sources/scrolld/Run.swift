@@ -131,15 +131,14 @@ struct Run: ParsableCommand {
     /// Where the configuration comes from: the file (`--config` or the search path) with the
     /// command line's overrides on top.
     func configurationSource(environment: [String: String]) throws -> ConfigurationFileSource {
-        // `--container NAME` alone makes the container (docs/decisions.md): an empty physics
-        // table brings it into being, as an empty `[containers.NAME]` does, and changes nothing
-        // of one the file defines. First, so the shape options then apply to it. `main` always
-        // exists: a daemon started without options has no overrides to apply at each reload.
-        var overrides: [(key: String, value: SettingValue)] = []
-        if model.container != "main" { overrides.append(("containers.\(model.container).physics", .object([]))) }
-        overrides += try model.overrides()
+        // `--container NAME` alone makes the container (docs/decisions.md), as an empty
+        // `[containers.NAME]` does, and changes nothing of one the file defines. `main` always
+        // exists: a daemon started without options has nothing to apply at each reload.
+        var overrides = try model.overrides()
         if !devices.isEmpty { overrides.append(("daemon.devices", .array(devices.map { .string($0) }))) }
-        return ConfigurationFileSource(explicitPath: config, environment: environment, overrides: overrides)
+        return ConfigurationFileSource(
+            explicitPath: config, environment: environment, overrides: overrides,
+            definedContainers: model.container == "main" ? [] : [model.container])
     }
 
     /// The configuration to start with and the file it came from. A bad file stops the daemon
