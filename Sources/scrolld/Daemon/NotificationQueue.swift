@@ -93,10 +93,10 @@ struct NotificationQueue {
         return .queued
     }
 
-    /// Queues the removal of `name`; returns the descriptor of a waiting store it cancelled,
+    /// Queues the removal of `name` (whose store was sent or waits: the caller asked
+    /// ``forgetUnsent(_:)`` first); returns the descriptor of a waiting store it cancelled,
     /// for the caller to close.
     mutating func remove(_ name: String) -> Int32? {
-        if forgetUnsent(name) { return nil }
         if waitingByName[name, default: 0] > 0,
            let index = messages.lastIndex(where: { $0.name == name }),
            case .store(_, let fd) = messages[index] {
