@@ -147,29 +147,30 @@ struct Replay: ParsableCommand {
         defer { reader.close() }
         do {
             try read(&reader, into: &replayer)
-        } catch let error as EventLogError {
+        } catch {
+            // What was replayed before the failure is printed before the failure is told.
             replayer.sink.flush()
-            standardError("scrolld: \(log): \(error)")
-            throw ExitCode(65)
-        } catch let error as DebugEventsError {
-            replayer.sink.flush()
-            standardError("scrolld: \(log): libinput debug-events transcript: \(error)")
-            throw ExitCode(65)
-        } catch let error as LineReader.LineTooLong {
-            replayer.sink.flush()
-            standardError("scrolld: \(log): \(error)")
-            throw ExitCode(65)
-        } catch let error as Errno {
-            // Opened but not readable: a directory (no input file, 66), or a read that failed (74).
-            replayer.sink.flush()
-            standardError("scrolld: cannot read \(log): \(error)")
-            throw ExitCode(error == .isDirectory ? 66 : 74)
+            let failure = Self.readFailure(error, log: log)
+            standardError(failure.message)
+            throw ExitCode(failure.status)
         }
         guard replayer.containerExists else {
             standardError("scrolld: \(log): no container '\(model.container)': neither the configuration nor the log's requests define it")
             throw ExitCode(65)
         }
         replayer.finish()
+    }
+
+    /// What a log that cannot be read to its end says, and its exit status: 65 for a log that is
+    /// not well formed; an opened file that cannot be read is a directory (66) or a failed read (74).
+    static func readFailure(_ error: any Error, log: String) -> (message: String, status: Int32) {
+        switch error {
+        case let error as EventLogError: ("scrolld: \(log): \(error)", 65)
+        case let error as DebugEventsError: ("scrolld: \(log): libinput debug-events transcript: \(error)", 65)
+        case let error as LineReader.LineTooLong: ("scrolld: \(log): \(error)", 65)
+        case let error as Errno: ("scrolld: cannot read \(log): \(error)", error == .isDirectory ? 66 : 74)
+        default: ("scrolld: \(log): \(error)", 65)
+        }
     }
 
     /// An event log starts with its JSON header; anything else is taken for a `libinput
