@@ -10,7 +10,13 @@ extension Connection {
     /// A consumer of `container`'s states. The first one subscribes; the next ones share that
     /// subscription, each getting the current state first (a `get`), then the same broadcasts.
     func states(of container: String, rate: Double?) -> Feed<ContainerState> {
-        let feed = Feed<ContainerState>()
+        // A state not delivered (dropped behind, or left for a later one by `latest()`) passes on
+        // that it was the first after a reconnection.
+        let feed = Feed<ContainerState> { older, newer in
+            var state = newer
+            state.resumed = older.resumed || newer.resumed
+            return state
+        }
         let token = state.withLock { state -> Int? in
             if let ended = state.ended {
                 feed.finish(ended)

@@ -15,9 +15,11 @@ public final class DaemonSocket {
     public struct Message: Sendable {
         /// The bytes the daemon sent, without the newline.
         public var line: [UInt8]
+        /// What the line says, decoded.
         public var reply: Reply
     }
 
+    /// The socket's path.
     public let path: String
     private let fd: Int32
     private var buffer: [UInt8] = []
@@ -37,6 +39,10 @@ public final class DaemonSocket {
     /// why the connection was cut, once a line went only in part (nothing may follow it).
     private let sending = Mutex<ScrollClientError?>(nil)
 
+    /// Connects to the daemon's socket at `path`, blocking the calling thread; the welcome is read
+    /// with the first reply. Not for an async context: a task that blocks holds a thread of the
+    /// cooperative pool (``ScrollClient`` is the async client).
+    @available(*, noasync, message: "DaemonSocket blocks its thread; use ScrollClient in async code")
     public init(path: String) throws(ScrollClientError) {
         self.path = path
         fd = try Self.connect(path)

@@ -19,12 +19,20 @@ final class Feed<Element: Sendable>: Sendable {
     /// The most items kept for a consumer that falls behind.
     static var backlog: Int { 1024 }
     private let state = Mutex(State())
-    /// For a consumer that falls `backlog` behind: the newest item merged with the last one
-    /// waiting (nil: both go), or, without it, the oldest item dropped.
-    private let merge: (@Sendable (_ waiting: Element, _ newest: Element) -> Element?)?
+    /// An item that is not delivered folded into the next one (`older` came first): what the
+    /// next one must not lose of it, such as that it was the first after a reconnection.
+    private let absorb: @Sendable (_ older: Element, _ newer: Element) -> Element
+    /// For a consumer that falls `backlog` behind: nil, the oldest item goes (absorbed into the
+    /// next); else the newest item is absorbed into the last one waiting, and both go when this
+    /// says the result is not worth delivering.
+    private let keepsMerged: (@Sendable (Element) -> Bool)?
 
-    init(merge: (@Sendable (_ waiting: Element, _ newest: Element) -> Element?)? = nil) {
-        self.merge = merge
+    init(
+        absorb: @escaping @Sendable (_ older: Element, _ newer: Element) -> Element,
+        keepsMerged: (@Sendable (Element) -> Bool)? = nil
+    ) {
+        self.absorb = absorb
+        self.keepsMerged = keepsMerged
     }
 
     /// Called once when the consumer no longer wants items (its iterator and sequence are gone,
@@ -45,10 +53,11 @@ final class Feed<Element: Sendable>: Sendable {
                 return waiter
             }
             if state.waiting >= Self.backlog {
-                if let merge {
-                    let last = state.items.removeLast()
-                    if let merged = merge(last, item) { state.items.append(merged) }
+                if let keepsMerged {
+                    let merged = absorb(state.items.removeLast(), item)
+                    if keepsMerged(merged) { state.items.append(merged) }
                 } else {
+                    state.items[state.head + 1] = absorb(state.items[state.head], state.items[state.head + 1])
                     state.head += 1
                     state.items.append(item)
                 }
@@ -131,21 +140,14 @@ final class Feed<Element: Sendable>: Sendable {
         }
     }
 
-    /// Takes the oldest item waiting, if any.
-    fileprivate func peekOldest() -> Element? {
-        state.withLock { state -> Element? in
-            guard state.waiting > 0 else { return nil }
-            defer { state.head += 1 }
-            return state.items[state.head]
-        }
-    }
-
-    /// The newest item waiting, the older ones dropped; nil when none waits. Throws like
+    /// The newest item waiting with every older one absorbed into it, all of them taken; nil
+    /// when none waits (a UI that draws at its own frame rate wants only this). Throws like
     /// iteration once the feed has failed and nothing waits.
     func latest() throws(ScrollClientError) -> Element? {
         let result = state.withLock { state -> Result<Element?, ScrollClientError> in
             if state.waiting > 0 {
-                let item = state.items[state.items.count - 1]
+                var item = state.items[state.head]
+                for newer in state.items[(state.head + 1)...] { item = absorb(item, newer) }
                 state.items.removeAll()
                 state.head = 0
                 return .success(item)
@@ -160,20 +162,6 @@ final class Feed<Element: Sendable>: Sendable {
     }
 }
 
-extension Feed {
-    /// The oldest and the newest item waiting, all of them taken; nil when none waits. Throws
-    /// like iteration once the feed has failed and nothing waits.
-    func latestWithFirst() throws(ScrollClientError) -> (oldest: Element, latest: Element)? {
-        guard let oldest = try takeOldest() else { return nil }
-        return (oldest, try latest() ?? oldest)
-    }
-
-    private func takeOldest() throws(ScrollClientError) -> Element? {
-        guard let item = peekOldest() else { return try latest() }
-        return item
-    }
-}
-
 /// Holds a feed for as long as the app holds its sequence or an iterator of it: when the last
 /// of them goes, the feed is cancelled and the connection stops sending what nobody reads.
 final class FeedHandle<Element: Sendable>: Sendable {
@@ -185,93 +173,5 @@ final class FeedHandle<Element: Sendable>: Sendable {
 
     deinit {
         feed.cancel()
-    }
-}
-
-/// A container's states, from its current one on (``ScrollClient/states(of:rate:)``): an
-/// `AsyncSequence` that throws ``ScrollClientError`` alone.
-///
-/// It ends (returns nil) when its task is cancelled or ``cancel()`` is called, and when no
-/// sequence or iterator of it is left; it throws ``ScrollClientError/removed(container:)`` when
-/// the container is removed, ``ScrollClientError/closed(_:)`` when its client is closed or
-/// released, and ``ScrollClientError/disconnected(_:)`` when the daemon goes away from a client
-/// that does not reconnect. Several sequences of one container on one client share the
-/// connection's one subscription to it.
-public struct ContainerStates: AsyncSequence, Sendable {
-    public typealias Element = ContainerState
-    public typealias Failure = ScrollClientError
-    let handle: FeedHandle<ContainerState>
-
-    /// Iterates over the states; one iterator per sequence.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FeedHandle<ContainerState>
-
-        /// The next state, waiting for it; nil once the sequence has ended.
-        public mutating func next() async throws(ScrollClientError) -> ContainerState? {
-            try await handle.feed.next().get()
-        }
-
-        /// The next state, waiting for it; nil once the sequence has ended.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(ScrollClientError) -> ContainerState? {
-            try await handle.feed.next().get()
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(handle: handle)
-    }
-
-    /// The newest state waiting, the older ones dropped; nil when none waits (a UI that draws at
-    /// its own frame rate wants only the latest). Throws once the sequence has failed.
-    public func latest() throws(ScrollClientError) -> ContainerState? {
-        try handle.feed.latest()
-    }
-
-    /// Ends the sequence (unsubscribing when no other sequence of the container is left).
-    public func cancel() {
-        handle.feed.cancel()
-    }
-}
-
-/// An observed value's changes (``ScrollClient/observe(_:_:)``), its current value first (`old`
-/// nil): an `AsyncSequence` that throws ``ScrollClientError`` alone, and ends as
-/// ``ContainerStates`` does.
-public struct Observations<Value: Hashable & Sendable>: AsyncSequence, Sendable {
-    public typealias Element = Observation<Value>
-    public typealias Failure = ScrollClientError
-    let handle: FeedHandle<Observation<Value>>
-
-    /// Iterates over the changes; one iterator per sequence.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let handle: FeedHandle<Observation<Value>>
-
-        /// The next change, waiting for it; nil once the sequence has ended.
-        public mutating func next() async throws(ScrollClientError) -> Observation<Value>? {
-            try await handle.feed.next().get()
-        }
-
-        /// The next change, waiting for it; nil once the sequence has ended.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(ScrollClientError) -> Observation<Value>? {
-            try await handle.feed.next().get()
-        }
-    }
-
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(handle: handle)
-    }
-
-    /// The newest change waiting (its `old` the value before the oldest one dropped); nil when
-    /// none waits.
-    public func latest() throws(ScrollClientError) -> Observation<Value>? {
-        guard let first = try handle.feed.latestWithFirst() else { return nil }
-        var change = first.latest
-        change.old = first.oldest.old
-        change.resumed = first.oldest.resumed || change.resumed
-        return change
-    }
-
-    /// Ends the sequence (unobserving).
-    public func cancel() {
-        handle.feed.cancel()
     }
 }

@@ -19,21 +19,22 @@ protocol ObservationSink: Sendable {
 /// `old` (the daemon's `old` is the value it last sent, which this consumer received; after a
 /// reconnection it is the value this consumer had before).
 final class TypedObservationSink<Value: Hashable & Sendable>: ObservationSink {
-    let feed: Feed<Observation<Value>>
+    let feed: Feed<ObservedChange<Value>>
     private let decode: @Sendable (ProtocolValue) -> Value?
     private let last = Mutex<Value?>(nil)
 
     init(_ key: ObservedValue<Value>) {
         decode = key.decode
-        // A consumer more than Feed.backlog behind: the newest replaces the last one waiting,
-        // keeping its `old`, and both go when that makes no change (the daemon's own rule for a
-        // slow client, docs/design.md §13).
-        feed = Feed { waiting, newest in
-            var merged = newest
-            merged.old = waiting.old
-            merged.resumed = waiting.resumed || newest.resumed
-            return merged.old == merged.new && !merged.resumed ? nil : merged
-        }
+        // Changes not delivered fold into the next: it keeps the oldest one's `old`, and is
+        // `resumed` when any of them was. A consumer more than Feed.backlog behind: the newest
+        // replaces the last one waiting, and both go when that makes no change (the daemon's
+        // own rule for a slow client, docs/design.md §13).
+        feed = Feed(absorb: { older, newer in
+            var merged = newer
+            merged.old = older.old
+            merged.resumed = older.resumed || newer.resumed
+            return merged
+        }, keepsMerged: { $0.old != $0.new || $0.resumed })
     }
 
     func deliver(_ message: ObservationMessage, resumed: Bool) {
@@ -45,7 +46,7 @@ final class TypedObservationSink<Value: Hashable & Sendable>: ObservationSink {
             defer { last = value }
             return last
         }
-        feed.yield(Observation(old: old, new: value, seq: message.seq, time: message.time, resumed: resumed))
+        feed.yield(ObservedChange(old: old, new: value, seq: message.seq, time: message.time, resumed: resumed))
     }
 
     func finish(_ error: ScrollClientError?) {

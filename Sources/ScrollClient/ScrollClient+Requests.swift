@@ -10,13 +10,14 @@ extension ScrollClient {
     }
 
     /// Creates the container or changes the settings given (`configure`, docs/design.md §7, §12,
-    /// §14, §19): `animation` nil applies them at once; `owned` has a container this request
-    /// creates removed when this connection closes (on one that exists it changes nothing).
+    /// §14, §19): `animation` `.none` (the default) applies them at once; `owned` has a container
+    /// this request creates removed when this connection closes (on one that exists it changes
+    /// nothing).
     public func configure(
-        _ container: String, _ settings: ContainerSettings, animation: ScrollAnimation? = nil, owned: Bool = false
+        _ container: String, _ settings: ContainerSettings, animation: ScrollAnimation = .none, owned: Bool = false
     ) async throws(ScrollClientError) {
         var members: [(String, ProtocolValue)] = [("container", .string(container))] + settings.members
-        if let animation { members.append(("animation", .animation(animation))) }
+        if animation != .none { members.append(("animation", .animation(animation))) }
         if owned { members.append(("owned", .bool(true))) }
         try await expectOK(RequestLine("configure", members), effect: .configure(container, settings, owned: owned))
     }

@@ -110,7 +110,7 @@ public final class ScrollClient: Sendable {
     }
 
     /// `value` of `container` (docs/design.md §13): its current value first (`old` nil), then
-    /// one ``Observation`` per change, typed:
+    /// one ``ObservedChange`` per change, typed:
     ///
     /// ```swift
     /// for try await change in scrolld.observe("feed", .nearEnd(distance: 300)) where change.new {
@@ -120,10 +120,10 @@ public final class ScrollClient: Sendable {
     ///
     /// The observation starts when this is called; the sequence ends as ``ContainerStates``
     /// does.
-    public func observe<Value>(_ container: String, _ value: ObservedValue<Value>) -> Observations<Value> {
+    public func observe<Value>(_ container: String, _ value: ObservedValue<Value>) -> ObservedChanges<Value> {
         let sink = TypedObservationSink(value)
         connection.observe(container, sink, observation: value.observation)
-        return Observations(handle: FeedHandle(sink.feed))
+        return ObservedChanges(handle: FeedHandle(sink.feed))
     }
 
     private static var environment: [String: String] {

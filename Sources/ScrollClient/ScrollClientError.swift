@@ -37,6 +37,7 @@ public enum ScrollClientError: Error, Hashable, Sendable, CustomStringConvertibl
         return nil
     }
 
+    /// The error in one line, for a log or a terminal.
     public var description: String {
         switch self {
         case .invalidSocketPath(let path):

@@ -11,8 +11,13 @@ public struct VisibleRows: Hashable, Sendable {
         self.last = last
     }
 
-    /// No row is visible (`{"first":null,"last":null}` in a state).
-    public static let none = VisibleRows(first: nil, last: nil)
+    /// No row is visible (`{"first":null,"last":null}` in a state). Not `none`: where a
+    /// `VisibleRows?` is expected (a container without rows is nil), `.none` is Optional's.
+    public static let empty = VisibleRows(first: nil, last: nil)
+
+    /// No row is visible.
+    @available(*, deprecated, renamed: "empty", message: "in a VisibleRows? context .none means no rows at all; use .empty")
+    public static var none: VisibleRows { empty }
 }
 
 /// Rows laid out along the list axis. Uniform rows are found by division and others by binary
@@ -119,7 +124,7 @@ public struct RowLayout: Hashable, Sendable {
         // The row at the top edge may show too little of itself, and rows of no height never
         // count: step past them to the first visible one.
         while first < count, start(first) < hi, !isVisible(first, lo, hi) { first = row(after: first) }
-        guard first < count, start(first) < hi else { return .none }
+        guard first < count, start(first) < hi else { return .empty }
         var last = max(first, min(firstRow(endingAfter: hi), count - 1))
         while last > first && !isVisible(last, lo, hi) { last = max(first, row(before: last)) }
         return VisibleRows(first: first, last: last)

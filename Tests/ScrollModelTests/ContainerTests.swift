@@ -202,7 +202,7 @@ struct ContainerTests {
         var config = ContainerConfiguration()
         config.rows = RowsConfiguration(heights: .explicit([2000]))
         let container = ScrollContainer(name: "main", configuration: config)
-        #expect(container.state.visibleRows == VisibleRows.none)
+        #expect(container.state.visibleRows == VisibleRows.empty)
     }
 
     @Test func contentWithNoIdealSizeTakesTenAlongTheScrolledAxis() {

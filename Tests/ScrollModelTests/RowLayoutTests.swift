@@ -25,7 +25,7 @@ import Testing
         // The last row shows 100 of its 300 px: the first row is the last visible.
         #expect(bottom.visibleRows(offset: 0, length: 600) == VisibleRows(first: 0, last: 0))
         #expect(bottom.visibleRows(offset: 0, length: 700) == VisibleRows(first: 0, last: zeros + 1))
-        #expect(bottom.visibleRows(offset: 450, length: 100) == .none)
+        #expect(bottom.visibleRows(offset: 450, length: 100) == .empty)
     }
 
     @Test(arguments: [

@@ -20,7 +20,7 @@ import Testing
     @Test func decodesEveryReply() throws {
         var plain = sampleState
         plain.header = nil
-        plain.visibleRows = VisibleRows.none
+        plain.visibleRows = VisibleRows.empty
         plain.phase = .decelerating
         let cases: [(String, Reply)] = [
             (#"{"type":"welcome","protocol":1,"server":"scrolld 0.1.0","containers":["main"]}"#, .welcome(protocol: 1, server: "scrolld 0.1.0", containers: ["main"])),

@@ -32,7 +32,7 @@ import Testing
 
     @Test func omitsHeaderAndRowsWhenNotConfigured() {
         #expect(encoder.encode(state(), container: "main", seq: 1) == #"{"type":"state","container":"main","seq":1,"t":1815000,"phase":"interacting","contentOffset":{"x":0,"y":123.5},"velocity":{"x":0,"y":812.25},"contentSize":{"width":800,"height":5000},"containerSize":{"width":800,"height":600},"contentInsets":{"top":0,"leading":0,"bottom":0,"trailing":0}}"#)
-        #expect(encoder.encode(state(rows: VisibleRows.none), container: "main", seq: 1).hasSuffix(#""trailing":0},"visibleRows":{"first":null,"last":null}}"#))
+        #expect(encoder.encode(state(rows: VisibleRows.empty), container: "main", seq: 1).hasSuffix(#""trailing":0},"visibleRows":{"first":null,"last":null}}"#))
         #expect(encoder.encode(state(header: HeaderState(height: 44, progress: 1)), container: "main", seq: 1).hasSuffix(#""trailing":0},"header":{"height":44,"progress":1}}"#))
     }
 

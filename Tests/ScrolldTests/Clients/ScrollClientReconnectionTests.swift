@@ -274,4 +274,28 @@ struct ScrollClientReconnectionTests {
         client.close()
         await #expect(throws: ScrollClientError.closed("the ScrollClient was closed (close())")) { _ = try await states.next() }
     }
+
+    /// `latest()`, for a UI that draws at its own rate, tells of a reconnection as iteration
+    /// does: the state it returns stands for every one it dropped, the resumed one among them.
+    @Test(.timeLimit(.minutes(5))) func latestTellsOfTheReconnectionItDroppedPast() async throws {
+        let daemon = try RestartableDaemon()
+        try await daemon.start()
+        let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
+        defer { client.close() }
+        try await client.configure("list", Self.feed)
+        // One sequence is only ever read through latest(); another of the same subscription,
+        // iterated, shows when the same states are waiting in the first.
+        let drawn = client.states(of: "list")
+        var follower = client.states(of: "list").makeAsyncIterator()
+        _ = try await follower.next()
+        daemon.kill()
+        try await daemon.start()
+        var resumed = 0
+        _ = try await Self.next(&follower, resumed: &resumed) { $0.resumed }
+        try await client.scroll("list", to: ScrollPosition(y: 300), animation: .none)
+        _ = try await Self.next(&follower, resumed: &resumed) { $0.contentOffset.y == 300 }
+        let latest = try drawn.latest()
+        #expect(latest?.contentOffset.y == 300)
+        #expect(latest?.resumed == true)
+    }
 }
