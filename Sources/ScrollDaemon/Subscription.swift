@@ -41,6 +41,10 @@ extension Client {
                 let interval = TimeAmount.nanoseconds(Int64(1e9 / rate))
                 self.interval = interval
                 group = container.rateGroup(interval: interval)
+                // Every subscription starts with the current state (the reply to `subscribe`,
+                // or the first line of one that waited): that is its first send, and the next
+                // is an interval later.
+                lastSent = client.channel.eventLoop.now
             } else {
                 interval = nil
                 group = nil

@@ -41,9 +41,9 @@ extension ScrollEngine {
             _ = slot.fire(at: deadline, rate: frameRate)
         }
         // Between frames the curves' closed forms are evaluated without the check that frames
-        // get (`syncFrames`): a read never returns a non-finite number either.
+        // get (`syncFrames`): a read never returns a number past the state's limits either.
         let lastFrame = slot.container.state
         let state = slot.container.state(at: time)
-        return slot.container.isFinite ? state : lastFrame
+        return slot.container.isWithinStateMagnitude ? state : lastFrame
     }
 }

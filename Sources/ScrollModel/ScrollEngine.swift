@@ -52,26 +52,25 @@ public struct ScrollEngine: Sendable {
         /// Stored, and kept by `syncFrames(at:rate:)` (which runs after every change to the
         /// container), so that finding what is due reads one word per slot.
         public private(set) var deadline: Timestamp?
-        /// Where the container was after the last change that left it finite: where one whose
-        /// motion went non-finite comes to rest.
-        var lastFinitePosition: Point
-
+        /// Where the container was after the last change that left it within the state's
+        /// limits: where one whose motion went non-finite, or past them, comes to rest.
+        var lastPositionWithinLimits: Point
 
         init(container: ScrollContainer, id: ContainerID) {
             self.id = id
             self.container = container
             deadline = container.timerDeadline
-            lastFinitePosition = container.position
+            lastPositionWithinLimits = container.position
         }
 
         /// Starts a frame grid when the container begins to move and drops it when it stops.
-        /// Runs after every change to the container, so it is also where a non-finite motion is
-        /// caught before its state is published (``ScrollContainer/isFinite``).
+        /// Runs after every change to the container, so it is also where a runaway motion is
+        /// caught before its state is published (``ScrollContainer/isWithinStateMagnitude``).
         mutating func syncFrames(at time: Timestamp, rate: Double) {
-            if container.isFinite {
-                lastFinitePosition = container.position
+            if container.isWithinStateMagnitude {
+                lastPositionWithinLimits = container.position
             } else {
-                container.restAfterNonFiniteMotion(at: lastFinitePosition)
+                container.restAfterRunawayMotion(at: lastPositionWithinLimits)
             }
             if container.isMoving {
                 if frames == nil { frames = FrameClock(anchor: time, rate: rate) }

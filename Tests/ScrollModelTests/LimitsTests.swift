@@ -38,6 +38,29 @@ import Testing
         #expect(!curve.position(at: 1.0 / 120).isFinite)
     }
 
+    /// A drag at the largest finger scale a file allows, with deltas as large as a double holds
+    /// (an event log takes any finite number): what the finger reaches stays finite for a
+    /// while, but past `Limits.stateMagnitude` — more than any container reaches, and what a
+    /// restart's store keeps — the motion ends as a non-finite one does, where it last was
+    /// within it.
+    @Test func aMotionPastTheStateMagnitudeComesToRestInsteadOfBeingPublished() {
+        var configuration = ContainerConfiguration()
+        configuration.physics.fingerScale = Limits.magnitude
+        var engine = ScrollEngine()
+        engine.add(ScrollContainer(name: "main", configuration: configuration))
+        var states: [ScrollState] = []
+        for step in 1...5 {
+            engine.handle(.finger(Timestamp(1_000_000 + step * 5_000), y: -1.7e308)) { states.append($0.state) }
+        }
+        engine.handle(.finger(1_040_000, y: 0)) { states.append($0.state) }
+        while let next = engine.nextDeadline, states.count < 10_000 {
+            engine.advance(to: next) { states.append($0.state) }
+        }
+        let largest = states.map { max(abs($0.velocity.x), abs($0.velocity.y), abs($0.geometry.contentOffset.y)) }.max() ?? 0
+        #expect(largest <= Limits.stateMagnitude, "\(largest)")
+        #expect(engine[0].state.phase == .idle)
+    }
+
     /// A read (`get`, a new subscriber) evaluates the one container on a copy: the same state
     /// as advancing a copy of the whole engine, at every instant of a motion.
     @Test func aSampleOfOneContainerIsTheWholeEnginesSample() {
