@@ -63,9 +63,7 @@ public struct Configuration: Sendable {
         case "containers" where parts.count >= 3:
             let name = parts[1]
             if !containers.contains(where: { $0.name == name }) {
-                guard containers.count < Limits.containers else {
-                    throw ConfigurationError(key: key, message: "too many containers: the daemon holds at most \(Limits.containers)")
-                }
+                guard containers.count < Limits.containers else { throw Self.tooManyContainers(key: key) }
                 containers.append(ContainerSettings(name: name))
             }
             let index = containers.firstIndex { $0.name == name }!
@@ -76,6 +74,12 @@ public struct Configuration: Sendable {
         default:
             throw ConfigurationError(key: key, message: "unknown key (sections: daemon, web, physics, input, containers.NAME)")
         }
+    }
+
+    /// The error of a configuration that would define one container more than the daemon holds
+    /// (``Limits/containers``), at the key that would: a file is refused at its line.
+    static func tooManyContainers(key: String) -> ConfigurationError {
+        ConfigurationError(key: key, message: "too many containers: the daemon holds at most \(Limits.containers)")
     }
 
     /// Forgets container `name` (a `remove` request).

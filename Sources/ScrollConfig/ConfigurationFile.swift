@@ -121,7 +121,10 @@ extension Configuration {
             // reported as a header without max_height rather than silently ignored.
             if path.count >= 2, path[0] == "containers" {
                 try Self.checkContainerName(path[1], key: item.key)
-                if container(named: path[1]) == nil { containers.append(ContainerSettings(name: path[1])) }
+                if container(named: path[1]) == nil {
+                    guard containers.count < Limits.containers else { throw Self.tooManyContainers(key: item.key) }
+                    containers.append(ContainerSettings(name: path[1]))
+                }
                 let index = containers.firstIndex { $0.name == path[1] }!
                 if path.count == 3, path[2] == "header" { containers[index].header = containers[index].header ?? [:] }
                 if path.count == 3, path[2] == "rows" { containers[index].rows = containers[index].rows ?? [:] }
@@ -156,7 +159,8 @@ extension Configuration {
         "\(value.kindWithArticle) \(value)"
     }
 
-    private static func configValue(_ value: TOMLValue, key: String) throws(ConfigurationError) -> SettingValue {
+    /// A TOML value as a setting; no key takes a date or time.
+    static func configValue(_ value: TOMLValue, key: String) throws(ConfigurationError) -> SettingValue {
         switch value {
         case .string(let s): return .string(s)
         case .integer(let i): return .integer(Int(i))

@@ -56,6 +56,12 @@ public struct ConfigurationSearchPath: Hashable, Sendable {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
     }
 
+    /// Nothing at the path (following links): no file, no directory, a dangling link.
+    public static func isMissing(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) != 0 && errno == ENOENT
+    }
+
     private static func trimmed(_ directory: String) -> String {
         var directory = directory
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }

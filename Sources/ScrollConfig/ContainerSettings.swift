@@ -72,8 +72,13 @@ public struct ContainerSettings: Sendable {
         case (1, _) where GestureSettings.keys.contains(path[0]): try gestures.set(path[0], value, key: key)
         case (1, "header"), (1, "rows"), (1, "physics"), (1, "refresh"):
             guard case .object(let fields) = value else { throw value.fail(key, "a table") }
-            // An empty refresh table takes pull to refresh away (as an empty touch_frame does).
+            // An empty refresh table takes pull to refresh away (as an empty touch_frame does);
+            // a header or rows table, even empty, brings them into being as a file's section
+            // does, so that `header = {}` is a header without max_height, refused when the
+            // container is resolved, not a key that changed nothing.
             if path[0] == "refresh" && fields.isEmpty { refresh = nil }
+            if path[0] == "header", header == nil { header = [:] }
+            if path[0] == "rows", rows == nil { rows = [:] }
             for (field, fieldValue) in fields { try set([path[0], field], fieldValue, key: "\(key).\(field)") }
         case (2, "refresh"):
             guard Self.refreshKeys.contains(path[1]) else {
@@ -119,12 +124,10 @@ public struct ContainerSettings: Sendable {
         let listed = try Self.checkRow(name, value, key: key)
         let kept = listedHeights
         rows = (rows ?? [:]).merging([name: value]) { $1 }
-        // `runs` and `heights` or `count` describe the same thing: the last one given holds.
-        if name == "runs" {
-            rows?["heights"] = nil
-            rows?["count"] = nil
-        } else if name == "heights" || name == "count" {
-            rows?["runs"] = nil
+        // `runs`, `heights` and `count` each describe every row: the last one given holds (a
+        // `count` after a `heights` list is a list of `count` rows of `height`, not ignored).
+        for other in ["runs", "heights", "count"] where other != name && ["runs", "heights", "count"].contains(name) {
+            rows?[other] = nil
         }
         // Set after `rows`, whose every change forgets them; a list still in place keeps its.
         listedHeights = listed ?? (rows?["heights"] == nil ? nil : kept)

@@ -3,10 +3,17 @@ import TOML
 
 /// A configuration value (``SettingValue``) as TOML and `--set` give it.
 extension SettingValue {
-    /// A `--set` value: `true`/`false`, a number, a quoted or bare string, or a bracketed list
-    /// of those (`[0, 0, 20, 0]`).
+    /// A `--set` value: `true`/`false`, a number, a quoted or bare string, a bracketed list of
+    /// those (`[0, 0, 20, 0]`), or a TOML inline table or list as a file writes it
+    /// (`{x = 0, y = 0, width = 0.5, height = 1}`, `[[100, 44], [1, 300]]`).
     public init(parsing text: Substring) {
         let trimmed = text.trimmingSpaces
+        if trimmed.first == "{" || trimmed.first == "[",
+           let table = try? TOMLParser.parse("value = " + trimmed), let value = table["value"],
+           let setting = try? Configuration.configValue(value, key: "value") {
+            self = setting
+            return
+        }
         if trimmed == "true" { self = .bool(true); return }
         if trimmed == "false" { self = .bool(false); return }
         if let int = Int(trimmed) { self = .integer(int); return }

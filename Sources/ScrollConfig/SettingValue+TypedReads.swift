@@ -84,6 +84,9 @@ extension SettingValue {
         case .array(let items):
             numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
         case .object(let fields):
+            for field in fields where field.0 != "width" && field.0 != "height" {
+                throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown size key (width, height)")
+            }
             numbers = try ["width", "height"].map { (name: String) throws(ConfigurationError) in
                 guard let field = fields.first(where: { $0.0 == name }) else { throw fail(key, "a table with width and height") }
                 return try field.1.number("\(key).\(name)")

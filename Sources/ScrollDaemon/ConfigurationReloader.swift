@@ -89,10 +89,10 @@ package final class ConfigurationReloader {
     private func putInForce(_ read: TextRead, in core: DaemonCore) -> ReloadResult {
         let parsed: ParsedText
         switch read {
-        case .removed(let file):
+        case let .gone(file, how):
             return ReloadResult(
                 ok: false, file: file,
-                message: "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)"
+                message: "\(file): the configuration file in force \(how); keeping it (write the file again, or restart scrolld to use another)"
             )
         case .unreadable(let error):
             return ReloadResult(ok: false, file: error.file ?? source.explicitPath, message: error.description)
@@ -153,16 +153,18 @@ struct ParsedText: Sendable {
 
 /// What a reload finds, read and parsed off the loop.
 enum TextRead: Sendable {
-    /// The file in force is gone.
-    case removed(String)
+    /// The file in force is gone: removed, or a directory stands in its place (`how` says
+    /// which, as the reply says it).
+    case gone(String, how: String)
     case unreadable(ConfigurationError)
     /// The text, parsed (or as the last read of the same text parsed it), and whether it is
     /// the text in force.
     case read(ParsedText, isInForce: Bool)
 
     init(source: ConfigurationFileSource, fileInForce: String?, lastParsed: ParsedText?, textInForce: ParsedText?) {
+        // Neither falls back to what the search path finds next (the defaults, at worst).
         if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
-            self = .removed(file)
+            self = .gone(file, how: ConfigurationSearchPath.isMissing(file) ? "was removed" : "is now a directory")
             return
         }
         do throws(ConfigurationError) {

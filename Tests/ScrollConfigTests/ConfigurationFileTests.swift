@@ -346,6 +346,10 @@ struct ConfigurationFileTests {
         let inset = failure("[containers.main]\n\ninsets = { top = 1, left = 2 }\n")
         #expect(inset?.key == "containers.main.insets.left")
         #expect(inset?.line == 3)
+
+        // A size's table takes width and height only, as every other table takes its own keys.
+        let size = failure("[containers.main]\ncontentSize = { width = 800, height = 600, depth = 3 }\n")
+        #expect(size == ConfigurationError(key: "containers.main.contentSize.depth", message: "unknown size key (width, height)", line: 2, file: "scrolld.toml"))
     }
 
     @Test func theFirstMistakeInTheFileIsTheOneReported() {

@@ -42,6 +42,20 @@ struct ConfigurationTests {
         #expect(try config.resolvePhysics().wheelStep == .auto)
     }
 
+    /// A table-valued key (`touch_frame`, `rows.runs`) takes its value as a file writes it
+    /// inline: `--set` reaches every key.
+    @Test func setValuesTakeInlineTablesAndNestedListsAsTOMLWritesThem() throws {
+        let frame = SettingValue(parsing: "{x = 0, y = 0.5, width = 0.5, height = 0.5}")
+        #expect(frame == .object([("x", .integer(0)), ("y", .double(0.5)), ("width", .double(0.5)), ("height", .double(0.5))]))
+        var config = Configuration()
+        try config.set("containers.main.touch_frame", frame)
+        #expect(try config.resolve(container: "main").touchFrame == Rect(x: 0, y: 0.5, width: 0.5, height: 0.5))
+        try config.set("containers.main.rows.runs", SettingValue(parsing: "[[10, 44], [5, 60]]"))
+        #expect(try config.resolve(container: "main").rows?.heights.offset(ofRow: 15) == 740)
+        // Not TOML: taken as the string it is, and refused by the key that reads it.
+        #expect(SettingValue(parsing: "{x=}") == .string("{x=}"))
+    }
+
     @Test func containersTakeSizesInsetsAxesHeaderAndRows() throws {
         var config = Configuration()
         try config.set("containers.list.containerSize", .string("400x300"))

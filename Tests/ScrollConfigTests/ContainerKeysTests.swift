@@ -124,6 +124,38 @@ struct ContainerKeysTests {
         #expect(try rows(reloaded)?.heights.count == 102)
         #expect(try rows(reloaded)?.heights[3] == 10)
     }
+
+    /// A request's `header: {}` or `rows: {}` is a header or rows without what they need, as a
+    /// file's empty section is, not a key that changes nothing; on a container that has them
+    /// it changes nothing.
+    @Test func anEmptyHeaderOrRowsTableIsRefusedAsTheFilesSectionIs() throws {
+        var config = Configuration()
+        try config.set("containers.fresh.header", .object([]))
+        #expect(throws: ConfigurationError(key: "containers.fresh.header.max_height", message: "a header needs max_height")) {
+            _ = try config.resolve(container: "fresh")
+        }
+        config = Configuration()
+        try config.set("containers.fresh.rows", .object([]))
+        #expect(throws: ConfigurationError(key: "containers.fresh.rows", message: "rows need count and height, or heights")) {
+            _ = try config.resolve(container: "fresh")
+        }
+        config = try list()
+        try config.set("containers.list.rows", .object([]))
+        #expect(try rows(config)?.heights.count == 100)
+    }
+
+    /// Of `runs`, `heights` and `count`, the last one given holds: a count and height after a
+    /// list describe the rows anew.
+    @Test func aCountAfterAListOfHeightsDescribesTheRowsAnew() throws {
+        var config = Configuration()
+        try config.set("containers.list.rows", .object([("heights", .array([.double(1), .double(2)]))]))
+        try config.set("containers.list.rows", .object([("count", .integer(20)), ("height", .double(3)), ("sticky", .array([.integer(15)]))]))
+        let described = try #require(try rows(config))
+        #expect(described.heights.count == 20)
+        #expect(described.heights.offset(ofRow: 20) == 60)
+        try config.set("containers.list.rows.heights", .array(Array(repeating: .double(5), count: 16)))
+        #expect(try rows(config)?.heights.count == 16)
+    }
 }
 
 /// `rows.runs`: how rows edited by `configure` are written down in a recording's header and the

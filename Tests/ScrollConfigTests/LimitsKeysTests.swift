@@ -93,4 +93,16 @@ import Testing
             try configuration.set("containers.more.axes", .string("both"))
         }
     }
+
+    /// A file's sections define containers as its keys do: the 1000th besides `main` is refused
+    /// at its line, by `check-config` and at start as at a reload (a 100 000-container file is
+    /// refused there, not parsed into a daemon of 100 001).
+    @Test func aFileOfSectionsHoldsAtMost1000Containers() throws {
+        let text = (1...Limits.containers).map { "[containers.c\($0)]\n" }.joined()
+        #expect(throws: ConfigurationError(key: "containers.c1000", message: "too many containers: the daemon holds at most 1000", line: 1000, file: "many.toml")) {
+            _ = try Configuration.parse(text, file: "many.toml")
+        }
+        let fits = try Configuration.parse((1..<Limits.containers).map { "[containers.c\($0)]\n" }.joined(), file: "fits.toml")
+        #expect(fits.containers.count == 1000)
+    }
 }

@@ -154,6 +154,7 @@ struct TouchSocketTests {
             (["touch_frame": ["x": 0, "y": 0, "width": 1, "height": 1, "depth": 1]],
              "containers.main.touch_frame.depth: unknown touch_frame key (x, y, width, height)"),
             (["physics": ["touchSlop": -1]], "containers.main.physics.touch_slop: must be between 0 and 10000, got -1"),
+            (["containerSize": ["width": 10, "height": 10, "depth": 3]], "containers.main.containerSize.depth: unknown size key (width, height)"),
         ]
         for (index, (keys, message)) in cases.enumerated() {
             var request: [String: Any] = ["op": "configure", "container": "main"]

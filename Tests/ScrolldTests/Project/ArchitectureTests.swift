@@ -55,7 +55,8 @@ import Testing
         "ScrollDesktopTests": ["ScrollDesktop", "ScrollModel", "Testing"],
         // The process-level tests reach the daemon from outside only: its binaries, sockets
         // and files, and the client library.
-        "ScrolldTests": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollLog", "Testing", "Foundation", "FoundationXML", "Glibc", "Synchronization"],
+        // Observation: an app's @Observable model beside the client library.
+        "ScrolldTests": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollLog", "Testing", "Foundation", "FoundationXML", "Glibc", "Synchronization", "Observation"],
         // Live = replay on an EmbeddedEventLoop: the session, the daemon's logic, and a file
         // for its configuration.
         "ScrollSessionTests": [

@@ -39,6 +39,16 @@ struct FaultTests {
         daemon.signal(SIGHUP)
         #expect(daemon.waitForLog("configuration not reloaded, keeping the last good one: \(daemon.configPath): the configuration file in force was removed"))
 
+        // A directory where the file was (or a link to one) is not a removed file, nor a reason
+        // to take what the search path finds next.
+        try FileManager.default.createDirectory(atPath: daemon.configPath, withIntermediateDirectories: false)
+        let directory = try reload()
+        #expect(directory.ok == false)
+        #expect(directory.message.hasPrefix(daemon.configPath), "\(directory.message)")
+        #expect(directory.message == "\(daemon.configPath): the configuration file in force is now a directory; keeping it (write the file again, or restart scrolld to use another)")
+        #expect(height() == 500)
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+
         // Corrupted: bytes that are not UTF-8, then TOML cut off mid-value.
         try Data([0x5B, 0xFF, 0xFE, 0x00, 0x80, 0x0A]).write(to: URL(fileURLWithPath: daemon.configPath))
         let binary = try reload()
