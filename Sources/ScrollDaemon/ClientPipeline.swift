@@ -53,10 +53,11 @@ package enum ClientPipeline {
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     pipeline.removeHandler(name: WebHandshake.name, promise: nil)
+                    pipeline.removeHandler(name: WebHandshake.HeadLimit.name, promise: nil)
                     // Each frame is checked against RFC 6455 first, while it still has its
                     // mask and reserved bits. Fragments are put together up to the line limit
-                    // (a longer message is a line too long); the smallest fragment but the
-                    // last is 1 byte, and a message has at most 1024 of them.
+                    // (a longer message is a line too long), at most
+                    // `WebSocketLines.maximumFragments` of them to a message.
                     try pipeline.addHandler(WebSocketFrameChecks())
                     try pipeline.addHandler(
                         NIOWebSocketFrameAggregator(
@@ -74,6 +75,7 @@ package enum ClientPipeline {
             withServerUpgrade: (upgraders: [upgrader], completionHandler: { _ in })
         )
         try channel.pipeline.syncOperations.addHandler(handshake, name: WebHandshake.name)
+        try channel.pipeline.syncOperations.addHandler(WebHandshake.HeadLimit(), name: WebHandshake.HeadLimit.name, position: .first)
     }
 
     private static func setOptions(of channel: Channel) throws {

@@ -51,10 +51,13 @@ package final class Connections {
     var inOrder: [Client] { clients.values.sorted { $0.number < $1.number } }
 
     /// Notes a refused connection, logged once per cause until one is accepted again (a flood
-    /// of refused connections must not flood the journal too).
-    func noteRefusal(_ error: ProtocolError, logger: Logger) {
-        guard lastRefusal != error.message else { return }
-        lastRefusal = error.message
+    /// of refused connections must not flood the journal too). `cause`: what makes refusals
+    /// alike when their messages differ (every handshake from an origin not listed is one
+    /// cause, whatever the origin); nil: the message.
+    func noteRefusal(_ error: ProtocolError, cause: String? = nil, logger: Logger) {
+        let cause = cause ?? error.message
+        guard lastRefusal != cause else { return }
+        lastRefusal = cause
         logger.warning("refused a connection: \(error.message)")
     }
 }

@@ -45,7 +45,7 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         let found = head.headers["Origin"]
         guard found.count <= 1 else { return (.forbidden, "more than one Origin header") }
         if let origin = found.first, !origins.contains(origin) {
-            return (.forbidden, "origin \(origin) is not in web.origins")
+            return (.forbidden, "origin \(shown(origin)) is not in web.origins")
         }
         let upgrade = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
         guard upgrade else { return (.upgradeRequired, "scrolld speaks WebSocket only at \(path)") }
@@ -54,6 +54,12 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
             return (.badRequest, "a WebSocket handshake says Connection: Upgrade (RFC 6455)")
         }
         return nil
+    }
+
+    /// A header value as a message shows it: at most 100 characters, then "…" (a reply and a
+    /// log line stay short whatever a client sends).
+    static func shown(_ value: String) -> String {
+        value.count <= 100 ? value : value.prefix(100) + "…"
     }
 
     package func handlerAdded(context: ChannelHandlerContext) {
@@ -87,7 +93,7 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         let (status, reason) = Self.refusal(of: head, origins: core.session.configuration.web.origins)
             ?? (.badRequest, "not a WebSocket handshake (RFC 6455)")
         if status == .forbidden {
-            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), logger: core.logger)
+            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), cause: "web-forbidden", logger: core.logger)
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -128,5 +134,40 @@ extension WebHandshake {
 
         /// Whatever it sends is not read.
         package func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+    }
+}
+
+extension WebHandshake {
+    /// The bytes a connection may send before its handshake is upgraded, request line and
+    /// headers (a browser's handshake is well under 8 KiB, cookies included): past them it is
+    /// answered 431 and closed, unread. NIO's HTTP decoder keeps every header it reads, at
+    /// about five times its bytes, so without this bound each of the ``maximumHandshaking``
+    /// connections could hold a megabyte of tiny headers for ``deadline``.
+    package final class HeadLimit: ChannelInboundHandler, RemovableChannelHandler {
+        package typealias InboundIn = ByteBuffer
+        package typealias OutboundOut = ByteBuffer
+
+        /// Its name in the pipeline, where the upgrade removes it.
+        static let name = "web-handshake-bytes"
+        package static let maximumBytes = 16 * 1024
+        static let reason = "a WebSocket handshake is at most \(maximumBytes / 1024) KiB of request line and headers"
+        private var received = 0
+        private var refused = false
+
+        package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !refused else { return }
+            received += unwrapInboundIn(data).readableBytes
+            guard received > Self.maximumBytes else {
+                context.fireChannelRead(data)
+                return
+            }
+            refused = true
+            let body = Self.reason + "\n"
+            let response = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+            let channel = context.channel
+            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
     }
 }

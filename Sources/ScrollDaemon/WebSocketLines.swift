@@ -10,8 +10,9 @@ import ScrollProtocol
 /// Framing is NIO's (`WebSocketFrameDecoder` and `NIOWebSocketFrameAggregator` before this
 /// handler, `WebSocketFrameEncoder` after it); this handler only maps messages to lines and
 /// runs the close handshake:
-/// - a message over the line limit (one frame, or fragments together, or more than 1024
-///   fragments) is the Unix socket's line too long: a `too_large` error, then close 1009;
+/// - a message over the line limit (one frame, or fragments together, or more than
+///   `maximumFragments` fragments) is the Unix socket's line too long: a `too_large` error,
+///   then close 1009;
 /// - a binary message is not a line: a `bad_request` error, and the connection stays, as
 ///   after any other bad request;
 /// - a refusal (``ConnectionClosing``) closes with 1008 (another uid), 1013 (too many

@@ -145,6 +145,51 @@ struct WebListenerTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// Refusals from origins not listed are one cause, logged once however many origins a
+    /// flood of handshakes names, and an origin is shown at most 100 characters long (200
+    /// handshakes each with a new 60 KB origin wrote 12 MB to the journal).
+    @Test func refusedOriginsAreLoggedOnceAndShortWhateverTheySend() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port, origins: ["http://127.0.0.1:8080"]))
+        let long = "http://" + String(repeating: "a", count: 6000) + ".example"
+        for index in 0..<20 {
+            let (client, upgraded) = try WebSocketClient.open(port: port, origin: "\(long)/\(index)")
+            #expect(!upgraded)
+            #expect(client.response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(client.response.prefix(200))")
+            #expect(client.response.contains("origin \(long.prefix(100))… is not in web.origins"), "\(client.response.prefix(300))")
+        }
+        // The daemon has read all twenty: a good handshake after them is served.
+        let (good, upgraded) = try WebSocketClient.open(port: port, origin: "http://127.0.0.1:8080")
+        #expect(upgraded && good.readJSON()?["type"] as? String == "welcome")
+        #expect(daemon.stop() == 0)
+        let refusals = daemon.stderr.components(separatedBy: "\n").filter { $0.contains("WebSocket handshake refused") }
+        #expect(refusals.count == 1, "\(refusals.map { $0.prefix(200) })")
+        #expect(refusals.allSatisfy { $0.count < 400 })
+    }
+
+    /// A handshake is at most 16 KiB of request line and headers: past that, 431 and the close,
+    /// before NIO's decoder holds more of it (a megabyte of tiny headers cost 1.2 MB a
+    /// connection, kept until the deadline).
+    @Test func aHandshakeOverSixteenKibibytesIsRefusedWith431() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        let client = try WebSocketClient(port: port)
+        var request = "GET /scrolld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for index in 0..<4000 { request += "x\(index): y\r\n" }
+        _ = client.sendRaw(Array(request.utf8))
+        #expect(!client.readResponse())
+        #expect(client.response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large"), "\(client.response.prefix(200))")
+        #expect(client.response.contains("a WebSocket handshake is at most 16 KiB of request line and headers"))
+        // A handshake of ordinary size is served, and frames after it are not counted.
+        let (web, upgraded) = try WebSocketClient.open(port: port)
+        #expect(upgraded && web.readJSON()?["type"] as? String == "welcome")
+        for id in 1...40 {
+            _ = web.sendRaw(WebSocketClient.frame(opcode: 1, payload: WebLimitsTests.paddedPing(id: id, length: 1000)))
+            #expect(web.readJSON()?["type"] as? String == "pong")
+        }
+        #expect(daemon.stop() == 0)
+    }
+
     /// `web.origins` is read at each handshake: a reload adds an origin without a restart;
     /// `web.listen` waits for the next start, and the reload says so.
     @Test func aReloadChangesTheOriginsAndSaysTheAddressWaits() throws {
