@@ -47,13 +47,29 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         if let origin = found.first, !origins.contains(origin) {
             return (.forbidden, "origin \(shown(origin)) is not in web.origins")
         }
-        let upgrade = head.headers["Upgrade"].contains { $0.lowercased() == "websocket" }
+        let upgrade = head.headers[canonicalForm: "Upgrade"].contains { $0.lowercased() == "websocket" }
         guard upgrade else { return (.upgradeRequired, "scrolld speaks WebSocket only at \(path)") }
         // RFC 6455 §4.2.1: the request's Connection header lists the upgrade.
         guard head.headers[canonicalForm: "Connection"].contains(where: { $0.lowercased() == "upgrade" }) else {
             return (.badRequest, "a WebSocket handshake says Connection: Upgrade (RFC 6455)")
         }
+        guard head.version.major == 1, head.version.minor >= 1, head.headers["Host"].count == 1 else {
+            return (.badRequest, "a WebSocket handshake is HTTP/1.1 or later, with one Host header (RFC 6455)")
+        }
+        let keys = head.headers["Sec-WebSocket-Key"]
+        guard keys.count == 1, isNonce(keys[0]) else {
+            return (.badRequest, "a WebSocket handshake has one Sec-WebSocket-Key, 16 bytes in base64 (RFC 6455)")
+        }
         return nil
+    }
+
+    /// Whether `key` is 16 bytes in base64: 22 characters of the alphabet, the last of which
+    /// leaves no bits over (A, Q, g or w), then `==`.
+    static func isNonce(_ key: String) -> Bool {
+        let bytes = Array(key.utf8)
+        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        return bytes[..<22].allSatisfy(alphabet.contains) && "AQgw".utf8.contains(bytes[21])
     }
 
     /// A header value as a message shows it: at most 100 characters, then "…" (a reply and a

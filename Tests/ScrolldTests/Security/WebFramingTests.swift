@@ -81,4 +81,24 @@ struct WebFramingTests {
         #expect(served.servesOthers)
         #expect(served.daemon.stop() == 0)
     }
+
+    /// RFC 6455 §4.2.1: a handshake is HTTP/1.1 or later with a Host, and its key is 16 bytes in
+    /// base64; anything else is answered 400 with the reason, and never upgraded.
+    @Test(arguments: [
+        ("GET /scrolld HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: AAAA\r\nSec-WebSocket-Version: 13\r\n\r\n", "one Sec-WebSocket-Key, 16 bytes in base64"),
+        ("GET /scrolld HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: !!!!!!!!!!!!!!!!!!!!!!!!\r\nSec-WebSocket-Version: 13\r\n\r\n", "one Sec-WebSocket-Key, 16 bytes in base64"),
+        ("GET /scrolld HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: AAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\nSec-WebSocket-Version: 13\r\n\r\n", "one Sec-WebSocket-Key, 16 bytes in base64"),
+        ("GET /scrolld HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", "HTTP/1.1 or later, with one Host header"),
+        ("GET /scrolld HTTP/1.0\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", "HTTP/1.1 or later, with one Host header"),
+    ])
+    func aHandshakeAgainstTheRFCIsRefusedWith400(_ request: String, _ reason: String) throws {
+        let served = try WebLimitsTests.Served()
+        let client = try WebSocketClient(port: served.port)
+        _ = client.sendRaw(Array(request.utf8))
+        #expect(!client.readResponse())
+        #expect(client.response.hasPrefix("HTTP/1.1 400"), "\(client.response)")
+        #expect(client.response.contains(reason), "\(client.response)")
+        #expect(served.servesOthers)
+        #expect(served.daemon.stop() == 0)
+    }
 }
