@@ -114,7 +114,9 @@ package final class WebSocketLines: ChannelDuplexHandler {
             }
             sendClose(context, code: closeCode).cascade(to: promise)
         default:
-            if !closeSent, context.channel.isActive {
+            // A peer that reads nothing (a stuck client being dropped) would never take the close
+            // frame, and waiting for it would hold the connection for good: it closes at once.
+            if !closeSent, context.channel.isActive, context.channel.isWritable {
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 sendClose(context, code: closeCode == .normalClosure ? .goingAway : closeCode).whenComplete { _ in
                     bound.value.close(mode: mode, promise: promise)

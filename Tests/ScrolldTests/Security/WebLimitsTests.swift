@@ -137,6 +137,7 @@ struct WebLimitsTests {
     @Test func aSlowReaderIsDroppedAsOnTheUnixSocketWhileOthersAreServed() throws {
         let served = try Served(arguments: ["--stuck-client-timeout", "2"])
         let slow = try served.connect()
+        let accepted = try #require(Self.daemonSocket(of: slow, port: served.port), "no socket of the daemon's serves it")
         #expect(slow.request(["op": "subscribe", "container": "main"], id: 1)?["type"] as? String == "state")
         _ = fcntl(slow.fd, F_SETFL, fcntl(slow.fd, F_GETFL) | O_NONBLOCK)
         let get = WebSocketClient.frame(opcode: 1, payload: Array(#"{"op":"get","container":"main"}"#.utf8))
@@ -150,7 +151,28 @@ struct WebLimitsTests {
         #expect(served.servesOthers)
         #expect(served.daemon.waitForLog(dropped, timeout: 30), "\(served.daemon.stderr)")
         #expect(served.servesOthers)
+        // Dropped is released, while it still reads nothing: its close frame cannot go out, and
+        // waiting for it held the connection, its descriptor and its place for good.
+        #expect(waitUntil(timeout: 30) { !served.daemon.probe.descriptors.contains(accepted) }, "\(accepted) still open")
+        withExtendedLifetime(slow) {}
         #expect(served.daemon.stop() == 0)
+    }
+
+    /// The daemon's end of `client`'s connection to `port`, as /proc/PID/fd names it
+    /// (`socket:[INODE]`), found in /proc/net/tcp by the client's own port.
+    static func daemonSocket(of client: WebSocketClient, port: Int) -> String? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(client.fd, $0, &length) }
+        }
+        guard named == 0, let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        let local = String(format: ":%04X", port), remote = String(format: ":%04X", Int(UInt16(bigEndian: address.sin_port)))
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            if fields.count > 9, fields[1].hasSuffix(local), fields[2].hasSuffix(remote) { return "socket:[\(fields[9])]" }
+        }
+        return nil
     }
 
     /// 1000 WebSocket connections at once are all greeted and served, and a Unix client too.
