@@ -121,11 +121,7 @@ extension Configuration {
             // reported as a header without max_height rather than silently ignored.
             if path.count >= 2, path[0] == "containers" {
                 try Self.checkContainerName(path[1], key: item.key)
-                if container(named: path[1]) == nil {
-                    guard containers.count < Limits.containers else { throw Self.tooManyContainers(key: item.key) }
-                    containers.append(ContainerSettings(name: path[1]))
-                }
-                let index = containers.firstIndex { $0.name == path[1] }!
+                let index = try self.index(ofContainer: path[1], creatingAt: item.key)
                 if path.count == 3, path[2] == "header" { containers[index].header = containers[index].header ?? [:] }
                 if path.count == 3, path[2] == "rows" { containers[index].rows = containers[index].rows ?? [:] }
             }

@@ -38,6 +38,11 @@ public struct ContainerSettings: Sendable {
     /// `height` or `heights`) replaces them.
     public internal(set) var editedHeights: RowHeights?
     public var physics: [(key: String, value: SettingValue)] = []
+    /// The keys of `contentSize` or `touch_frame` given one at a time (`--set
+    /// containers.NAME.touch_frame.x=0`) to a container without one, by the table-valued key
+    /// they belong to: kept until the table is whole, when it becomes the value. Meanwhile the
+    /// container does not resolve, as one with `refresh.threshold` and no `refresh.height`.
+    var unfinishedTables: [String: [(String, SettingValue)]] = [:]
 
     public static let defaultContentSize = Size(width: 800, height: 20000)
 
@@ -56,7 +61,9 @@ public struct ContainerSettings: Sendable {
     mutating func set(_ path: [String], _ value: SettingValue, key: String) throws(ConfigurationError) {
         switch (path.count, path[0]) {
         case (1, "containerSize"): containerSize = try value.size(key)
-        case (1, "contentSize"): contentSize = try value.size(key)
+        case (1, "contentSize"):
+            contentSize = try value.size(key)
+            unfinishedTables["contentSize"] = nil
         case (1, "insets"): insets = try value.insets(key)
         case (1, "axes"): axes = try value.axes(key)
         case (1, "scroll_target"): scrollTarget = try value.choice(key, ScrollTargetBehavior.self)
@@ -68,7 +75,10 @@ public struct ContainerSettings: Sendable {
             let parent = try value.string(key)
             self.parent = parent.isEmpty ? nil : parent
         case (1, "overscroll"): overscroll = try value.choice(key, OverscrollBehavior.self)
-        case (1, "touch_frame"): touchFrame = try value.touchFrame(key)
+        case (1, "touch_frame"):
+            touchFrame = try value.touchFrame(key)
+            unfinishedTables["touch_frame"] = nil
+        case (2, _) where Self.tableKeys[path[0]] != nil: try setTableKey(path[0], path[1], value, key: key)
         case (1, _) where GestureSettings.keys.contains(path[0]): try gestures.set(path[0], value, key: key)
         case (1, "header"), (1, "rows"), (1, "physics"), (1, "refresh"):
             guard case .object(let fields) = value else { throw value.fail(key, "a table") }
@@ -95,7 +105,7 @@ public struct ContainerSettings: Sendable {
         default:
             throw ConfigurationError(
                 key: key,
-                message: "unknown container key (containerSize, contentSize, insets, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, refresh.*, physics.*)"
+                message: "unknown container key (containerSize.*, contentSize.*, insets.*, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame.*, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, refresh.*, physics.*)"
             )
         }
     }
@@ -159,6 +169,7 @@ public struct ContainerSettings: Sendable {
     }
 
     func resolve(physics: ScrollPhysics) throws(ConfigurationError) -> ContainerConfiguration {
+        try checkTablesAreWhole()
         let prefix = "containers.\(name)"
         var header: HeaderConfiguration?
         if let fields = self.header {

@@ -69,10 +69,7 @@ extension Configuration {
         guard !name.isEmpty, !name.contains(".") else {
             throw ConfigurationError(key: key, message: "a container name must be non-empty and contain no '.'")
         }
-        let index = containers.firstIndex { $0.name == name } ?? {
-            containers.append(ContainerSettings(name: name))
-            return containers.count - 1
-        }()
+        let index = self.index(ofContainer: name) ?? appendContainer(ContainerSettings(name: name))
         try containers[index].edit(edit)
         return edit
     }
@@ -82,7 +79,7 @@ extension Configuration {
     /// Takes container `name`'s rows back as a restart's store (docs/design.md §16) or a recorded
     /// `restore` wrote them (``ContainerSettings/takeBackEditedRows()``).
     public mutating func takeBackEditedRows(ofContainer name: String) throws(ConfigurationError) {
-        guard let index = containers.firstIndex(where: { $0.name == name }) else { return }
+        guard let index = self.index(ofContainer: name) else { return }
         try containers[index].takeBackEditedRows()
     }
 }

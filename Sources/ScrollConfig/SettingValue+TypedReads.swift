@@ -84,10 +84,10 @@ extension SettingValue {
         case .array(let items):
             numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
         case .object(let fields):
-            for field in fields where field.0 != "width" && field.0 != "height" {
-                throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown size key (width, height)")
+            for field in fields where !Self.sizeKeys.contains(field.0) {
+                throw Self.unknownKey("\(key).\(field.0)", of: "size")
             }
-            numbers = try ["width", "height"].map { (name: String) throws(ConfigurationError) in
+            numbers = try Self.sizeKeys.map { (name: String) throws(ConfigurationError) in
                 guard let field = fields.first(where: { $0.0 == name }) else { throw fail(key, "a table with width and height") }
                 return try field.1.number("\(key).\(name)")
             }
@@ -106,20 +106,24 @@ extension SettingValue {
     func touchFrame(_ key: String) throws(ConfigurationError) -> Rect? {
         guard case .object(let fields) = self else { throw fail(key, "a table with x, y, width and height") }
         if fields.isEmpty { return nil }
-        let names = ["x", "y", "width", "height"]
-        for field in fields where !names.contains(field.0) {
-            throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown touch_frame key (x, y, width, height)")
+        for field in fields where !Self.touchFrameKeys.contains(field.0) {
+            throw Self.unknownKey("\(key).\(field.0)", of: "touch_frame")
         }
-        let numbers = try names.map { (name: String) throws(ConfigurationError) -> Double in
+        let numbers = try Self.touchFrameKeys.map { (name: String) throws(ConfigurationError) -> Double in
             guard let field = fields.last(where: { $0.0 == name }) else { throw fail(key, "a table with x, y, width and height") }
-            let range = name.count == 1 ? Limits.touchFrameOrigin : Limits.touchFrameLength
-            return try field.1.number("\(key).\(name)", in: range)
+            return try field.1.touchFrameNumber(name, "\(key).\(name)")
         }
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
+    /// `touch_frame`'s key `name`: an origin within ``Limits/touchFrameOrigin``, a length
+    /// within ``Limits/touchFrameLength``.
+    func touchFrameNumber(_ name: String, _ key: String) throws(ConfigurationError) -> Double {
+        try number(key, in: name.count == 1 ? Limits.touchFrameOrigin : Limits.touchFrameLength)
+    }
+
     func insets(_ key: String) throws(ConfigurationError) -> EdgeInsets {
-        let names = ["top", "leading", "bottom", "trailing"]
+        let names = Self.insetKeys
         let numbers: [Double]
         switch self {
         case .string(let s):
@@ -130,7 +134,7 @@ extension SettingValue {
             numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
         case .object(let fields):
             for field in fields where !names.contains(field.0) {
-                throw ConfigurationError(key: "\(key).\(field.0)", message: "unknown inset (top, leading, bottom, trailing)")
+                throw Self.unknownKey("\(key).\(field.0)", of: "insets")
             }
             numbers = try names.map { (name: String) throws(ConfigurationError) in
                 try fields.first(where: { $0.0 == name })?.1.number("\(key).\(name)") ?? 0
@@ -157,6 +161,24 @@ extension SettingValue {
         case .string("top"), .string("leading"): return .top
         case .string("bottom"), .string("trailing"): return .bottom
         default: throw fail(key, "top, bottom, leading or trailing")
+        }
+    }
+}
+
+/// The tables of a container's keys that take one (`containerSize = { width = 800, height = 600 }`):
+/// their keys, and the error for any other, whether in the table or given alone
+/// (`--set containers.main.touch_frame.depth=1`).
+extension SettingValue {
+    static let sizeKeys = ["width", "height"]
+    static let insetKeys = ["top", "leading", "bottom", "trailing"]
+    static let touchFrameKeys = ["x", "y", "width", "height"]
+
+    /// `key`, which is not a key of `table` (`insets`, `touch_frame`, or either size).
+    static func unknownKey(_ key: String, of table: String) -> ConfigurationError {
+        switch table {
+        case "insets": ConfigurationError(key: key, message: "unknown inset (\(insetKeys.joined(separator: ", ")))")
+        case "touch_frame": ConfigurationError(key: key, message: "unknown touch_frame key (\(touchFrameKeys.joined(separator: ", ")))")
+        default: ConfigurationError(key: key, message: "unknown size key (\(sizeKeys.joined(separator: ", ")))")
         }
     }
 }

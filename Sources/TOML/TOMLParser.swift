@@ -245,21 +245,24 @@ public struct TOMLParser {
         let parent = try parent(of: path, byHeader: true, from: root, prefix: [], place)
         let last = path[path.count - 1]
         let table = TOMLTableBuilder(origin: .header, line: place.line)
-        guard let slot = parent[last] else {
+        if let slot = parent[last] {
+            let name = TOMLKey.written(path)
+            switch slot.item {
+            case .tables:
+                break
+            case .table:
+                throw error("\(name) is already a table (line \(slot.line)), not an array of tables", at: place)
+            case .value(let value):
+                let what = if case .array = value { "an array, which cannot be extended by [[\(name)]]" } else { value.kindWithArticle }
+                throw error("\(name) is already \(what) (line \(slot.line))", at: place)
+            }
+        } else {
             parent[last] = .init(item: .tables([table]), line: place.line, column: place.column)
             return table
         }
-        let name = TOMLKey.written(path)
-        switch slot.item {
-        case .tables(let list):
-            parent[last] = .init(item: .tables(list + [table]), line: slot.line, column: slot.column)
-            return table
-        case .table:
-            throw error("\(name) is already a table (line \(slot.line)), not an array of tables", at: place)
-        case .value(let value):
-            let what = if case .array = value { "an array, which cannot be extended by [[\(name)]]" } else { value.kindWithArticle }
-            throw error("\(name) is already \(what) (line \(slot.line))", at: place)
-        }
+        // Out of the scope of `slot`, which held the array too: it grows in place.
+        parent.appendTable(table, at: last)
+        return table
     }
 
     /// `key = value` in `table`: the key must be new, and dotted parts may only pass through

@@ -56,6 +56,83 @@ struct ConfigurationTests {
         #expect(SettingValue(parsing: "{x=}") == .string("{x=}"))
     }
 
+    /// The keys of a table-valued key, one at a time, as `--set` gives them and as errors name
+    /// them (`containers.main.touch_frame.x`), the way `refresh.threshold` is set: each changes
+    /// its key alone; a frame or a content size the container does not have yet waits for its
+    /// other keys, and the container is refused meanwhile, at the first one missing.
+    @Test func theKeysOfATableValuedKeyAreSetOneAtATime() throws {
+        var config = Configuration()
+        for (key, value) in [("x", "0"), ("y", "0.25"), ("width", "0.5")] {
+            try config.set("containers.main.touch_frame.\(key)", SettingValue(parsing: value[...]))
+        }
+        #expect(throws: ConfigurationError(key: "containers.main.touch_frame.height", message: "touch_frame needs x, y, width and height")) {
+            _ = try config.resolve(container: "main")
+        }
+        try config.set("containers.main.touch_frame.height", SettingValue(parsing: "1"))
+        #expect(try config.resolve(container: "main").touchFrame == Rect(x: 0, y: 0.25, width: 0.5, height: 1))
+        try config.set("containers.main.touch_frame.width", SettingValue(parsing: "1"))
+        #expect(try config.resolve(container: "main").touchFrame == Rect(x: 0, y: 0.25, width: 1, height: 1))
+
+        try config.set("containers.main.containerSize.width", SettingValue(parsing: "400"))
+        try config.set("containers.main.contentInsets.top", SettingValue(parsing: "30"))
+        try config.set("containers.main.contentSize.height", SettingValue(parsing: "5000"))
+        #expect(throws: ConfigurationError(key: "containers.main.contentSize.width", message: "contentSize needs width and height")) {
+            _ = try config.resolve(container: "main")
+        }
+        try config.set("containers.main.contentSize.width", SettingValue(parsing: "400"))
+        let main = try config.resolve(container: "main")
+        #expect(main.containerSize == Size(width: 400, height: 600))
+        #expect(main.contentInsets == EdgeInsets(top: 30, leading: 0, bottom: 0, trailing: 0))
+        #expect(main.contentSize == Size(width: 400, height: 5000))
+
+        // Checked as in the table, each at its key.
+        let refusals: [(String, String, String)] = [
+            ("touch_frame.depth", "1", "containers.main.touch_frame.depth: unknown touch_frame key (x, y, width, height)"),
+            ("touch_frame.width", "0", "containers.main.touch_frame.width: must be between 0.0001 and 1, got 0"),
+            ("contentSize.depth", "3", "containers.main.contentSize.depth: unknown size key (width, height)"),
+            ("container_size.height", "-4", "containers.main.container_size.height: must not be negative, got -4"),
+            ("insets.middle", "1", "containers.main.insets.middle: unknown inset (top, leading, bottom, trailing)"),
+            ("axes.x", "1", "containers.main.axes.x: unknown container key (containerSize.*, contentSize.*, insets.*, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame.*, directional_lock, bounce, snap_type, snap_proximity, snap_stop, indicator_min_length, indicator_linger_ms, header.*, rows.*, refresh.*, physics.*)"),
+        ]
+        for (key, value, message) in refusals {
+            let error = #expect(throws: ConfigurationError.self) { try config.set("containers.main.\(key)", SettingValue(parsing: value[...])) }
+            #expect(error?.description == message)
+        }
+        #expect(try config.resolve(container: "main").contentSize == Size(width: 400, height: 5000))
+        // An empty frame takes it away, keys waiting for the rest included.
+        try config.set("containers.main.touch_frame.x", SettingValue(parsing: "0.5"))
+        try config.set("containers.main.touch_frame", .object([]))
+        #expect(try config.resolve(container: "main").touchFrame == nil)
+        try config.set("containers.fresh.touch_frame.x", SettingValue(parsing: "0.5"))
+        try config.set("containers.fresh.touch_frame", .object([]))
+        #expect(try config.resolve(container: "fresh").touchFrame == nil)
+    }
+
+    /// Containers are found by name after any mix of additions and removals, in the order they
+    /// were defined (the configuration keeps where each one is rather than looking along them).
+    @Test func containersAreFoundByNameAfterRemovalsAndAdditions() throws {
+        var config = Configuration()
+        for index in 0..<10 { try config.set("containers.c\(index).containerSize", .string("\(100 + index)x600")) }
+        config.removeContainer("c3")
+        config.removeContainer("main")
+        config.removeContainer("nosuch")
+        config.defineContainer("late")
+        var other = Configuration()
+        try other.set("containers.c3.containerSize", .string("7x600"))
+        try other.set("containers.c9.containerSize", .string("8x600"))
+        config.keepContainers(from: other)
+        try config.setRows(of: "rows", .object([("count", .integer(2)), ("height", .integer(10))]))
+        #expect(config.containers.map(\.name) == ["c0", "c1", "c2", "c4", "c5", "c6", "c7", "c8", "c9", "late", "main", "c3", "rows"])
+        for settings in config.containers {
+            #expect(config.container(named: settings.name)?.containerSize == settings.containerSize)
+        }
+        #expect(config.container(named: "c9")?.containerSize.width == 109)
+        #expect(config.container(named: "c3")?.containerSize.width == 7)
+        #expect(try config.resolve(container: "rows").rows?.heights.count == 2)
+        try config.set("containers.c5.containerSize", .string("55x600"))
+        #expect(config.containers[4].containerSize.width == 55)
+    }
+
     @Test func containersTakeSizesInsetsAxesHeaderAndRows() throws {
         var config = Configuration()
         try config.set("containers.list.containerSize", .string("400x300"))

@@ -26,6 +26,32 @@ struct CheckConfigCommandTests {
         #expect(invalid.stderr.hasPrefix("\(wrong):2: daemon.nosuch: unknown key"), "\(invalid.stderr)")
     }
 
+    /// A file defines at most 1000 containers, `main` included: the 1001st is refused at its
+    /// line with one message wherever the file is loaded. `check-config` said ok and `run`
+    /// started a daemon of 1502 containers from sections (`[containers.cN]`), which only a
+    /// reload refused, naming no file or line.
+    @Test func aFileOfMoreThan1000ContainersIsRefusedAtTheLineOfThe1001st() throws {
+        let sections = (0..<1500).map { "[containers.c\($0)]\n" }.joined()
+        let file = try Scrolld.temporaryFile(sections, name: "scrolld.toml")
+        let message = "\(file):1000: containers.c999: too many containers: the daemon holds at most 1000\n"
+        let check = try Scrolld.run(["check-config", file])
+        #expect(check.status == 1, "\(check.stderr)")
+        #expect(check.stderr == message, "\(check.stderr)")
+        #expect(check.stdout.isEmpty)
+        let replay = try Scrolld.run(["replay", Scrolld.example("demo.scrolllog"), "--config", file])
+        #expect(replay.status == 78, "\(replay.stderr)")
+        #expect(replay.stderr == "scrolld: " + message, "\(replay.stderr)")
+        let run = try Scrolld.runDaemon([], config: file)
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr.contains("critical: " + message), "\(run.stderr)")
+        #expect(!run.stderr.contains("listening on"), "\(run.stderr)")
+        // 1000 with `main` is the most a file holds.
+        let most = try Scrolld.temporaryFile((0..<999).map { "[containers.c\($0)]\n" }.joined(), name: "scrolld.toml")
+        let fits = try Scrolld.run(["check-config", most])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(fits.lines.first == "\(most): ok")
+    }
+
     /// `> /dev/full`: the write fails, which the command says, with EX_IOERR; it used to end
     /// with 0 and nothing said, the lines lost.
     @Test(arguments: [

@@ -24,6 +24,36 @@ struct RunCommandLineTests {
         #expect(badFile.stderr.contains("critical: \(file):2: daemon.nosuch: unknown key in [daemon]"), "\(badFile.stderr)")
     }
 
+    /// `--set` takes any configuration key, a table's keys one at a time included
+    /// (`touch_frame.x`, as `refresh.threshold`): `touch_frame.x` alone was refused as an unknown
+    /// container key by a list that named `touch_frame`. A frame given in part is refused at
+    /// the key it lacks; the keys given whole are in force, and stay so through a reload.
+    @Test func setTakesTheKeysOfATableOneAtATime() throws {
+        let part = try Scrolld.runDaemon(["--set", "containers.main.touch_frame.x=0"])
+        #expect(part.status == 64, "\(part.stderr)")
+        #expect(part.stderr == "Error: containers.main.touch_frame.y: touch_frame needs x, y, width and height\n" + Self.usage, "\(part.stderr)")
+        let unknown = try Scrolld.runDaemon(["--set", "containers.main.touch_frame.depth=1"])
+        #expect(unknown.status == 64, "\(unknown.stderr)")
+        #expect(unknown.stderr == "Error: containers.main.touch_frame.depth: unknown touch_frame key (x, y, width, height)\n" + Self.usage, "\(unknown.stderr)")
+        let notATable = try Scrolld.runDaemon(["--set", "containers.main.axes.x=1"])
+        #expect(notATable.status == 64, "\(notATable.stderr)")
+        #expect(notATable.stderr.hasPrefix("Error: containers.main.axes.x: unknown container key (containerSize.*, contentSize.*, insets.*, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame.*, "), "\(notATable.stderr)")
+
+        let whole = ["x=0", "y=0", "width=0.5", "height=1", "x=0.5"].flatMap { ["--set", "containers.main.touch_frame.\($0)"] }
+        let sizes = ["--set", "containers.main.containerSize.width=400", "--set", "containers.main.insets.top=30"]
+        let daemon = try DaemonProcess(config: "[containers.main]\ncontainerSize = \"800x500\"\n", arguments: whole + sizes)
+        let client = try LineClient(path: daemon.socketPath)
+        _ = client.read(type: "welcome")
+        for id in 1...2 {
+            let state = try #require(client.request(["op": "get", "container": "main"], id: id))
+            #expect(state.number("containerSize", "width") == 400, "\(state)")
+            #expect(state.number("containerSize", "height") == 500, "\(state)")
+            #expect(state.number("contentInsets", "top") == 30, "\(state)")
+            #expect(client.request(["op": "reload"], id: 10 + id)?["ok"] as? Bool == true)
+        }
+        #expect(daemon.stop() == 0)
+    }
+
     /// `--replay` feeds a log instead of devices: `--device` and `--fallback-replay` with it
     /// would be ignored, so they are refused, naming both options.
     @Test func replayExcludesDeviceAndFallbackReplay() throws {
