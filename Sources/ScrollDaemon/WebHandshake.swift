@@ -68,9 +68,10 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     static func isNonce(_ key: String) -> Bool {
         let bytes = Array(key.utf8)
         guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
-        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        return bytes[..<22].allSatisfy(alphabet.contains) && "AQgw".utf8.contains(bytes[21])
+        return bytes[..<22].allSatisfy(base64Alphabet.contains) && "AQgw".utf8.contains(bytes[21])
     }
+
+    private static let base64Alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// A header value as a message shows it: at most 100 characters, then "…" (a reply and a
     /// log line stay short whatever a client sends).

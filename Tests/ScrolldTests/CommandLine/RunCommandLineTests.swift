@@ -7,12 +7,18 @@ import Testing
 struct RunCommandLineTests {
     static let usage = "Usage: scrolld run <options>\n  See 'scrolld run --help' for more information.\n"
 
+    /// Runs `scrolld run ARGUMENTS` and expects a usage error: status 64, `message` on standard
+    /// error and then `run`'s usage.
+    static func expectUsageError(_ arguments: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try Scrolld.runDaemon(arguments)
+        #expect(result.status == 64, "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr == message + usage, "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
     /// A command-line value the configuration refuses is a usage error (64) with `run`'s usage,
     /// not the EX_CONFIG of a bad file (78), which the man page keeps for the file.
     @Test func aSetKeyTheConfigurationRefusesIsAUsageError() throws {
-        let unknown = try Scrolld.runDaemon(["--set", "nosuch.key=1"])
-        #expect(unknown.status == 64, "\(unknown.stderr)")
-        #expect(unknown.stderr == "Error: nosuch.key: unknown key (sections: daemon, web, physics, input, containers.NAME)\n" + Self.usage, "\(unknown.stderr)")
+        try Self.expectUsageError(["--set", "nosuch.key=1"], "Error: nosuch.key: unknown key (sections: daemon, web, physics, input, containers.NAME)\n")
         // Checked as a file's keys are once all are set: a parent that does not exist.
         let parent = try Scrolld.runDaemon(["--set", "containers.main.parent=nosuch"])
         #expect(parent.status == 64, "\(parent.stderr)")
@@ -29,12 +35,8 @@ struct RunCommandLineTests {
     /// container key by a list that named `touch_frame`. A frame given in part is refused at
     /// the key it lacks; the keys given whole are in force, and stay so through a reload.
     @Test func setTakesTheKeysOfATableOneAtATime() throws {
-        let part = try Scrolld.runDaemon(["--set", "containers.main.touch_frame.x=0"])
-        #expect(part.status == 64, "\(part.stderr)")
-        #expect(part.stderr == "Error: containers.main.touch_frame.y: touch_frame needs x, y, width and height\n" + Self.usage, "\(part.stderr)")
-        let unknown = try Scrolld.runDaemon(["--set", "containers.main.touch_frame.depth=1"])
-        #expect(unknown.status == 64, "\(unknown.stderr)")
-        #expect(unknown.stderr == "Error: containers.main.touch_frame.depth: unknown touch_frame key (x, y, width, height)\n" + Self.usage, "\(unknown.stderr)")
+        try Self.expectUsageError(["--set", "containers.main.touch_frame.x=0"], "Error: containers.main.touch_frame.y: touch_frame needs x, y, width and height\n")
+        try Self.expectUsageError(["--set", "containers.main.touch_frame.depth=1"], "Error: containers.main.touch_frame.depth: unknown touch_frame key (x, y, width, height)\n")
         let notATable = try Scrolld.runDaemon(["--set", "containers.main.axes.x=1"])
         #expect(notATable.status == 64, "\(notATable.stderr)")
         #expect(notATable.stderr.hasPrefix("Error: containers.main.axes.x: unknown container key (containerSize.*, contentSize.*, insets.*, axes, scroll_target, anchor, devices, parent, overscroll, touch_frame.*, "), "\(notATable.stderr)")
@@ -58,12 +60,8 @@ struct RunCommandLineTests {
     /// would be ignored, so they are refused, naming both options.
     @Test func replayExcludesDeviceAndFallbackReplay() throws {
         let log = Scrolld.example("demo.scrolllog")
-        let device = try Scrolld.runDaemon(["--replay", log, "--device", "/dev/null"])
-        #expect(device.status == 64, "\(device.stderr)")
-        #expect(device.stderr == "Error: --device and --replay exclude each other: --replay feeds the log instead of devices\n" + Self.usage, "\(device.stderr)")
-        let fallback = try Scrolld.runDaemon(["--replay", log, "--fallback-replay", log])
-        #expect(fallback.status == 64, "\(fallback.stderr)")
-        #expect(fallback.stderr == "Error: --fallback-replay and --replay exclude each other: --replay reads no device to fall back from\n" + Self.usage, "\(fallback.stderr)")
+        try Self.expectUsageError(["--replay", log, "--device", "/dev/null"], "Error: --device and --replay exclude each other: --replay feeds the log instead of devices\n")
+        try Self.expectUsageError(["--replay", log, "--fallback-replay", log], "Error: --fallback-replay and --replay exclude each other: --replay reads no device to fall back from\n")
     }
 
     /// A `--device` that is not there stops the daemon at once, with the path and the system's
