@@ -22,6 +22,9 @@ public struct InputRouter: Sendable {
     public internal(set) var parents: [Int] = []
     /// Whether any container has a parent that exists.
     public internal(set) var hasNesting = false
+    /// Whether any container names a parent, existing or not, at the last link: a container
+    /// added later may be the one it names.
+    var namesParents = false
     /// The axes of the last routed event that each container received (empty: none). A hold
     /// reaches a container through the axes it was routed along, and is applied whole.
     public internal(set) var routed: [Axis.Set] = []
@@ -106,9 +109,20 @@ public struct InputRouter: Sendable {
             if seen > count { parents[index] = -1 }
         }
         hasNesting = parents.contains { $0 >= 0 }
+        namesParents = parentNames.contains { $0 != nil }
         if latches.count < count { latches.append(contentsOf: repeatElement(EntryLatches(), count: count - latches.count)) }
         if latches.count > count { latches.removeLast(latches.count - count) }
         if routed.count != count { routed = Array(repeating: [], count: count) }
+    }
+
+    /// A container without a parent joins a set where no container names one: the link
+    /// ``link(names:parentNames:)`` would make, without hashing every name again (adding
+    /// containers one by one, as a start or a reload does, stays linear).
+    mutating func appendUnparented() {
+        precondition(!namesParents, "a container names a parent: link them all")
+        parents.append(-1)
+        latches.append(EntryLatches())
+        routed.append([])
     }
 
     /// The container at `index` is gone: the focus clears if it was there (docs/design.md §14), and

@@ -181,7 +181,7 @@ public struct ScrollEngine: Sendable {
     public mutating func add(_ container: ScrollContainer) -> Int {
         slots.append(Slot(container: container, id: ContainerID(rawValue: nextID)))
         nextID += 1
-        relink()
+        if router.namesParents || container.configuration.parent != nil { relink() } else { router.appendUnparented() }
         return slots.count - 1
     }
 
