@@ -41,6 +41,8 @@ package final class DaemonCore {
     /// A replayed log waiting for the first client to connect (`run --replay-start
     /// first-client`), started then.
     package var startsWithFirstClient: ReplaySource?
+    /// The log served while the seat has no usable input device (`run --fallback-replay`).
+    package var fallback: FallbackDemo?
     /// What the desktops found say (docs/design.md §23).
     package var desktops = DesktopFollower()
     /// Where the session's recording goes (`run --record`, `daemon.record`), if anywhere.
@@ -116,6 +118,18 @@ package final class DaemonCore {
     }
 
     package func input(_ event: ScrollEvent) { input([event]) }
+
+    /// Input from the seat's devices; `devicesPresent`, when the devices changed, whether any is
+    /// left. The fallback demo ends before an arrival goes in and comes back after the last
+    /// device's removal.
+    package func seatInput(_ events: [ScrollEvent], devicesPresent present: Bool?) {
+        if present == true, let fallback, fallback.isServing {
+            let arrived = events.lazy.compactMap { if case .deviceAdded(let name, _) = $0.kind { name } else { nil } }.first
+            fallback.end(because: "\(arrived.map { "\"\($0)\"" } ?? "an input device") arrived")
+        }
+        input(events)
+        if present == false { fallback?.serve(because: "the last input device left") }
+    }
 
     /// The container called `name`, byte for byte, with its position in the session.
     func container(named name: String, id requestID: RequestID? = nil) throws(ProtocolError) -> (index: Int, published: PublishedContainer) {

@@ -43,6 +43,18 @@ package final class ReplaySource {
         task = nil
     }
 
+    /// Stops, and the devices of the pass under way leave, their gestures ending as an unplug
+    /// ends them: the log is no longer an input source (``FallbackDemo``).
+    package func end() {
+        stop()
+        removeDevices()
+    }
+
+    private func removeDevices() {
+        for id in deviceNames.keys.sorted() { core.input(ScrollEvent(time: core.eventLoop.timestamp, device: id, kind: .deviceRemoved)) }
+        deviceNames.removeAll()
+    }
+
     /// Where event `index` falls on the live clock. A very slow replay of a long log could put
     /// it past what a timestamp holds: it is then due in thirty years, which is never.
     private func liveTime(of index: Int) -> Timestamp {
@@ -60,8 +72,7 @@ package final class ReplaySource {
             // device_added events.
             base = core.eventLoop.timestamp + Self.loopGap
             next = 0
-            for id in deviceNames.keys { core.input(ScrollEvent(time: core.eventLoop.timestamp, device: id, kind: .deviceRemoved)) }
-            deviceNames.removeAll()
+            removeDevices()
             return scheduleNext()
         }
         let time = liveTime(of: next)

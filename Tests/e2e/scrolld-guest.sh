@@ -112,9 +112,9 @@ WATCH_PID=
 REF_PID=
 stop_all() {
   local p
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID; do kill -TERM "$p" 2>/dev/null; done
-  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID; do wait "$p" 2>/dev/null; done
-  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' TOUCH_SUB_PID='' WATCH_PID='' LOCK_PID='' LOCK_SUB_PID=''
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID $DEMO_PID; do kill -TERM "$p" 2>/dev/null; done
+  for p in $REC_PID $NATURAL_PID $REF_PID $KILLED_PID $FULL_PID $DAEMON_PID $SUB_PID $TOUCH_SUB_PID $WATCH_PID $LOCK_PID $LOCK_SUB_PID $DEMO_PID; do wait "$p" 2>/dev/null; done
+  REC_PID='' NATURAL_PID='' REF_PID='' KILLED_PID='' FULL_PID='' DAEMON_PID='' SUB_PID='' TOUCH_SUB_PID='' WATCH_PID='' LOCK_PID='' LOCK_SUB_PID='' DEMO_PID=''
   e2e_devices_stop
 }
 
@@ -122,6 +122,9 @@ stop_all() {
 # main one has stopped (lock_scenario, lock_checks).
 # shellcheck source=lock-guest.sh
 . "$E2E_DIR/lock-guest.sh"
+# The demo fallback on a seat of its own (fallback_scenario, fallback_checks).
+# shellcheck source=fallback-guest.sh
+. "$E2E_DIR/fallback-guest.sh"
 
 [ -x "$SCROLLD" ] || fatal "scrolld binary at $SCROLLD (run swift build on the host first)"
 
@@ -477,6 +480,7 @@ WATCH_PID=
 
 # --- the directional lock (docs/design.md §22): lock-guest.sh -------------------------------
 lock_scenario
+fallback_scenario
 
 # --- faults: SIGKILL and a full disk while recording --------------------------------------------
 # Three more recorders, while the mouse clicks 60 times (wheel clicks come out the same from
@@ -1160,6 +1164,7 @@ cat "$W/check.log"
 
 check "scrolld replay of the log without libinput's final stop exits 0 (got $REPLAY2_RC)" test "$REPLAY2_RC" = 0
 lock_checks
+fallback_checks
 
 # `scrolld devices`: pointer devices used, both keyboards skipped as keyboards.
 devices_listing() {

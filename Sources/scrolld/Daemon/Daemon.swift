@@ -190,7 +190,12 @@ final class Daemon: Sendable {
             )
         }
         let source = libinput
-        try loop.submit { core.value.scheduler.input = source ?? replay.value }.wait()
+        try loop.submit {
+            core.value.scheduler.input = source ?? replay.value
+            if case .libinput(_, let log?) = options.input, let demo = replay.value {
+                core.value.fallback = FallbackDemo(source: demo, label: log.label, scheduler: core.value.scheduler, logger: core.value.logger)
+            }
+        }.wait()
         return (replay, libinput)
     }
 
@@ -291,7 +296,7 @@ final class Daemon: Sendable {
                 logger.notice("serving \(log.label) in real time\(log.loop ? ", looped" : "") as the input source, from when the first client connects")
             }
             notifier.notify("READY=1\nSTATUS=\(try running.loop.submit { core.value.connections.clients.count }.wait()) clients")
-        case .libinput(let backend, let fallback):
+        case .libinput(let backend, _):
             running.libinput?.start(core: core) { usable, problem in
                 defer { notifier.notify("READY=1\nSTATUS=\(core.value.devices.count) devices, \(core.value.connections.clients.count) clients") }
                 if usable > 0 {
@@ -299,11 +304,7 @@ final class Daemon: Sendable {
                     return
                 }
                 logger.warning("no usable input device: \(problem ?? "none with wheel, touchpad or trackpoint scrolling was found")")
-                if let fallback {
-                    logger.notice("DEMO: serving \(fallback.label) in a loop instead of real input")
-                    core.value.scheduler.replay = replay.value
-                    replay.value?.start()
-                }
+                core.value.fallback?.serve()
             }
             if let seconds = options.failInputAfter {
                 let libinput = running.libinput

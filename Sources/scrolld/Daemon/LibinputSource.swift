@@ -303,14 +303,16 @@ final class LibinputSource: InputSource, Sendable {
             if !event.isInput { devicesChanged = true }
             batch.append(event)
         }
+        var devicesPresent: Bool?
         if devicesChanged {
             let snapshot = context.devices.values.sorted { $0.id < $1.id }
             present.withLockedValue { $0 = snapshot }
+            devicesPresent = !snapshot.isEmpty
         }
         guard !batch.isEmpty else { return }
-        let events = batch, changed = devicesChanged
+        let events = batch, changed = devicesChanged, stillPresent = devicesPresent
         core.eventLoop.execute {
-            core.value.input(events)
+            core.value.seatInput(events, devicesPresent: stillPresent)
             if changed { core.value.statusChanged() }
         }
     }
