@@ -307,7 +307,9 @@ final class LibinputSource: InputSource, Sendable {
         if devicesChanged {
             let snapshot = context.devices.values.sorted { $0.id < $1.id }
             present.withLockedValue { $0 = snapshot }
-            devicesPresent = !snapshot.isEmpty
+            // A suspended context (the session went inactive) removes every device, but none
+            // left the seat: the fallback demo stays as it is.
+            devicesPresent = state.withLockedValue { $0 }.isActive ? !snapshot.isEmpty : nil
         }
         guard !batch.isEmpty else { return }
         let events = batch, changed = devicesChanged, stillPresent = devicesPresent
