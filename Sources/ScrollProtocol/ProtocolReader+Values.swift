@@ -17,6 +17,13 @@ extension ProtocolReader {
         return number.double
     }
 
+    /// Any JSON number, one too large for a double read as infinite: for a caller that refuses
+    /// what is out of its own range with that range.
+    mutating func unboundedNumber(at range: Range<Int>, key: String) throws(ProtocolError) -> Double {
+        guard let number = try jsonNumber(at: range) else { throw invalid(key, at: range, expected: "a number") }
+        return number.double
+    }
+
     /// A number a request gives: within ``Limits/magnitude``, whatever the key means.
     mutating func quantity(at range: Range<Int>, key: String) throws(ProtocolError) -> Double {
         try number(at: range, key: key, in: -Limits.magnitude...Limits.magnitude)

@@ -73,7 +73,9 @@ extension RequestReader {
         switch reader.kind(at: range) {
         case .number:
             if let integer = try? reader.int(at: range, key: "") { return .integer(integer) }
-            return .number(try reader.quantity(at: range, key: name))
+            // Any number, 1e300 and 1e400 (read as infinite) included: the observation refuses
+            // what is out of its option's own range with that range (a step 1e-6 to 1e9).
+            return .number(try reader.unboundedNumber(at: range, key: name))
         case .string:
             return .string(try reader.string(at: range, key: name))
         case .bool: return .other("a boolean")

@@ -63,6 +63,11 @@ struct HostileRequestTests {
              "containers.main.rows.heights: must be between -1e9 and 1e9, got 1e+308"),
             (#"{"op":"scrollBy","container":"main","dy":1e300,"id":12}"#,
              #"invalid "dy": expected a number between -1e9 and 1e9, got 1e300"#),
+            // A step past the general range is told a step's own range, as one below it is.
+            (#"{"op":"observe","container":"main","of":"contentOffset.y","step":1e300,"id":13}"#,
+             #"invalid "step": must be between 1e-6 and 1e9, got 1e+300"#),
+            (#"{"op":"observe","container":"main","of":"contentOffset.y","step":1e400,"id":14}"#,
+             #"invalid "step": must be between 1e-6 and 1e9, got inf"#),
         ]
         for (line, message) in cases {
             let id = Int(line.split(separator: ":").last!.dropLast())!
