@@ -10,10 +10,16 @@
  *
  * Threading: a client is not thread-safe. Call every function on one `scrolld *` from one
  * thread at a time (normally the thread of the main loop); callbacks run on the thread that
- * calls scrolld_dispatch(), and may call requests on the same client (not scrolld_close()).
- * Separate clients share nothing and may live on separate threads. The library keeps no global
- * state and never installs signal handlers (it writes with MSG_NOSIGNAL, so a daemon that goes
- * away never raises SIGPIPE).
+ * calls scrolld_dispatch(), and may call requests on the same client, and scrolld_close() (see
+ * there). Separate clients share nothing and may live on separate threads. The library keeps
+ * no global state and never installs signal handlers (it writes with MSG_NOSIGNAL, so a daemon
+ * that goes away never raises SIGPIPE).
+ *
+ * A NULL client: every request returns SCROLLD_E_DISCONNECTED (the error's message: "no
+ * client"), as scrolld_dispatch() does; scrolld_fd() returns -1, scrolld_connected() false,
+ * scrolld_server() and scrolld_instance() "", scrolld_has_feature() false,
+ * scrolld_container_count() 0, scrolld_container_name() NULL; scrolld_close(),
+ * scrolld_set_timeout() and the scrolld_on_*() functions do nothing.
  *
  * Strings are UTF-8 and NUL-terminated. Pointers handed to callbacks are valid only during the
  * callback. Every function that can fail returns 0 on success or a SCROLLD_E_* code, and fills
@@ -64,7 +70,9 @@ enum scrolld_code {
                                   * does not fit the request, a line that is not JSON, a line over
                                   * SCROLLD_MAX_LINE: these two end the connection) */
     SCROLLD_E_NO_MEMORY = 11,
-    SCROLLD_E_OTHER = 12         /* a code this version does not know: see scrolld_error.name */
+    SCROLLD_E_OTHER = 12,        /* a code this version does not know: see scrolld_error.name */
+    SCROLLD_E_INTERRUPTED = 13   /* a signal interrupted a blocking call of a client connected
+                                  * with SCROLLD_INTERRUPTIBLE ("interrupted") */
 };
 
 typedef struct scrolld_error {
@@ -176,11 +184,34 @@ typedef struct scrolld scrolld;
 enum scrolld_connect_flags {
     /* When the daemon goes away, connect again (50 ms doubling to 2 s) and restore what this
      * client set up (docs/design.md §20): its containers, pauses, focus, subscriptions and
-     * observations. Without it the client ends with the connection. */
+     * observations. Without it the client ends with the connection. Only a connection that
+     * was made is made again: scrolld_connect() does not retry the first one.
+     * What is restored is what this client knows. A subscription or observation of a
+     * container the new daemon does not have (one this client did not configure: another
+     * app's, or one of a configuration file that no longer has it) is made again with `wait`
+     * (when the daemon lists "follow"): the connect callback runs, then nothing comes until
+     * some client creates the container. To notice, make a scrolld_get() from the connect
+     * callback: it fails with SCROLLD_E_UNKNOWN_CONTAINER (the containers this client
+     * configured are re-created before it is answered). And a container this client
+     * configured and another client removed while this one neither subscribed to it nor
+     * observed it (the daemon tells only those) is created again by the next reconnection:
+     * this client never heard of the removal. Subscribe to or observe what you configure
+     * (observing "phase" costs the daemon no state encoding): the removed callback then tells
+     * you, and the client forgets the container. */
     SCROLLD_RECONNECT = 1u << 0,
     /* With SCROLLD_RECONNECT: do not put re-created containers back at their last resting
      * offset. */
-    SCROLLD_NO_RESTORE_OFFSETS = 1u << 1
+    SCROLLD_NO_RESTORE_OFFSETS = 1u << 1,
+    /* A blocking call (scrolld_connect() itself, every request) whose wait a signal handler
+     * interrupts (its poll() fails with EINTR: SIGINT caught with sigaction(), with or without
+     * SA_RESTART) returns at once with SCROLLD_E_INTERRUPTED, so Ctrl-C does not wait out the
+     * timeout. A request's reply, if it comes later, is dropped, as after a timeout: the
+     * daemon may or may not have carried it out. Without this flag a signal is waited through
+     * (the request goes on within its timeout), because a program often catches signals that
+     * mean nothing to it: a SIGCHLD handler, SDL's or a toolkit's own handlers must not make
+     * requests fail. A signal that arrives before the call starts to wait is not seen (poll()
+     * cannot see it): a handler should also set a flag the program checks between calls. */
+    SCROLLD_INTERRUPTIBLE = 1u << 2
 };
 
 /* The socket scrolld and scrollctl use by default: $XDG_RUNTIME_DIR/scrolld/scrolld.sock, else
@@ -194,13 +225,25 @@ size_t scrolld_default_socket(char *buf, size_t size);
  * refuses this uid, SCROLLD_E_TIMEOUT when the daemon accepts but sends no welcome in time or
  * its queue of connections stays full (a busy daemon: connect is tried again, 1 ms doubling to
  * 50 ms, within the same time), SCROLLD_E_BAD_REPLY when the first line is no welcome or
- * cannot be read. Blocks until the welcome: up to the default timeout, 30 s. */
+ * cannot be read, SCROLLD_E_INTERRUPTED (with SCROLLD_INTERRUPTIBLE) when a signal came while
+ * it waited. Blocks until the welcome: up to the default timeout, 30 s.
+ * SCROLLD_RECONNECT reconnects after a connection that was made: it does not try the first
+ * one again. With no daemon running yet this returns NULL at once (SCROLLD_E_NOT_RUNNING); an
+ * app that may start before the daemon calls it again (scrolld_connect(3) has a loop). */
 scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err);
 /* The same, waiting at most `milliseconds` (> 0, else SCROLLD_E_INVALID_VALUE) for the
  * welcome; the client's timeout is then that too (as scrolld_set_timeout() sets it). */
 scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseconds, scrolld_error *err);
 
-/* Closes the connection and frees everything. Not from inside a callback. */
+/* Closes the connection and frees everything; the pointer must not be used afterwards.
+ * From inside a callback too (a state, observation, removed, disconnect or connect
+ * callback): the connection closes at once (the daemon sees this client go:
+ * its owned containers are removed, its pauses and focus undone), no callback runs after it,
+ * and the client is freed when the scrolld_dispatch() that ran the callback returns, which
+ * then returns SCROLLD_E_DISCONNECTED — do not call scrolld_close() again for that client.
+ * Until the callback returns, a call on the client made anyway fails with
+ * SCROLLD_E_DISCONNECTED ("the client is closed"), scrolld_fd() returns -1, and a second
+ * scrolld_close() does nothing. */
 void scrolld_close(scrolld *client);
 
 /* A descriptor that polls readable whenever scrolld_dispatch() has work: messages from the
@@ -215,13 +258,18 @@ int scrolld_fd(const scrolld *client);
  * what requests made by its own callbacks keep meanwhile is left, in order, for the next call,
  * and the descriptor stays readable. Returns 0, or SCROLLD_E_DISCONNECTED once a client
  * without SCROLLD_RECONNECT has lost its connection (its disconnect callback has then run, with
- * the reason: SCROLLD_E_BAD_REPLY for a line over SCROLLD_MAX_LINE or one it cannot read). */
+ * the reason: SCROLLD_E_BAD_REPLY for a line over SCROLLD_MAX_LINE or one it cannot read), or
+ * when a callback closed the client (scrolld_close(): it is freed now). Called from inside a
+ * callback it returns 0 and delivers nothing: the dispatch under way goes on. */
 int scrolld_dispatch(scrolld *client);
 
 /* How long a request waits for its reply (and, reconnecting, for the connection: a request
  * made while the daemon is away waits for the reconnection within this time, then fails with
  * SCROLLD_E_TIMEOUT): default 30000 ms, or what scrolld_connect_timeout() was given. 0 or
- * less is ignored (the timeout stays as it was). */
+ * less is ignored (the timeout stays as it was). The daemon has a timeout of its own: a
+ * client that reads nothing (no dispatch, no request) while its socket stays full for 30 s is
+ * disconnected (docs/protocol.md, "Delivery and slow clients"); with SCROLLD_RECONNECT it
+ * connects again, else the next dispatch says SCROLLD_E_DISCONNECTED. */
 void scrolld_set_timeout(scrolld *client, int milliseconds);
 
 bool scrolld_connected(const scrolld *client);
@@ -319,6 +367,14 @@ void scrolld_settings_physics_number(scrolld_settings *s, const char *key, doubl
 void scrolld_settings_physics_bool(scrolld_settings *s, const char *key, bool value);
 void scrolld_settings_physics_string(scrolld_settings *s, const char *key, const char *value);
 void scrolld_settings_scroll_target(scrolld_settings *s, const char *target); /* "none", "rows", ... */
+/* The device names that drive the container (docs/config.md, `devices`). An empty list
+ * (NULL, 0) is every device, the default: no device is bound to it, and it takes input as
+ * every unbound container does (routed by the focus, docs/design.md §14). Names bind those
+ * devices to it: their input reaches it whatever the focus, and, unless it has the focus, no
+ * other device's does. No list means "no device": a container that should move only on
+ * requests is paused (scrolld_pause(): input stops reaching it, scrollTo and scrollBy still
+ * move it; the pause lasts while this client's connection does, SCROLLD_RECONNECT pauses it
+ * again, and another client's resume ends it). */
 void scrolld_settings_devices(scrolld_settings *s, const char *const *names, size_t count);
 void scrolld_settings_parent(scrolld_settings *s, const char *parent);        /* NULL: no parent */
 void scrolld_settings_overscroll(scrolld_settings *s, const char *mode);      /* "auto", "contain", "none" */
@@ -373,7 +429,10 @@ int scrolld_unsubscribe(scrolld *c, const char *container, scrolld_error *err);
 
 /* Options of scrolld_observe(): zero-initialise and set the ones the key takes. */
 typedef struct scrolld_observe_options {
-    bool has_step; double step;            /* numbers: reported as step·floor(v/step) */
+    bool has_step; double step;            /* numbers: reported as step·floor(v/step); the
+                                            * daemon takes 1e-6 to 1e9 (both included) and
+                                            * refuses any other step, 0 too, with
+                                            * SCROLLD_E_INVALID_VALUE naming "step" */
     bool has_row; int64_t row;             /* rowVisible */
     bool has_threshold; double threshold;  /* rowVisible */
     bool has_distance; double distance;    /* nearEnd */
@@ -382,9 +441,16 @@ typedef struct scrolld_observe_options {
     bool wait;                             /* as SCROLLD_WAIT */
 } scrolld_observe_options;
 
-/* Hears `of` ("phase", "contentOffset.y", "visibleRows", "rowVisible", "nearEnd", "atEdge",
- * "source", ...) only when it changes; the first observation (old NULL) comes at once.
- * *id names it in the callback and for scrolld_unobserve(). options may be NULL. */
+/* Hears `of` only when it changes; the first observation (old NULL) comes at once. The keys
+ * (docs/protocol.md, "Observations"): "phase", "contentOffset.x", "contentOffset.y",
+ * "velocity.x", "velocity.y", "header.height", "header.progress" (these six take a step),
+ * "visibleRows", "rowVisible" (row, threshold), "nearEnd" (distance, axis), "atEdge" (edge),
+ * "stickyRow", "refreshing" and "source"; the daemon refuses another with
+ * SCROLLD_E_INVALID_VALUE. options may be NULL. *id (the library chooses it) names the
+ * observation in the callback (scrolld_observation.id) and for scrolld_unobserve(). id may be
+ * NULL: the callback still gets the id, and scrolld_unobserve(c, observation->id, ...) from
+ * there ends it; but one made with `wait` whose container never comes has no first
+ * observation to learn its id from, and only closing the client ends it. */
 int scrolld_observe(scrolld *c, const char *container, const char *of,
                     const scrolld_observe_options *options, uint64_t *id, scrolld_error *err);
 int scrolld_unobserve(scrolld *c, uint64_t id, scrolld_error *err);

@@ -121,6 +121,9 @@ struct scrolld {
     char *path;
     enum conn st;
     bool initial, announced_end, dispatching, signalled;
+    /* scrolld_close() from a callback: the connection is closed, no callback runs any more,
+     * and the dispatch under way frees the client when it returns. */
+    bool closed;
     int backoff_ms;
     scrolld_error connect_error;
     /* input: bytes [in_start, in_len) of in */
@@ -160,6 +163,7 @@ struct scrolld {
 static const char *const code_names[] = {
     "ok", "bad_request", "unknown_op", "unknown_container", "invalid_value", "too_large",
     "forbidden", "not_running", "disconnected", "timeout", "bad_reply", "no_memory", "error",
+    "interrupted",
 };
 
 const char *scrolld_code_name(int code) {
@@ -167,6 +171,7 @@ const char *scrolld_code_name(int code) {
     return code_names[code];
 }
 
+/* (the client's own codes after SCROLLD_E_OTHER never come from the daemon) */
 static int code_from_name(const char *name) {
     for (int i = 1; i < SCROLLD_E_OTHER; i++)
         if (strcmp(code_names[i], name) == 0) return i;
@@ -549,7 +554,11 @@ static int open_socket(scrolld *c, int64_t deadline, scrolld_error *err) {
             fail(err, SCROLLD_E_TIMEOUT, "scrolld at %s is busy: its queue of connections stayed full for %d ms", c->path, c->timeout_ms);
             return -1;
         }
-        poll(NULL, 0, busy_ms < left ? busy_ms : (int)left);
+        if (poll(NULL, 0, busy_ms < left ? busy_ms : (int)left) < 0 && errno == EINTR &&
+            (c->flags & SCROLLD_INTERRUPTIBLE)) {
+            fail(err, SCROLLD_E_INTERRUPTED, "interrupted by a signal while scrolld at %s was busy", c->path);
+            return -1;
+        }
         busy_ms = busy_ms * 2 > LAST_BUSY_RETRY_MS ? LAST_BUSY_RETRY_MS : busy_ms * 2;
     }
     /* Something else at the path: say what, rather than connect()'s "Connection refused". */
@@ -1180,15 +1189,20 @@ static void pump_deferring(scrolld *c) {
     while (next_line(c, &line, &len)) process_line(c, line, len, true, true);
 }
 
-/* Waits up to `ms` for the socket or the timer, then handles what came. */
-static void wait_step(scrolld *c, int ms) {
+/* Waits up to `ms` for the socket or the timer, then handles what came. Returns false when a
+ * signal handler interrupted the wait (EINTR) and the client is SCROLLD_INTERRUPTIBLE: the
+ * caller gives up at once. Otherwise a signal only ends this step, and the caller waits again
+ * for what is left of its time (scrolld.h says why that is the default). */
+static bool wait_step(scrolld *c, int ms) {
     struct pollfd fds[2] = {{.fd = c->tfd, .events = POLLIN}, {.fd = c->sock, .events = POLLIN}};
     if (c->sock >= 0 && c->out_len > 0) fds[1].events |= POLLOUT;
     int n = poll(fds, c->sock >= 0 ? 2 : 1, ms);
-    if (n <= 0) return;
+    if (n < 0 && errno == EINTR && (c->flags & SCROLLD_INTERRUPTIBLE)) return false;
+    if (n <= 0) return true;
     if (fds[0].revents & POLLIN) timer_fired(c);
     if (c->sock >= 0 && c->out_len > 0) flush(c);
     pump_deferring(c);
+    return true;
 }
 
 /* ---- public: the connection ------------------------------------------------------------- */
@@ -1287,10 +1301,13 @@ scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseco
     ev.data.fd = c->sock;
     epoll_ctl(c->epfd, EPOLL_CTL_ADD, c->sock, &ev);
     c->st = ST_WELCOME;
-    while (c->st == ST_WELCOME && now_ms() < deadline) wait_step(c, (int)(deadline - now_ms()));
+    bool interrupted = false;
+    while (c->st == ST_WELCOME && now_ms() < deadline && !interrupted)
+        interrupted = !wait_step(c, (int)(deadline - now_ms()));
     LEAVE();
     if (c->st != ST_CONNECTED) {
-        if (c->st == ST_WELCOME) fail(err, SCROLLD_E_TIMEOUT, "no welcome from %s within %d ms", c->path, c->timeout_ms);
+        if (interrupted) fail(err, SCROLLD_E_INTERRUPTED, "interrupted by a signal while waiting for the welcome of %s", c->path);
+        else if (c->st == ST_WELCOME) fail(err, SCROLLD_E_TIMEOUT, "no welcome from %s within %d ms", c->path, c->timeout_ms);
         else if (err != NULL && c->connect_error.code != 0) *err = c->connect_error;
         else fail(err, SCROLLD_E_DISCONNECTED, "scrolld at %s closed the connection before its welcome", c->path);
         free_client(c);
@@ -1307,11 +1324,26 @@ scrolld *scrolld_connect(const char *path, unsigned flags, scrolld_error *err) {
     return scrolld_connect_timeout(path, flags, DEFAULT_TIMEOUT_MS, err);
 }
 
+/* From a callback (the only code that runs inside a dispatch): the connection closes now (the
+ * daemon sees this client go) and no callback runs any more; the dispatch frees the client as
+ * it returns, since it is still reading it. A second close in the same callback does nothing. */
 void scrolld_close(scrolld *c) {
-    if (c != NULL) free_client(c);
+    if (c == NULL || c->closed) return;
+    if (!c->dispatching) {
+        free_client(c);
+        return;
+    }
+    c->closed = true;
+    if (c->sock >= 0) {
+        epoll_ctl(c->epfd, EPOLL_CTL_DEL, c->sock, NULL);
+        close(c->sock);
+        c->sock = -1;
+    }
+    c->st = ST_DEAD;
+    arm_timer(c, -1);
 }
 
-int scrolld_fd(const scrolld *c) { return c ? c->epfd : -1; }
+int scrolld_fd(const scrolld *c) { return c && !c->closed ? c->epfd : -1; }
 
 /* (0 or less is ignored, documented: the timeout stays as it was) */
 void scrolld_set_timeout(scrolld *c, int ms) { if (c && ms > 0) c->timeout_ms = ms; }
@@ -1330,15 +1362,17 @@ bool scrolld_has_feature(const scrolld *c, const char *feature) {
 size_t scrolld_container_count(const scrolld *c) { return c ? c->ncontainers : 0; }
 const char *scrolld_container_name(const scrolld *c, size_t i) { return c && i < c->ncontainers ? c->containers[i] : NULL; }
 
-/* A NULL client: nothing happens, as every other function takes one. */
-void scrolld_on_state(scrolld *c, scrolld_state_cb f, void *data) { if (c) { c->on_state = f; c->on_state_data = data; } }
-void scrolld_on_observation(scrolld *c, scrolld_observation_cb f, void *data) { if (c) { c->on_observation = f; c->on_observation_data = data; } }
-void scrolld_on_removed(scrolld *c, scrolld_removed_cb f, void *data) { if (c) { c->on_removed = f; c->on_removed_data = data; } }
-void scrolld_on_disconnect(scrolld *c, scrolld_disconnect_cb f, void *data) { if (c) { c->on_disconnect = f; c->on_disconnect_data = data; } }
-void scrolld_on_connect(scrolld *c, scrolld_connect_cb f, void *data) { if (c) { c->on_connect = f; c->on_connect_data = data; } }
+/* A NULL client (or one closed by its callback): nothing happens, as every other function
+ * takes one. */
+#define USABLE(c) ((c) != NULL && !(c)->closed)
+void scrolld_on_state(scrolld *c, scrolld_state_cb f, void *data) { if (USABLE(c)) { c->on_state = f; c->on_state_data = data; } }
+void scrolld_on_observation(scrolld *c, scrolld_observation_cb f, void *data) { if (USABLE(c)) { c->on_observation = f; c->on_observation_data = data; } }
+void scrolld_on_removed(scrolld *c, scrolld_removed_cb f, void *data) { if (USABLE(c)) { c->on_removed = f; c->on_removed_data = data; } }
+void scrolld_on_disconnect(scrolld *c, scrolld_disconnect_cb f, void *data) { if (USABLE(c)) { c->on_disconnect = f; c->on_disconnect_data = data; } }
+void scrolld_on_connect(scrolld *c, scrolld_connect_cb f, void *data) { if (USABLE(c)) { c->on_connect = f; c->on_connect_data = data; } }
 
 int scrolld_dispatch(scrolld *c) {
-    if (c == NULL) return SCROLLD_E_DISCONNECTED;
+    if (c == NULL || c->closed) return SCROLLD_E_DISCONNECTED;
     if (c->dispatching) return 0;  /* from a callback: the outer dispatch goes on */
     ENTER(c);
     c->dispatching = true;
@@ -1356,6 +1390,7 @@ int scrolld_dispatch(scrolld *c) {
      * dispatch going for ever. */
     int reads = 0;
     for (;;) {
+        if (c->closed) break;  /* a callback closed the client: nothing more runs */
         if (c->dq != NULL) {
             if (c->dq->held == c->epoch) break;
             deferred *d = defer_pop(c);
@@ -1372,6 +1407,12 @@ int scrolld_dispatch(scrolld *c) {
         if (c->dq != NULL) continue;  /* a line over the limit ended the connection: say so now */
         if (c->sock >= 0 && reads++ < READS_PER_DISPATCH && read_some(c) != 0) continue;
         break;
+    }
+    if (c->closed) {
+        c->dispatching = false;
+        LEAVE();
+        free_client(c);
+        return SCROLLD_E_DISCONNECTED;
     }
     if (c->dq != NULL) signal_work(c);
     else if (c->signalled) {
@@ -1390,7 +1431,8 @@ static int wait_connected(scrolld *c, int64_t deadline, scrolld_error *err) {
     while (c->st == ST_BACKOFF || c->st == ST_WELCOME) {
         int64_t left = deadline - now_ms();
         if (left <= 0) break;
-        wait_step(c, (int)left);
+        if (!wait_step(c, (int)left))
+            return fail(err, SCROLLD_E_INTERRUPTED, "interrupted by a signal while waiting for the reconnection to scrolld at %s", c->path);
     }
     if (c->st == ST_CONNECTED) return 0;
     if (c->st != ST_DEAD)  /* reconnecting: the connection did not come back in time */
@@ -1433,17 +1475,21 @@ static int call(scrolld *c, jbuf *b, uint64_t id, pending *setup, waiter *w, scr
     p->of = setup->of; setup->of = NULL;
     flush(c);
     pump_deferring(c);
-    while (!w->done) {
+    bool interrupted = false;
+    while (!w->done && !interrupted) {
         int64_t left = deadline - now_ms();
         if (left <= 0) break;
-        wait_step(c, (int)left);
+        interrupted = !wait_step(c, (int)left);
     }
     if (!w->done) {
         /* Its reply, if it ever comes, is dropped; the line stays queued (the daemon would
          * read a cut one as the start of the next). */
         pending *gone = take_pending(c, id);
         if (gone != NULL) free_pending(gone);
-        code = fail(err, SCROLLD_E_TIMEOUT, "no reply from scrolld within %d ms", c->timeout_ms);
+        if (interrupted)
+            code = fail(err, SCROLLD_E_INTERRUPTED, "interrupted by a signal while waiting for scrolld's reply (the request may or may not be carried out)");
+        else
+            code = fail(err, SCROLLD_E_TIMEOUT, "no reply from scrolld within %d ms", c->timeout_ms);
         goto out;
     }
     code = w->error.code;
@@ -1459,6 +1505,7 @@ out:
 
 static bool check_client(scrolld *c, scrolld_error *err, int *code) {
     if (c == NULL) { *code = fail(err, SCROLLD_E_DISCONNECTED, "no client"); return false; }
+    if (c->closed) { *code = fail(err, SCROLLD_E_DISCONNECTED, "the client is closed (scrolld_close)"); return false; }
     if (c->st == ST_DEAD) { *code = fail(err, SCROLLD_E_DISCONNECTED, "not connected to scrolld at %s", c->path); return false; }
     return true;
 }
