@@ -5,9 +5,10 @@ import ScrollModel
 public struct WebSettings: Hashable, Sendable {
     /// Where the listener binds, or nil: no listener (the default). Read at start only.
     public var listen: ListenAddress?
-    /// The `Origin`s a browser's page may connect from, matched exactly (scheme, host and
-    /// port, as the browser sends it). Empty: no page may connect; a client that sends no
-    /// `Origin` (not a browser) still may, when it runs as an allowed uid.
+    /// The `Origin`s a browser's page may connect from, matched exactly, each spelled as a
+    /// browser sends it (``originProblem(_:)`` refuses any other spelling). Empty: no page may
+    /// connect; a client that sends no `Origin` (not a browser) still may, when it runs as an
+    /// allowed uid.
     public var origins: [String] = []
 
     public init() {}
@@ -94,27 +95,12 @@ public struct WebSettings: Hashable, Sendable {
             guard list.count <= Self.maximumOrigins else {
                 throw ConfigurationError(key: key, message: "at most \(Self.maximumOrigins) origins, got \(list.count)")
             }
-            for origin in list where !Self.isOrigin(origin) {
-                throw ConfigurationError(key: key, message: "expected origins as a browser sends them, SCHEME://HOST[:PORT] without a path, like \"http://127.0.0.1:8080\", got \"\(origin)\"")
+            for entry in list {
+                if let problem = Self.originProblem(entry) { throw ConfigurationError(key: key, message: problem) }
             }
             origins = list
         default:
             throw ConfigurationError(key: key, message: "unknown key in [web] (listen, origins)")
         }
-    }
-
-    /// Whether `text` has an origin's shape: `http://` or `https://` (or another scheme), a
-    /// host, an optional port, and nothing after (no path, no trailing slash).
-    static func isOrigin(_ text: String) -> Bool {
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, text.utf8.count <= 256 else { return false }
-        let scheme = parts[0], rest = parts[1]
-        guard rest.hasPrefix("//") else { return false }
-        let authority = rest.dropFirst(2)
-        let schemeIsValid = !scheme.isEmpty && scheme.unicodeScalars.allSatisfy { (scalar: Unicode.Scalar) -> Bool in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "+" || scalar == "-" || scalar == "."
-        }
-        let authorityIsValid = !authority.isEmpty && !authority.contains("/") && !authority.contains(" ")
-        return schemeIsValid && authorityIsValid
     }
 }

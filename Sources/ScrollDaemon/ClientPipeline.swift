@@ -54,10 +54,14 @@ package enum ClientPipeline {
                     let pipeline = channel.pipeline.syncOperations
                     pipeline.removeHandler(name: WebHandshake.name, promise: nil)
                     pipeline.removeHandler(name: WebHandshake.HeadLimit.name, promise: nil)
-                    // Each frame is checked against RFC 6455 first, while it still has its
-                    // mask and reserved bits. Fragments are put together up to the line limit
-                    // (a longer message is a line too long), at most
+                    // The length of each frame is checked before NIO's decoder reads it
+                    // (after the upgrade handler, which passes on the bytes that came with the
+                    // handshake), and each frame against RFC 6455 after it, while it still has
+                    // its mask and reserved bits. Fragments are put together up to the line
+                    // limit (a longer message is a line too long), at most
                     // `WebSocketLines.maximumFragments` of them to a message.
+                    let decoder = try pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+                    try pipeline.addHandler(WebSocketLengthCheck(), position: .before(decoder))
                     try pipeline.addHandler(WebSocketFrameChecks())
                     try pipeline.addHandler(
                         NIOWebSocketFrameAggregator(

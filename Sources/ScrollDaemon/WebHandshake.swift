@@ -10,9 +10,9 @@ import ScrollProtocol
 /// the user happens to visit reaches the daemon (cross-site WebSocket hijacking); a client that
 /// sends none is no browser and is then held to the uid check like any other connection.
 /// Anything else gets an HTTP error naming the reason and is closed; a connection that has not
-/// finished its handshake within ``deadline`` is closed too, and at most
-/// ``maximumHandshaking`` are under way at once: they are not yet connections the daemon
-/// counts, and each holds a descriptor.
+/// finished its handshake within ``deadline`` gets `408 Request Timeout` and is closed too, and
+/// at most ``maximumHandshaking`` are under way at once: they are not yet connections the
+/// daemon counts, and each holds a descriptor.
 package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias OutboundOut = HTTPServerResponsePart
@@ -36,55 +36,32 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         self.core = core
     }
 
-    /// Why the handshake `head` is refused, as an HTTP status and a sentence, or nil: it may
-    /// be upgraded. `origins`: the configuration's `web.origins`.
-    static func refusal(of head: HTTPRequestHead, origins: [String]) -> (HTTPResponseStatus, String)? {
-        let target = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard target == path else { return (.notFound, "scrolld serves its protocol at \(path) only") }
-        guard head.method == .GET else { return (.methodNotAllowed, "a WebSocket handshake is a GET request") }
-        let found = head.headers["Origin"]
-        guard found.count <= 1 else { return (.forbidden, "more than one Origin header") }
-        if let origin = found.first, !origins.contains(origin) {
-            return (.forbidden, "origin \(shown(origin)) is not in web.origins")
-        }
-        let upgrade = head.headers[canonicalForm: "Upgrade"].contains { $0.lowercased() == "websocket" }
-        guard upgrade else { return (.upgradeRequired, "scrolld speaks WebSocket only at \(path)") }
-        // RFC 6455 §4.2.1: the request's Connection header lists the upgrade.
-        guard head.headers[canonicalForm: "Connection"].contains(where: { $0.lowercased() == "upgrade" }) else {
-            return (.badRequest, "a WebSocket handshake says Connection: Upgrade (RFC 6455)")
-        }
-        guard head.version.major == 1, head.version.minor >= 1, head.headers["Host"].count == 1 else {
-            return (.badRequest, "a WebSocket handshake is HTTP/1.1 or later, with one Host header (RFC 6455)")
-        }
-        let keys = head.headers["Sec-WebSocket-Key"]
-        guard keys.count == 1, isNonce(keys[0]) else {
-            return (.badRequest, "a WebSocket handshake has one Sec-WebSocket-Key, 16 bytes in base64 (RFC 6455)")
-        }
-        return nil
-    }
-
-    /// Whether `key` is 16 bytes in base64: 22 characters of the alphabet, the last of which
-    /// leaves no bits over (A, Q, g or w), then `==`.
-    static func isNonce(_ key: String) -> Bool {
-        let bytes = Array(key.utf8)
-        guard bytes.count == 24, bytes[22] == UInt8(ascii: "="), bytes[23] == UInt8(ascii: "=") else { return false }
-        return bytes[..<22].allSatisfy(base64Alphabet.contains) && "AQgw".utf8.contains(bytes[21])
-    }
-
-    private static let base64Alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// A header value as a message shows it: at most 100 characters, then "…" (a reply and a
-    /// log line stay short whatever a client sends).
-    static func shown(_ value: String) -> String {
-        value.count <= 100 ? value : value.prefix(100) + "…"
-    }
-
     package func handlerAdded(context: ChannelHandlerContext) {
-        let channel = context.channel
-        timeout = channel.eventLoop.scheduleTask(in: Self.deadline) { channel.close(promise: nil) }
+        timeout = context.eventLoop.assumeIsolated().scheduleTask(in: Self.deadline) { [weak self] in
+            self?.deadlinePassed(context: context)
+        }
         // Counted until the upgrade or the close removes this handler.
         core.connections.handshaking += 1
     }
+
+    /// The handshake took too long: a 408 (RFC 9110 §15.5.9) unless an answer is on its way
+    /// already, then the close. The request may be half read, so the answer goes out as bytes
+    /// in front of NIO's HTTP handlers (``HeadLimit``), as the 431 does; best effort: the close
+    /// follows whether or not it could be written.
+    private func deadlinePassed(context: ChannelHandlerContext) {
+        let channel = context.channel
+        guard !answered else {
+            channel.close(promise: nil)
+            return
+        }
+        answered = true
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.triggerUserOutboundEvent(TimedOut(), promise: promise)
+        promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// The event by which ``deadlinePassed(context:)`` asks ``HeadLimit`` for the 408.
+    struct TimedOut {}
 
     package func handlerRemoved(context: ChannelHandlerContext) {
         timeout?.cancel()
@@ -107,19 +84,39 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
     package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data), !answered else { return }
         answered = true
-        let (status, reason) = Self.refusal(of: head, origins: core.session.configuration.web.origins)
-            ?? (.badRequest, "not a WebSocket handshake (RFC 6455)")
-        if status == .forbidden {
-            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(reason)"), cause: "web-forbidden", logger: core.logger)
+        let refusal = Self.refusal(of: head, origins: core.session.configuration.web.origins)
+            ?? Refusal(.badRequest, "not a WebSocket handshake (RFC 6455)")
+        if refusal.status == .forbidden {
+            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(refusal.reason)"), cause: "web-forbidden", logger: core.logger)
         }
-        var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
-        headers.add(name: "Content-Length", value: "\(reason.utf8.count + 1)")
-        headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: reason + "\n")))), promise: nil)
+        let headers = Self.responseHeaders(refusal.headers, body: refusal.reason + "\n")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: refusal.reason + "\n")))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
+extension WebHandshake {
+    /// The headers of an answer that is not an upgrade: `extra` (a refusal's), then the
+    /// body's type and length, and the close (with the upgrade named too when `extra` names
+    /// one, as RFC 7230 §6.7 asks).
+    static func responseHeaders(_ extra: HTTPHeaders, body: String) -> HTTPHeaders {
+        var headers = extra
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: "\(body.utf8.count)")
+        headers.add(name: "Connection", value: extra.contains(name: "Upgrade") ? "Upgrade, close" : "close")
+        return headers
+    }
+
+    /// A whole HTTP answer of `status` with `reason` for its body, as bytes, for a connection
+    /// answered in front of NIO's HTTP handlers (``Overload``, ``HeadLimit``).
+    static func response(_ status: HTTPResponseStatus, _ reason: String, allocator: ByteBufferAllocator) -> ByteBuffer {
+        let body = reason + "\n"
+        var buffer = allocator.buffer(string: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n")
+        for (name, value) in responseHeaders([:], body: body) { buffer.writeString("\(name): \(value)\r\n") }
+        buffer.writeString("\r\n" + body)
+        return buffer
     }
 }
 
@@ -140,10 +137,9 @@ extension WebHandshake {
 
         package func channelActive(context: ChannelHandlerContext) {
             core.connections.noteRefusal(ProtocolError(.tooLarge, "WebSocket handshake refused: \(Self.reason)"), logger: core.logger)
-            let body = Self.reason + "\n"
-            let response = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
+            let response = WebHandshake.response(.serviceUnavailable, Self.reason, allocator: channel.allocator)
+            context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in
                 channel.close(promise: nil)
             }
             context.fireChannelActive()
@@ -160,15 +156,22 @@ extension WebHandshake {
     /// answered 431 and closed, unread. NIO's HTTP decoder keeps every header it reads, at
     /// about five times its bytes, so without this bound each of the ``maximumHandshaking``
     /// connections could hold a megabyte of tiny headers for ``deadline``.
-    package final class HeadLimit: ChannelInboundHandler, RemovableChannelHandler {
+    ///
+    /// First in the pipeline, it also writes the 408 of a handshake past its deadline
+    /// (``TimedOut``), which may come before any request was read: NIO's HTTP pipeline
+    /// handler takes a response to no request as a broken invariant.
+    package final class HeadLimit: ChannelDuplexHandler, RemovableChannelHandler {
         package typealias InboundIn = ByteBuffer
+        package typealias OutboundIn = ByteBuffer
         package typealias OutboundOut = ByteBuffer
 
         /// Its name in the pipeline, where the upgrade removes it.
         static let name = "web-handshake-bytes"
         package static let maximumBytes = 16 * 1024
         static let reason = "a WebSocket handshake is at most \(maximumBytes / 1024) KiB of request line and headers"
+        static let timeoutReason = "the WebSocket handshake did not complete within \(WebHandshake.deadline.nanoseconds / 1_000_000_000) s"
         private var received = 0
+        /// The 431 is written: nothing more is read, and no 408 follows it.
         private var refused = false
 
         package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -179,12 +182,25 @@ extension WebHandshake {
                 return
             }
             refused = true
-            let body = Self.reason + "\n"
-            let response = "HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
             let channel = context.channel
-            context.writeAndFlush(wrapOutboundOut(channel.allocator.buffer(string: response))).whenComplete { _ in
+            let response = WebHandshake.response(.requestHeaderFieldsTooLarge, Self.reason, allocator: channel.allocator)
+            context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in
                 channel.close(promise: nil)
             }
+        }
+
+        package func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+            guard event is WebHandshake.TimedOut else {
+                context.triggerUserOutboundEvent(event, promise: promise)
+                return
+            }
+            guard !refused else {
+                promise?.succeed(())
+                return
+            }
+            refused = true
+            let response = WebHandshake.response(.requestTimeout, Self.timeoutReason, allocator: context.channel.allocator)
+            context.writeAndFlush(wrapOutboundOut(response), promise: promise)
         }
     }
 }

@@ -6,7 +6,8 @@ import NIOWebSocket
 /// (§5.1), no reserved bit is set while no extension is agreed (§5.2), the opcode is one the
 /// RFC defines, and a close frame carries nothing or a code a peer may send, with a UTF-8
 /// reason (§5.5.1, §7.4). A frame that fails is dropped and the connection closed with 1002
-/// (``WebSocketLines``).
+/// (``WebSocketLines``), the problem named in the close frame's reason
+/// (``reason(for:)``).
 final class WebSocketFrameChecks: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
     typealias InboundOut = WebSocketFrame
@@ -42,7 +43,7 @@ final class WebSocketFrameChecks: ChannelInboundHandler {
         case .connectionClose:
             return closeProblem(frame.unmaskedData)
         default:
-            return "the reserved opcode \(frame.opcode)"
+            return "the reserved opcode \(UInt8(webSocketOpcode: frame.opcode))"
         }
     }
 
@@ -60,6 +61,21 @@ final class WebSocketFrameChecks: ChannelInboundHandler {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: true
         default: false
+        }
+    }
+
+    /// A protocol error of the peer's as the reason of the 1002 close that answers it: what
+    /// ``problem(of:)`` found, or what NIO's decoder or aggregator refused.
+    static func reason(for error: Error) -> String {
+        switch error {
+        case let violation as Violation: violation.message
+        case NIOWebSocketError.fragmentedControlFrame: "a fragmented control frame"
+        case NIOWebSocketError.multiByteControlFrameLength: "a control frame of more than 125 bytes"
+        case NIOWebSocketFrameAggregator.Error.didReceiveFragmentBeforeReceivingTextOrBinaryFrame:
+            "a continuation frame with no message to continue"
+        case NIOWebSocketFrameAggregator.Error.receivedNewFrameWithoutFinishingPrevious:
+            "a new message before the last one's final fragment"
+        default: "a frame against RFC 6455"
         }
     }
 }

@@ -15,9 +15,11 @@ import ScrollProtocol
 ///   then close 1009;
 /// - a binary message is not a line: a `bad_request` error, and the connection stays, as
 ///   after any other bad request;
+/// - a text message that is not UTF-8 is no message at all (RFC 6455 §8.1): close 1007 at
+///   once;
 /// - a refusal (``ConnectionClosing``) closes with 1008 (another uid), 1013 (too many
 ///   connections) or 1009; any other protocol error (a lone continuation, a malformed frame)
-///   with 1002 at once;
+///   with 1002 at once, the problem named in the close frame's reason;
 /// - pings are answered; a peer's close is echoed and the connection closed.
 package final class WebSocketLines: ChannelDuplexHandler {
     package typealias InboundIn = WebSocketFrame
@@ -42,7 +44,14 @@ package final class WebSocketLines: ChannelDuplexHandler {
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text where !closeSent:
-            context.fireChannelRead(wrapInboundOut(frame.unmaskedData))
+            let line = frame.unmaskedData
+            guard Self.isUTF8(line) else {
+                let channel = context.channel
+                sendClose(context, code: .dataInconsistentWithMessage, reason: "a text message that is not UTF-8")
+                    .whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
+            context.fireChannelRead(wrapInboundOut(line))
         case .binary where !closeSent:
             let error = ProtocolError(.badRequest, "binary messages are not protocol lines: send each request as a text message")
             var bytes: [UInt8] = []
@@ -143,14 +152,36 @@ package final class WebSocketLines: ChannelDuplexHandler {
             // start, a frame ``WebSocketFrameChecks`` refused): close at once.
             guard !closeSent else { return }
             let channel = context.channel
-            sendClose(context, code: .protocolError).whenComplete { _ in channel.close(promise: nil) }
+            sendClose(context, code: .protocolError, reason: WebSocketFrameChecks.reason(for: error))
+                .whenComplete { _ in channel.close(promise: nil) }
         }
     }
 
-    private func sendClose(_ context: ChannelHandlerContext, code: WebSocketErrorCode) -> EventLoopFuture<Void> {
+    /// Sends the close frame: `code`, then `reason` cut to the 123 bytes a control frame has
+    /// room for (RFC 6455 §5.5), at a character's end so that it stays UTF-8.
+    private func sendClose(_ context: ChannelHandlerContext, code: WebSocketErrorCode, reason: String = "") -> EventLoopFuture<Void> {
         closeSent = true
-        var data = context.channel.allocator.buffer(capacity: 2)
+        var text = Substring(reason)
+        while text.utf8.count > 123 { text.removeLast() }
+        var data = context.channel.allocator.buffer(capacity: 2 + text.utf8.count)
         data.write(webSocketErrorCode: code)
+        data.writeSubstring(text)
         return context.writeAndFlush(wrapOutboundOut(WebSocketFrame(fin: true, opcode: .connectionClose, data: data)))
+    }
+
+    /// Whether `bytes` are UTF-8 as RFC 3629 has it (no overlong forms, no surrogates, nothing
+    /// past U+10FFFF), checked where they lie: a line is parsed from the same bytes next.
+    static func isUTF8(_ bytes: ByteBuffer) -> Bool {
+        bytes.withUnsafeReadableBytes { raw in
+            var parser = Unicode.UTF8.ForwardParser()
+            var input = raw.makeIterator()
+            while true {
+                switch parser.parseScalar(from: &input) {
+                case .valid: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
     }
 }

@@ -39,10 +39,43 @@ import Testing
     }
 
     @Test func originsMustBeOriginsAndBounded() {
-        #expect(Self.error("[web]\norigins = [\"http://127.0.0.1:8080/\"]\n")?.contains("without a path") == true)
-        #expect(Self.error("[web]\norigins = [\"127.0.0.1:8080\"]\n")?.contains("SCHEME://HOST[:PORT]") == true)
+        #expect(Self.error("[web]\norigins = [\"127.0.0.1:8080\"]\n") == #"scrolld.toml:2: web.origins: origins entry "127.0.0.1:8080" is not an origin a browser sends: expected SCHEME://HOST[:PORT] without a path, like "http://127.0.0.1:8080""#)
         let many = (0...WebSettings.maximumOrigins).map { "\"http://h\($0).example\"" }.joined(separator: ",")
         #expect(Self.error("[web]\norigins = [\(many)]\n")?.contains("at most 64 origins, got 65") == true)
         #expect(Self.error("[web]\nport = 1\n")?.contains("unknown key in [web] (listen, origins)") == true)
+    }
+
+    /// A browser sends its page's origin lowercase, without a path or its scheme's default port
+    /// (RFC 6454 §6.2), and the handshake matches it exactly: an entry spelled otherwise would
+    /// never match, so it is refused, with the spelling a browser sends.
+    @Test(arguments: [
+        ("HTTP://X", "http://x"),
+        ("http://127.0.0.1:8080/", "http://127.0.0.1:8080"),
+        ("https://kiosk.example/app/index.html", "https://kiosk.example"),
+        ("https://kiosk.example?page=1", "https://kiosk.example"),
+        ("https://Kiosk.Example", "https://kiosk.example"),
+        ("Https://kiosk.example", "https://kiosk.example"),
+        ("http://127.0.0.1:80", "http://127.0.0.1"),
+        ("https://kiosk.example:443", "https://kiosk.example"),
+        ("http://127.0.0.1:08080", "http://127.0.0.1:8080"),
+        ("http://127.0.0.1:", "http://127.0.0.1"),
+        ("http://[::1]:8080/", "http://[::1]:8080"),
+        ("http://[::1]:80", "http://[::1]"),
+    ])
+    func anOriginNoBrowserSendsIsRefusedWithTheOneItSends(_ entry: String, _ sent: String) {
+        let message = "scrolld.toml:2: web.origins: origins entry \"\(entry)\" is not an origin a browser sends: did you mean \"\(sent)\"?"
+        #expect(Self.error("[web]\norigins = [\"http://127.0.0.1:8080\", \"\(entry)\"]\n") == message)
+        #expect(Self.error("[web]\norigins = [\"\(sent)\"]\n") == nil, "\(sent)")
+    }
+
+    /// What no page's origin can be is refused without a suggestion; what a browser sends is
+    /// kept as written.
+    @Test func originsABrowserSendsAreKeptAndNonOriginsRefused() throws {
+        let sent = ["http://127.0.0.1:8080", "https://kiosk.example", "http://[::1]:8080", "http://127.0.0.1:443", "https://localhost:80", "chrome-extension://abcdefghijklmnop", "http://my_host.local"]
+        let list = sent.map { "\"\($0)\"" }.joined(separator: ", ")
+        #expect(try Configuration.parse("[web]\norigins = [\(list)]\n", file: "a.toml").web.origins == sent)
+        for entry in ["null", "http://", "http:/x", "1http://x", "http://user@x", "http://x:0", "http://x:65536", "http://x:8a", "http://ex ample", "http://127.1", "http://127.000.0.1", "http://[::1", "http://[]", "http://bücher.example", "http://" + String(repeating: "a", count: 300)] {
+            #expect(Self.error("[web]\norigins = [\"\(entry)\"]\n")?.contains("is not an origin a browser sends: expected SCHEME://HOST[:PORT] without a path") == true, "\(entry)")
+        }
     }
 }

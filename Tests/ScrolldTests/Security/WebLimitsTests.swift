@@ -6,8 +6,9 @@ import Glibc
 
 /// The WebSocket listener under the Unix socket's limits (docs/design.md §7, §24), each against
 /// a real daemon: a message is a line, up to 64 KiB, whatever its framing; past that the
-/// connection gets `too_large` and closes (1009); a bad message is a bad request; a reader that
-/// stops is dropped as on the Unix socket; and every other client is served meanwhile.
+/// connection gets `too_large` and closes (1009); a binary message is a bad request, text that
+/// is not UTF-8 closes (1007); a reader that stops is dropped as on the Unix socket; and every
+/// other client is served meanwhile.
 @Suite("scrolld's WebSocket listener: limits", .serialized)
 struct WebLimitsTests {
     /// A daemon with the listener on, and a way to check it still serves both sockets.
@@ -113,21 +114,26 @@ struct WebLimitsTests {
         #expect(served.daemon.stop() == 0)
     }
 
-    /// Text that is not UTF-8 is what it is on the Unix socket: a bad request, answered, and
-    /// the connection stays (docs/decisions.md).
-    @Test func invalidUTF8IsABadRequestAsOnTheUnixSocket() throws {
+    /// A text message that is not UTF-8 fails the connection with 1007 (RFC 6455 §8.1: its
+    /// framing, not a request, is broken), the problem named; the same bytes on the Unix
+    /// socket, which carries bytes, are a bad request there and the connection stays
+    /// (docs/decisions.md).
+    @Test func invalidUTF8ClosesWith1007() throws {
         let served = try Served()
         let client = try served.connect()
         let broken = Array(#"{"op":"ping","id":1,"x":""#.utf8) + [0xFF, 0xFE, 0xC3] + Array(#""}"#.utf8)
         client.sendRaw(WebSocketClient.frame(opcode: 1, payload: broken))
-        let reply = client.readJSON()
-        #expect(reply?["type"] as? String == "error" && reply?["code"] as? String == "bad_request", "\(String(describing: reply))")
+        let frames = client.framesUntilClose()
+        #expect(frames.map(\.opcode) == [8], "\(frames.map(\.text))")
+        #expect(frames.last?.closeCode == 1007)
+        #expect(frames.last?.closeReason == "a text message that is not UTF-8")
         let unix = try LineClient(path: served.daemon.socketPath)
         _ = unix.readJSON()
         let lineBytes = broken + [0x0A]
         _ = lineBytes.withUnsafeBytes { Glibc.send(unix.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        #expect(unix.readJSON()?["message"] as? String == reply?["message"] as? String)
-        #expect(client.request(["op": "ping"], id: 2)?["type"] as? String == "pong")
+        #expect(unix.readJSON()?["code"] as? String == "bad_request")
+        #expect(unix.request(["op": "ping"], id: 2)?["type"] as? String == "pong")
+        #expect(served.servesOthers)
         #expect(served.daemon.stop() == 0)
     }
 

@@ -225,6 +225,63 @@ struct WebListenerTests {
         #expect(daemon.stop() == 0)
     }
 
+    /// RFC 7230 has header values without the spaces and tabs around them, and `Upgrade` and
+    /// `Connection` as lists of case-insensitive tokens: each of these handshakes is upgraded
+    /// (the key as NIO hashes it, trimmed), and one that lists no `websocket` gets 426 naming it.
+    @Test func headerValuesAreReadAsRFC7230HasThem() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        for (name, value) in [
+            ("Upgrade", "h2c, websocket"), ("Upgrade", "websocket, h2c"), ("Upgrade", "  websocket \t"), ("Upgrade", "WebSocket"),
+            ("Connection", "keep-alive, Upgrade"), ("Connection", "Upgrade, keep-alive"), ("Connection", "upgrade "),
+            ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==  "), ("Sec-WebSocket-Version", " 13 "), ("Origin", "http://127.0.0.1:8080 "),
+        ] {
+            let headers = WebSocketClient.handshakeHeaders.filter { !$0.hasPrefix(name + ":") } + ["\(name): \(value)"]
+            let client = try WebSocketClient(port: port)
+            #expect(client.handshake(headers: headers), "\(name): \(value): \(client.response)")
+            #expect(client.responseHeader("Sec-WebSocket-Accept") == ["s3pPLMBiTxaQ9kYGzzhZRbK+xOo="], "\(name): \(value)")
+            #expect(client.readJSON()?["type"] as? String == "welcome", "\(name): \(value)")
+        }
+        let client = try WebSocketClient(port: port)
+        #expect(!client.handshake(headers: WebSocketClient.handshakeHeaders.filter { !$0.hasPrefix("Upgrade:") } + ["Upgrade: h2c"]))
+        #expect(client.response.hasPrefix("HTTP/1.1 426 Upgrade Required"), "\(client.response)")
+        #expect(client.responseHeader("Upgrade") == ["websocket"], "\(client.response)")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// A handshake still unfinished at its deadline (10 s) gets `408 Request Timeout`, then the
+    /// close: one that sent nothing, one that stopped in its headers, and one whose upgrade
+    /// waits for a body that never comes.
+    @Test func aHandshakeUnfinishedAtItsDeadlineGets408ThenTheClose() throws {
+        let port = try WebSocketClient.freePort()
+        let daemon = try DaemonProcess(config: Self.config(port: port))
+        let silent = try WebSocketClient(port: port)
+        let halfway = try WebSocketClient(port: port)
+        halfway.sendRaw(Array("GET /scrolld HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n".utf8))
+        let bodiless = try WebSocketClient(port: port)
+        let head = "GET /scrolld HTTP/1.1\r\n" + WebSocketClient.handshakeHeaders.map { $0 + "\r\n" }.joined() + "Content-Length: 5\r\n\r\n"
+        bodiless.sendRaw(Array(head.utf8))
+        for (what, client) in [("silent", silent), ("halfway", halfway), ("bodiless", bodiless)] {
+            #expect(!client.readResponse(), "\(what)")
+            #expect(client.response.hasPrefix("HTTP/1.1 408 Request Timeout"), "\(what): \(client.response)")
+            #expect(client.response.contains("the WebSocket handshake did not complete within 10 s"), "\(what): \(client.response)")
+            #expect(client.closedByPeer(), "\(what)")
+        }
+        let (web, upgraded) = try WebSocketClient.open(port: port)
+        #expect(upgraded && web.readJSON()?["type"] as? String == "welcome")
+        #expect(daemon.stop() == 0)
+    }
+
+    /// `check-config` refuses an origin no browser sends (it would never match), naming the
+    /// one a browser sends.
+    @Test func checkConfigRefusesAnOriginNoBrowserSends() throws {
+        let file = try Scrolld.temporaryFile("[web]\norigins = [\"HTTP://127.0.0.1:8080\"]\n", name: "scrolld.toml")
+        let check = try Scrolld.run(["check-config", file])
+        let output = check.stderr + String(decoding: check.stdout, as: UTF8.self)
+        #expect(check.status != 0, "\(output)")
+        #expect(output.contains(#"web.origins: origins entry "HTTP://127.0.0.1:8080" is not an origin a browser sends: did you mean "http://127.0.0.1:8080"?"#), "\(output)")
+    }
+
     /// Connections whose handshake is under way are bounded apart from the daemon's clients:
     /// past the limit a connection is answered 503 and closed, and the Unix socket is served
     /// all along. (15 000 unfinished handshakes held as many descriptors and 160 MB.)

@@ -14,6 +14,8 @@ final class WebSocketClient {
         var text: String { String(decoding: payload, as: UTF8.self) }
         /// A close frame's code.
         var closeCode: Int? { opcode == 8 && payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : nil }
+        /// A close frame's reason, after its code (nil: not UTF-8, or no close frame).
+        var closeReason: String? { opcode == 8 && payload.count >= 2 ? String(validating: payload[2...], as: UTF8.self) : nil }
         var json: [String: Any]? { opcode == 1 ? (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any] : nil }
     }
 
@@ -55,6 +57,28 @@ final class WebSocketClient {
         if let origin { request += "Origin: \(origin)\r\n" }
         sendRaw(Array((request + "\r\n").utf8))
         return readResponse()
+    }
+
+    /// The header lines of a handshake as RFC 6455 §4.1 writes it, for a test to change.
+    static let handshakeHeaders = [
+        "Host: 127.0.0.1", "Upgrade: websocket", "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version: 13",
+    ]
+
+    /// Sends a handshake for /scrolld with these header lines, as written; true when the
+    /// daemon answered 101.
+    func handshake(headers: [String]) -> Bool {
+        sendRaw(Array(("GET /scrolld HTTP/1.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n").utf8))
+        return readResponse()
+    }
+
+    /// The values of the response's header `name` (any case), without the spaces around them.
+    func responseHeader(_ name: String) -> [String] {
+        let head = response.components(separatedBy: "\r\n\r\n")[0]
+        return head.components(separatedBy: "\r\n").dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == name.lowercased() else { return nil }
+            return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
     }
 
     /// Reads the daemon's HTTP answer into `response`; true when it is 101 (the upgrade).
@@ -191,6 +215,22 @@ final class WebSocketClient {
             if frame.opcode == 8 { break }
         }
         return frames
+    }
+
+    /// Whether the daemon closes the connection within `timeout` seconds (what it sends
+    /// meanwhile is kept for `readFrame`).
+    func closedByPeer(timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return false }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { return false }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0 else { return true }
+            buffer += chunk[..<n]
+        }
     }
 
     func close() {
