@@ -155,6 +155,10 @@ public struct ScrollEngine: Sendable {
     /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
     /// devices, searched in order: cheaper per event than hashing an id.
     public internal(set) var shapers: [DeviceShaper] = []
+    /// Where each device's shaper is in ``shapers``: a device announced or removed costs the
+    /// same however many are present (a log may announce thousands, and each announcement
+    /// searching them all made its replay quadratic); events use it past a few devices.
+    var shaperPlaces: [Int: Int] = [:]
     /// Whether any rule shapes anything: without rules no event is looked at twice.
     var isShaping = false
     /// The identity the next container added gets: identities are never reused, and grow with
@@ -337,7 +341,7 @@ public struct ScrollEngine: Sendable {
             touchpads[event.device] = nil
             router.deviceRemoved(event.device)
             if touch?.device == event.device { touch = nil }
-            shapers.removeAll { $0.device == event.device }
+            removeShaper(of: event.device)
         case .touchDown, .touchMotion, .touchUp, .touchCancel:
             touch(event, emit)
         default:
