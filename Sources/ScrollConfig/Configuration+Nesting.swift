@@ -39,7 +39,7 @@ extension Configuration {
                     break
                 }
                 guard onChain.insert(index).inserted else {
-                    let names = (chain.drop { $0 != index } + [index]).map { containers[$0].name.unicodeScalars.contains(where: TOMLKey.needsEscape) ? Self.quoted(containers[$0].name) : containers[$0].name }
+                    let names = (chain.drop { $0 != index } + [index]).map { TOMLKey.written([containers[$0].name]) }
                     throw ConfigurationError(
                         key: "containers.\(containers[start].name).parent",
                         message: "nesting would make a cycle (\(names.joined(separator: " → ")))"
@@ -63,5 +63,12 @@ extension Configuration {
     /// always one line whatever a client named.
     public static func quoted(_ name: String) -> String {
         TOMLKey.quoted(name)
+    }
+
+    /// A name as a list shows it (`check-config`'s "containers:" line): as it is, or, when it
+    /// holds a control character or a line separator (which a file and a request may put in a
+    /// name), quoted with TOML's escapes, so that each line printed is printable text.
+    public static func printable(_ name: String) -> String {
+        name.unicodeScalars.contains(where: TOMLKey.needsEscape) ? TOMLKey.quoted(name) : name
     }
 }

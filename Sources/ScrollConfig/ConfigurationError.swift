@@ -10,10 +10,15 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
 
     public init(key: String, message: String, line: Int? = nil, file: String? = nil) {
         self.key = key
-        self.message = message
+        // Each quote in a message is cut already; this bounds whatever a message puts together.
+        self.message = message.utf8.count > Self.messageCharacters
+            ? String(message.prefix(Self.messageCharacters)) + "… (\(message.utf8.count) bytes)" : message
         self.line = line
         self.file = file
     }
+
+    /// The most of a message that is kept: room for several cut quotes and a list of keys.
+    static let messageCharacters = 2000
 
     public var description: String {
         var location = ""
@@ -25,9 +30,12 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     /// The key as messages show it: a part that is empty (`"" = 1` is a key too) or holds a
     /// control character or line separator is quoted with TOML's escapes (`daemon."a\u0007b"`),
     /// so that whatever a file holds, the message stays one line of printable text.
+    /// A part (or a whole key) longer than ``TOMLKey/shownCharacters`` is cut, saying how long
+    /// it is.
     public var displayKey: String {
-        key.split(separator: ".", omittingEmptySubsequences: false).map { part in
-            part.isEmpty || part.unicodeScalars.contains(where: TOMLKey.needsEscape) ? TOMLKey.quoted(String(part)) : String(part)
-        }.joined(separator: ".")
+        TOMLKey.shown(key.split(separator: ".", omittingEmptySubsequences: false).map { part in
+            part.isEmpty || part.utf8.count > TOMLKey.shownCharacters || part.unicodeScalars.contains(where: TOMLKey.needsEscape)
+                ? TOMLKey.quoted(String(part)) : String(part)
+        }.joined(separator: "."), limit: TOMLKey.shownKeyCharacters)
     }
 }

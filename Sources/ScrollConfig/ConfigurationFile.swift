@@ -129,11 +129,11 @@ extension Configuration {
         }
         switch (path.count, path[0]) {
         case (1, "daemon"), (1, "web"), (1, "physics"), (1, "containers"), (1, "input"):
-            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
+            throw ConfigurationError(key: item.key, message: "expected a table ([\(TOMLKey.written(path))]), got \(Self.written(value))")
         case (1, _):
             throw ConfigurationError(key: item.key, message: "unknown section (daemon, web, physics, input, containers.NAME)")
         case (2, "containers"):
-            throw ConfigurationError(key: item.key, message: "expected a table ([\(item.key)]), got \(Self.written(value))")
+            throw ConfigurationError(key: item.key, message: "expected a table ([\(TOMLKey.written(path))]), got \(Self.written(value))")
         default:
             if path[0] == "containers" { try Self.checkContainerName(path[1], key: item.key) }
             try set(item.key, Self.configValue(value, key: item.key))

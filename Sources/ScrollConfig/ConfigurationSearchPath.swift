@@ -56,6 +56,18 @@ public struct ConfigurationSearchPath: Hashable, Sendable {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
     }
 
+    /// Why the path holds no file to read, as a reload's reply says it after "the
+    /// configuration file in force", or nil when it holds one. A stat failure other than
+    /// ENOENT (a symbolic link loop, a directory on the way that cannot be searched) is
+    /// named as the system names it, not taken for a directory.
+    public static func whyNoFile(at path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0 { return (info.st_mode & S_IFMT) == S_IFDIR ? "is now a directory" : nil }
+        let code = errno
+        if code == ENOENT { return "was removed" }
+        return "cannot be reached: " + String(cString: strerror(code))
+    }
+
     /// Nothing at the path (following links): no file, no directory, a dangling link.
     public static func isMissing(_ path: String) -> Bool {
         var info = stat()

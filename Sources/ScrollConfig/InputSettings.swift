@@ -1,3 +1,4 @@
+import TOML
 import ScrollModel
 
 /// `[input]`: the libinput device settings a desktop would otherwise set, and scrolld's own
@@ -94,8 +95,9 @@ public struct InputSettings: Hashable, Sendable {
     /// What is valid but almost certainly not what the user meant: a rule without `match`
     /// applies to no device (a `match` added later by `--set` or a reload is the one use of
     /// such a rule, so it is not an error). `check-config` prints these; the daemon logs them.
+    /// The rule's name is written as a key is, so a long or odd one stays short and printable.
     public var warnings: [String] {
-        rules.filter { $0.match == nil }.map { "input.devices.\($0.name) has no `match`: it applies to no device" }
+        rules.filter { $0.match == nil }.map { "\(TOMLKey.written(["input", "devices", $0.name])) has no `match`: it applies to no device" }
     }
 
     /// The shaping keys as the engine resolves them per device: the `[input]` defaults (a rule

@@ -1,3 +1,4 @@
+import TOML
 import ScrollModel
 
 /// `configure`'s row edits (docs/design.md §12 "Row changes"): `rows` holding exactly one `insert`
@@ -14,7 +15,7 @@ extension RowEdit {
         guard case .object(let fields) = value, fields.contains(where: { Self.kinds.contains($0.0) }) else { return nil }
         guard fields.count == 1, let (kind, body) = fields.first else {
             let others = fields.map(\.0).filter { !Self.kinds.contains($0) }
-            let what = others.isEmpty ? "insert and remove together" : "an edit together with " + others.joined(separator: ", ")
+            let what = others.isEmpty ? "insert and remove together" : "an edit together with " + others.map { TOMLKey.written([$0]) }.joined(separator: ", ")
             throw ConfigurationError(key: key, message: "a rows edit comes alone (exactly one insert or remove), got \(what)")
         }
         let editKey = "\(key).\(kind)"

@@ -31,15 +31,16 @@ extension SettingValue {
     }
 
     /// The value as a configuration error message shows it, as TOML writes it, on one line:
-    /// control characters in strings and keys are escaped as TOML escapes them.
+    /// control characters in strings and keys are escaped as TOML escapes them, and a long
+    /// string, list or table is cut as ``TOMLKey/quoted(_:escapingQuotes:)`` cuts it.
     public var rendered: String {
         switch self {
-        case .string(let s): return "\"" + TOMLKey.escaped(s, escapingQuotes: false) + "\""
+        case .string(let s): return TOMLKey.quoted(s, escapingQuotes: false)
         case .integer(let i): return String(i)
         case .double(let d): return String(d)
         case .bool(let b): return String(b)
-        case .array(let a): return "[" + a.map(\.rendered).joined(separator: ", ") + "]"
-        case .object(let t): return "{" + t.map { "\(TOMLKey.escaped($0.0, escapingQuotes: false)) = \($0.1.rendered)" }.joined(separator: ", ") + "}"
+        case .array(let a): return TOMLKey.shown("[" + a.map(\.rendered).joined(separator: ", ") + "]")
+        case .object(let t): return TOMLKey.shown("{" + t.map { "\(TOMLKey.shown(TOMLKey.escaped($0.0, escapingQuotes: false))) = \($0.1.rendered)" }.joined(separator: ", ") + "}")
         case .null: return "null"
         }
     }

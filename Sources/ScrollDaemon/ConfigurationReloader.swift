@@ -153,8 +153,8 @@ struct ParsedText: Sendable {
 
 /// What a reload finds, read and parsed off the loop.
 enum TextRead: Sendable {
-    /// The file in force is gone: removed, or a directory stands in its place (`how` says
-    /// which, as the reply says it).
+    /// The file in force is gone: removed, a directory in its place, or out of reach (a link
+    /// loop, a directory that cannot be searched); `how` says which, as the reply says it.
     case gone(String, how: String)
     case unreadable(ConfigurationError)
     /// The text, parsed (or as the last read of the same text parsed it), and whether it is
@@ -163,8 +163,8 @@ enum TextRead: Sendable {
 
     init(source: ConfigurationFileSource, fileInForce: String?, lastParsed: ParsedText?, textInForce: ParsedText?) {
         // Neither falls back to what the search path finds next (the defaults, at worst).
-        if let file = fileInForce, !ConfigurationSearchPath.fileExists(file) {
-            self = .gone(file, how: ConfigurationSearchPath.isMissing(file) ? "was removed" : "is now a directory")
+        if let file = fileInForce, let how = ConfigurationSearchPath.whyNoFile(at: file) {
+            self = .gone(file, how: how)
             return
         }
         do throws(ConfigurationError) {

@@ -3,17 +3,45 @@
 public enum TOMLKey {
     /// A dotted key as TOML writes it: bare parts as they are, any other part quoted
     /// (`containers."a b".axes`, `"a\u0007b"`).
+    /// A part longer than ``shownCharacters`` is quoted, and cut as ``quoted(_:escapingQuotes:)``
+    /// cuts it; so is the whole key when it has many parts.
     public static func written(_ parts: [String]) -> String {
-        parts.map { part in
-            !part.isEmpty && part.utf8.allSatisfy(isBareKeyByte) ? part : quoted(part)
+        let key = parts.map { part in
+            !part.isEmpty && part.utf8.allSatisfy(isBareKeyByte) && part.utf8.count <= shownCharacters ? part : quoted(part)
         }.joined(separator: ".")
+        return shown(key, limit: shownKeyCharacters)
     }
+
+    /// How many characters of a key, value or name a message quotes: a message stays short
+    /// (one log line, one reply) whatever a file or a client holds.
+    public static let shownCharacters = 100
+    /// How many characters of a whole dotted key: room for a few parts of the most each shows.
+    public static let shownKeyCharacters = 400
 
     /// `text` as a TOML basic string: quotes and backslashes escaped, and so is every control
     /// character (C0, DEL, C1) and line or paragraph separator, which TOML's escapes or `\uXXXX`
-    /// spell out.
-    public static func quoted(_ text: String) -> String {
-        "\"" + escaped(text, escapingQuotes: true) + "\""
+    /// spell out. Text longer than ``shownCharacters`` is cut at a character's end, and the
+    /// quote says so and how long the whole is: `"xxxx…" (62914560 bytes)`.
+    public static func quoted(_ text: String, escapingQuotes: Bool = true) -> String {
+        let (head, isCut) = cut(text)
+        let quoted = "\"" + escaped(head, escapingQuotes: escapingQuotes)
+        return isCut ? quoted + "…\" (\(text.utf8.count) bytes)" : quoted + "\""
+    }
+
+    /// `text` as a message shows it: as it is, or its first ``shownCharacters`` characters,
+    /// "…" and how long the whole is (`xxxx… (62914560 bytes)`).
+    public static func shown(_ text: String, limit: Int = shownCharacters) -> String {
+        let (head, isCut) = cut(text, limit: limit)
+        return isCut ? head + "… (\(text.utf8.count) bytes)" : text
+    }
+
+    /// The first `limit` characters of `text`, and whether that is not all of it.
+    /// Counting stops there, so a long text costs no more than a short one.
+    static func cut(_ text: String, limit: Int = shownCharacters) -> (head: String, isCut: Bool) {
+        guard text.utf8.count > limit else { return (text, false) }
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
+              end < text.endIndex else { return (text, false) }
+        return (String(text[..<end]), true)
     }
 
     /// `text` with its control characters escaped as in a TOML basic string (`\n`, `\u0007`),

@@ -40,7 +40,7 @@ struct CheckConfig: ParsableCommand {
         do {
             let configuration = try Configuration.load(contentsOf: path)
             output.line("\(path): ok")
-            output.line("containers: \(configuration.containers.map(\.name).joined(separator: ", "))")
+            output.line("containers: \(configuration.containers.map { Configuration.printable($0.name) }.joined(separator: ", "))")
             // Before the warnings, so that on a terminal they follow what they qualify.
             output.flush()
             for warning in configuration.deprecations {

@@ -61,4 +61,20 @@ struct RefusedReloadTests {
         let removed = try core.reload().wait()
         #expect(removed.message == "\(file): the configuration file in force was removed; keeping it (write the file again, or restart scrolld to use another)")
     }
+    /// A symbolic link loop in place of the file is said as the system says it, and the last
+    /// good configuration stays.
+    @Test func aLinkLoopInPlaceOfTheFileIsSaidAsTheSystemSaysIt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let core = try core("[containers.main]\ncontainerSize = \"800x500\"\n")
+        let loopA = folder.appendingPathComponent("loopa").path
+        let loopB = folder.appendingPathComponent("loopb").path
+        try FileManager.default.createSymbolicLink(atPath: loopA, withDestinationPath: loopB)
+        try FileManager.default.createSymbolicLink(atPath: loopB, withDestinationPath: loopA)
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: loopA)
+        let result = try core.reload().wait()
+        #expect(result.ok == false)
+        #expect(result.message == "\(file): the configuration file in force cannot be reached: Too many levels of symbolic links; keeping it (write the file again, or restart scrolld to use another)")
+        #expect(core.session.configuration.container(named: "main")?.containerSize.height == 500)
+    }
 }

@@ -78,4 +78,24 @@ struct CheckConfigCommandTests {
         #expect(devices.status == 0, "\(devices.stderr)")
         #expect(devices.lines == ["No usable scroll devices."], "\(devices.lines)")
     }
+
+    /// A container name may hold a control character; the list prints it escaped, so that
+    /// each line printed is printable text (a terminal escape in a name is not obeyed).
+    @Test func aControlCharacterInAContainerNameIsPrintedEscaped() throws {
+        let file = try Scrolld.temporaryFile("[containers.\"a\\nb\\u001b[2J\"]\n", name: "scrolld.toml")
+        let check = try Scrolld.run(["check-config", file])
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.lines == ["\(file): ok", "containers: main, \"a\\nb\\u001B[2J\""], "\(check.lines)")
+    }
+
+    /// A 1 MiB value is quoted cut: the error is one short line naming file, line and key.
+    @Test func aLongValueIsQuotedCut() throws {
+        let value = String(repeating: "x", count: 1 << 20)
+        let file = try Scrolld.temporaryFile("[physics]\nwheel_animation = \"\(value)\"\n", name: "scrolld.toml")
+        let check = try Scrolld.run(["check-config", file])
+        #expect(check.status == 1)
+        #expect(check.stderr.utf8.count <= 1_000, "\(check.stderr.utf8.count) bytes")
+        #expect(check.stderr.hasPrefix("\(file):2: physics.wheel_animation: "))
+        #expect(check.stderr.hasSuffix("…\" (1048576 bytes)\n"))
+    }
 }
