@@ -206,6 +206,7 @@ public struct Replayer<Sink: ReplaySink> {
             while origin + Timestamp(nextSample) * interval < time {
                 sample(at: origin + Timestamp(nextSample) * interval)
                 nextSample += 1
+                skipIdleSamples(before: time, origin: origin, interval: interval)
             }
         case .at(let offsets):
             while nextSample < offsets.count, origin + offsets[nextSample] < time {
@@ -213,6 +214,18 @@ public struct Replayer<Sink: ReplaySink> {
                 nextSample += 1
             }
         }
+    }
+
+    /// Leaves out the samples of an idle stretch longer than ``settleLimit`` before the line at
+    /// `time`: nothing moves and no deadline is due, so each would repeat the last one, and a
+    /// log whose clock jumps by years would print them for ever. The next sample is the first
+    /// at or after `time`; a shorter pause is sampled throughout, as a live subscriber sees it.
+    private mutating func skipIdleSamples(before time: Timestamp, origin: Timestamp, interval: Timestamp) {
+        let next = origin + Timestamp(nextSample) * interval
+        guard session.engine.isIdle, time - next > Self.settleLimit else { return }
+        let first = Int((time - origin + interval - 1) / interval)
+        sink.warning("idle until the next line at \(Double(time - origin) / 1e6) s: the \(first - nextSample) samples from \(Double(next - origin) / 1e6) s on are left out")
+        nextSample = first
     }
 
     /// A sampled state; before the container exists there is nothing to sample.

@@ -1,5 +1,21 @@
 import ArgumentParser
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a file is not read whole (``FileDescriptor/readRegularFile(atPath:limit:)``).
+enum WholeFileRefusal: Error, Equatable, CustomStringConvertible {
+    case notRegular
+    case tooLarge(limit: Int)
+
+    var description: String {
+        switch self {
+        case .notRegular: "not a regular file"
+        case .tooLarge(let limit): "larger than \(limit >> 20) MiB"
+        }
+    }
+}
 
 extension FileDescriptor {
     /// Everything from the current offset to the end of the file. Errors are `Errno`s, whose
@@ -14,11 +30,31 @@ extension FileDescriptor {
         }
     }
 
-    /// The whole file at `path`.
-    static func readFile(atPath path: String) throws -> [UInt8] {
-        let fd = try FileDescriptor.open(FilePath(path), .readOnly)
+    /// The whole regular file at `path`, of at most `limit` bytes. Opened without blocking and
+    /// checked on the open descriptor: a FIFO would wait for a writer and perhaps never end,
+    /// `/dev/zero` never ends, and each grew the daemon's memory without bound.
+    static func readRegularFile(atPath path: String, limit: Int) throws -> [UInt8] {
+        let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
         defer { try? fd.close() }
-        return try fd.readToEnd()
+        var status = Glibc.stat()
+        guard fstat(fd.rawValue, &status) == 0 else { throw Errno(rawValue: errno) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw Errno.isDirectory
+        default: throw WholeFileRefusal.notRegular
+        }
+        let tooLarge = WholeFileRefusal.tooLarge(limit: limit)
+        guard status.st_size <= limit else { throw tooLarge }
+        // One byte more than the limit at most: a file that grows while it is read still ends.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while bytes.count <= limit {
+            let wanted = Swift.min(chunk.count, limit + 1 - bytes.count)
+            let count = try chunk.withUnsafeMutableBytes { try fd.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted]), retryOnInterrupt: true) }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        throw tooLarge
     }
 
     /// Writes `bytes` to the file at `path` (made, or emptied), or to standard output for "-",

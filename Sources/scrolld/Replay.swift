@@ -16,8 +16,9 @@ struct Replay: ParsableCommand {
         discussion: """
             Prints one JSON state line (docs/protocol.md) after every input event and at every frame \
             while in motion; --every and --at sample at chosen times instead. LOG may also be a \
-            `libinput debug-events` transcript, detected and imported on the fly. The output is \
-            what a live subscriber would have seen, byte for byte the same on every run.
+            `libinput debug-events` transcript, detected and imported whole (at most 1 GiB) before \
+            it is replayed. The output is what a live subscriber would have seen, byte for byte \
+            the same on every run.
 
             --plot FILE draws the replay as an SVG chart instead (- writes it to standard \
             output): offset, velocity and header height over time, the phases as coloured \
@@ -40,7 +41,7 @@ struct Replay: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Print one state per listed time, in seconds after the first event.", valueName: "T1,T2,..."))
     var at: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle.", valueName: "MS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print a state every MS milliseconds from the first event until all is idle (leaving out an idle stretch of over 600 s before a line).", valueName: "MS"))
     var every: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Give the focus to container NAME before the first event, as a focus request would.", valueName: "NAME"))
@@ -173,17 +174,35 @@ struct Replay: ParsableCommand {
         }
     }
 
+    /// The most of a `debug-events` transcript replayed, bytes: it is imported whole before it
+    /// is replayed (a device's capabilities are known only at its end), so what it holds is
+    /// kept. Hours of a busy touchpad's transcript fit.
+    static let transcriptLimit = 1 << 30
+
+    /// A transcript larger than ``transcriptLimit``.
+    struct TranscriptTooLarge: Error, CustomStringConvertible {
+        var description: String { "libinput debug-events transcript larger than \(Replay.transcriptLimit >> 20) MiB, more than is imported" }
+    }
+
+    /// Of each of a transcript's first lines, what tells a transcript from a mistaken file
+    /// (``DebugEventsImporter/looksLikeTranscript(firstByteLines:)``: its start, the event
+    /// header) is kept, not the whole line, which may be 256 MiB.
+    static let detectedPrefix = 4096
+
     /// An event log starts with its JSON header; anything else is taken for a `libinput
     /// debug-events` transcript, imported whole (device capabilities are known only at its end)
     /// and then replayed.
     private func read<Sink>(_ reader: inout LineReader, into replayer: inout Replayer<Sink>) throws {
         var parser = EventLogParser()
         var transcript: DebugEventsImporter?
-        var firstLines: [String] = []
+        var firstLines: [[UInt8]] = []
+        var transcriptBytes = 0
         try reader.forEachLine { line, number, isLast in
             if number == 1, !Self.startsLikeJSON(line) { transcript = DebugEventsImporter() }
             if transcript != nil {
-                if firstLines.count < 100 { firstLines.append(String(decoding: line, as: UTF8.self)) }
+                if firstLines.count < 100 { firstLines.append(Array(line.prefix(Self.detectedPrefix))) }
+                transcriptBytes += line.count + 1
+                guard transcriptBytes <= Self.transcriptLimit else { throw TranscriptTooLarge() }
                 try transcript!.feed(line: line, lineNumber: number, isLast: isLast)
                 return
             }
@@ -201,9 +220,9 @@ struct Replay: ParsableCommand {
         }
         if let transcript {
             let imported = transcript.finish()
-            guard !imported.events.isEmpty || DebugEventsImporter.looksLikeTranscript(firstLines: firstLines) else {
+            guard !imported.events.isEmpty || DebugEventsImporter.looksLikeTranscript(firstByteLines: firstLines) else {
                 // Neither kind: report it as the event log it was meant to be.
-                _ = try parser.parse(line: Array((firstLines.first ?? "").utf8), lineNumber: 1)
+                _ = try parser.parse(line: firstLines.first ?? [], lineNumber: 1)
                 return
             }
             for warning in imported.warnings { standardError("scrolld: \(log): \(warning)") }

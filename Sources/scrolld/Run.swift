@@ -40,7 +40,7 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("device"), parsing: .unconditionalSingleValue, help: ArgumentHelp("An input device node to use instead of the seat (repeatable; not with --replay).", valueName: "PATH"))
     var devices: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Feed this event log in real time instead of real devices.", valueName: "LOG"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Feed this event log (a regular file of at most 1 GiB) in real time instead of real devices.", valueName: "LOG"))
     var replay: String?
 
     @Flag(help: "With --replay: start the log over when it ends.")
@@ -56,7 +56,7 @@ struct Run: ParsableCommand {
     )
     var replayStart: ReplayStart = .now
 
-    @Option(name: .customLong("fallback-replay"), parsing: .unconditional, help: ArgumentHelp("When no input device is usable, say why and serve this log in a loop instead (not with --replay).", valueName: "LOG"))
+    @Option(name: .customLong("fallback-replay"), parsing: .unconditional, help: ArgumentHelp("When no input device is usable, say why and serve this log (a regular file of at most 1 GiB) in a loop instead (not with --replay).", valueName: "LOG"))
     var fallbackReplay: String?
 
     // Hidden: for tuning and for tests, which cannot wait the default 30 s (docs/protocol.md).
@@ -67,7 +67,7 @@ struct Run: ParsableCommand {
     )
     var stuckClientTimeout: Double = 30
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Record the session (input and every request that changes state) into this event log (replay it with `scrolld replay FILE --container NAME`).", valueName: "FILE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Record the session (input and every request that changes state) into this event log, a regular file (replay it with `scrolld replay FILE --container NAME`).", valueName: "FILE"))
     var record: String?
 
     // Hidden: the daemon's input thread fails this many seconds after start, to test that the
@@ -99,10 +99,21 @@ struct Run: ParsableCommand {
         }
     }
 
+    /// The most a daemon's replay log (`--replay`, `--fallback-replay`) may hold, bytes: it is
+    /// read whole and kept (a looped replay starts over). A log the daemon records under the
+    /// default `daemon.record_limit_mb` fits.
+    static let replayLimit = 1 << 30
+
+    /// The events of the log at `path`, a regular file of at most ``replayLimit`` bytes. One that
+    /// cannot be opened, or is not a regular file (a FIFO, `/dev/zero`: neither may end), is
+    /// EX_NOINPUT; one too large, or not a log, EX_DATAERR, as `scrolld replay` says.
     static func loadReplay(_ path: String, speed: Double, loop: Bool, start: ReplayStart = .now, logger: Logger) throws -> Daemon.ReplayOptions {
         let bytes: [UInt8]
         do {
-            bytes = try FileDescriptor.readFile(atPath: path)
+            bytes = try FileDescriptor.readRegularFile(atPath: path, limit: replayLimit)
+        } catch let error as WholeFileRefusal where error != .notRegular {
+            logger.critical("cannot replay \(path): \(error), more than the daemon replays")
+            throw ExitCode(65)  // EX_DATAERR
         } catch {
             logger.critical("cannot open \(path): \(error)")
             throw ExitCode(66)  // EX_NOINPUT
@@ -116,12 +127,20 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// The recording's file, created before anything runs: a path that cannot be written stops
-    /// the daemon at once with the reason, rather than losing a session silently.
-    static func openRecording(_ path: String?, logger: Logger) throws -> RecordingFile? {
-        guard let path else { return nil }
+    /// The recording's file (`--record`, else `daemon.record`), created before anything runs:
+    /// a path that cannot be written stops the daemon at once with the reason, rather than
+    /// losing a session silently. One that is not a regular file (a FIFO, `/dev/stdout` into a
+    /// pipe) is refused as the configuration file is: the loop writes the recording, and a
+    /// reader that stops reading would block the daemon for good.
+    static func openRecording(option: String?, configured: String?, logger: Logger) throws -> RecordingFile? {
+        guard let path = option ?? configured else { return nil }
         do {
             return try RecordingFile(path: path)
+        } catch where error.description == RecordingFile.notRegular {
+            let reason = "cannot record to \(path): \(error) (a pipe or terminal that stops reading would block the daemon)"
+            if option != nil { throw ValidationError(reason) }
+            logger.critical("daemon.record: \(reason)")
+            throw ExitCode(78)  // EX_CONFIG
         } catch {
             logger.critical("cannot record to \(path): \(error)")
             throw ExitCode(73)  // EX_CANTCREAT
@@ -226,7 +245,7 @@ struct Run: ParsableCommand {
                 stuckClientLimit: .nanoseconds(Int64(stuckClientTimeout * 1e9)),
                 input: input,
                 environment: environment,
-                record: try Self.openRecording(record ?? configuration.daemon.record, logger: logger),
+                record: try Self.openRecording(option: record, configured: configuration.daemon.record, logger: logger),
                 failInputAfter: failInputAfter
             ),
             logger: logger

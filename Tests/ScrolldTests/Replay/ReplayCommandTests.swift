@@ -91,6 +91,30 @@ struct ReplayCommandTests {
         #expect(every.states.map(\.indicatorVisible) == [false] + Array(repeating: true, count: 7) + [false])
     }
 
+    /// `--every` leaves out an idle stretch longer than the settle limit (600 s) before the next
+    /// line: two wheel events 2⁵³ µs apart printed samples for ever, and `--plot` spun on them.
+    /// The samples that show something are all there, and stderr says what was left out.
+    @Test func everyLeavesOutALongIdleStretch() throws {
+        let path = try log(
+            #"{"t":0,"dev":1,"type":"device_added","name":"M","caps":["wheel"]}"#,
+            #"{"t":0,"dev":1,"type":"wheel","v120":{"y":120}}"#,
+            #"{"t":9007199254740992,"dev":1,"type":"wheel","v120":{"y":120}}"#)
+        let svg = try Scrolld.temporaryFile("", name: "timejump.svg")
+        // A replay that walks the stretch is killed at the limit, and this test stops here.
+        let plot = try Scrolld.run(["replay", path, "--every", "100", "--plot", svg], limit: 300)
+        try #require(plot.status == 0, "\(plot.stderr)")
+        #expect(plot.stderr.contains("idle until the next line at 9007199254.740992 s: the 90071992539 samples from 0.9 s on are left out"), "\(plot.stderr)")
+
+        let out = try Scrolld.temporaryFile("", name: "states.jsonl")
+        let every = try Scrolld.run(["replay", path, "--every", "1000"], stdoutTo: out, limit: 300)
+        #expect(every.status == 0, "\(every.stderr)")
+        #expect(every.stderr == "scrolld: replay: idle until the next line at 9007199254.740992 s: the 9007199253 samples from 2.0 s on are left out\n")
+        let times = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { line in
+            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["t"] as? Int64
+        }
+        #expect(times == [0, 1_000_000, 9_007_199_255_000_000, 9_007_199_256_000_000])
+    }
+
     @Test func readsStandardInput() throws {
         let text = header + "\n" + #"{"t":1000,"dev":1,"type":"wheel","v120":{"y":120}}"# + "\n"
         let result = try Scrolld.run(["replay", "-", "--set", "physics.wheel_animation=none"], stdin: Data(text.utf8))
