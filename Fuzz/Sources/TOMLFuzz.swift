@@ -22,7 +22,7 @@ enum TOMLFuzz {
         }
         checkPlaces(table, lines: lines)
 
-        let written = table.entries.map { TOMLKey.written([$0.key]) + " = " + $0.value.description + "\n" }.joined()
+        let written = table.entries.map { TOMLKey.writtenWhole([$0.key]) + " = " + $0.value.writtenWhole + "\n" }.joined()
         let again: TOMLTable
         do {
             again = try TOMLParser.parse(written)

@@ -12,6 +12,19 @@ public enum TOMLKey {
         return shown(key, limit: shownKeyCharacters)
     }
 
+    /// A dotted key written to be read back: every part whole, however long (``written(_:)``
+    /// writes keys for messages, and cuts them).
+    public static func writtenWhole(_ parts: [String]) -> String {
+        parts.map { part in
+            !part.isEmpty && part.utf8.allSatisfy(isBareKeyByte) ? part : quotedWhole(part)
+        }.joined(separator: ".")
+    }
+
+    /// `text` as a TOML basic string, whole, to be read back.
+    public static func quotedWhole(_ text: String) -> String {
+        "\"" + escaped(text, escapingQuotes: true) + "\""
+    }
+
     /// How many characters of a key, value or name a message quotes: a message stays short
     /// (one log line, one reply) whatever a file or a client holds.
     public static let shownCharacters = 100

@@ -48,11 +48,16 @@ public enum TOMLValue: Hashable, Sendable {
 }
 
 extension TOMLValue: CustomStringConvertible {
-    /// The value written as TOML (an inline table for a table), on one line: strings are quoted
-    /// with their control characters escaped.
-    public var description: String {
+    /// The value written as TOML for a message (an inline table for a table), on one line:
+    /// strings are quoted with their control characters escaped, and cut past 100 characters.
+    public var description: String { written(whole: false) }
+
+    /// The value written as TOML to be read back: every string and key whole.
+    public var writtenWhole: String { written(whole: true) }
+
+    private func written(whole: Bool) -> String {
         switch self {
-        case .string(let s): return TOMLKey.quoted(s)
+        case .string(let s): return whole ? TOMLKey.quotedWhole(s) : TOMLKey.quoted(s)
         case .integer(let i): return String(i)
         case .float(let d):
             if d.isNaN { return "nan" }
@@ -63,10 +68,11 @@ extension TOMLValue: CustomStringConvertible {
         case .localDateTime(let v): return v.description
         case .localDate(let v): return v.description
         case .localTime(let v): return v.description
-        case .array(let items): return "[" + items.map(\.description).joined(separator: ", ") + "]"
+        case .array(let items): return "[" + items.map { $0.written(whole: whole) }.joined(separator: ", ") + "]"
         case .table(let table):
             guard !table.isEmpty else { return "{}" }
-            return "{ " + table.entries.map { TOMLKey.written([$0.key]) + " = " + $0.value.description }.joined(separator: ", ") + " }"
+            let key = { (k: String) in whole ? TOMLKey.writtenWhole([k]) : TOMLKey.written([k]) }
+            return "{ " + table.entries.map { key($0.key) + " = " + $0.value.written(whole: whole) }.joined(separator: ", ") + " }"
         }
     }
 }
