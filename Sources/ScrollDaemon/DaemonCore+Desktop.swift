@@ -8,14 +8,27 @@ extension DaemonCore {
     /// the recording has it and a replay applies it at the same instant.
     package func desktopSettingsChanged(_ settings: DesktopSettings) {
         eventLoop.assertInEventLoop()
+        let before = desktops.found.first { $0.desktop == settings.desktop }?.unread ?? []
+        logUnread(settings.unread, before: before)
         let merged = desktops.take(settings)
         guard merged != session.configuration.desktop ?? DesktopInput() else { return }
         do {
             _ = try execute(.desktop(merged, at: eventLoop.timestamp))
-            logger.info("following \(settings.desktop.sourceName): \(merged.summary)")
+            logger.info("following \(settings.desktop.sourceName): \(DesktopLogLine.summary(merged))")
         } catch {
             logger.error("the desktop's settings were not applied: \(error.message)")
         }
         finish()
+    }
+
+    /// Says when a desktop's file stops being read, or is read again: once per change, not at
+    /// every event (a file over the limit stays so while it is rewritten).
+    private func logUnread(_ unread: [UnreadFile], before: [UnreadFile]) {
+        for file in unread where !before.contains(file) {
+            logger.warning("\(DesktopLogLine.shown(file.path)) \(DesktopLogLine.shown(file.reason)): not read; the desktop's settings from it are not followed")
+        }
+        for file in before where !unread.contains(where: { $0.path == file.path }) {
+            logger.notice("\(DesktopLogLine.shown(file.path)) is read again")
+        }
     }
 }

@@ -11,17 +11,33 @@ public struct DesktopSettings: Sendable, Equatable {
     /// Animations turned off (GNOME `enable-animations = false`, KDE
     /// `AnimationDurationFactor = 0`, the portal's `reduced-motion`).
     public var reducedMotion: Bool?
+    /// The desktop's files that are there but were not read (KDE's past their size limit):
+    /// what they say is missing from these settings, and the daemon's log says so.
+    public var unread: [UnreadFile]
 
     public init(
         desktop: Desktop,
         naturalScrolling: [DesktopDeviceMatch: Bool] = [:],
         scrollFactor: [DesktopDeviceMatch: Double] = [:],
-        reducedMotion: Bool? = nil
+        reducedMotion: Bool? = nil,
+        unread: [UnreadFile] = []
     ) {
         self.desktop = desktop
         self.naturalScrolling = naturalScrolling
         self.scrollFactor = scrollFactor
         self.reducedMotion = reducedMotion
+        self.unread = unread
+    }
+}
+
+/// A desktop's file that was not read, and why (`is over 4 MiB`), as the log says it.
+public struct UnreadFile: Sendable, Equatable {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
     }
 }
 

@@ -51,11 +51,22 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         thread = nil
     }
 
+    /// Both files' settings, and which of them are there but were not read.
     static func read(_ directory: String) -> DesktopSettings {
-        KDESettings.settings(
-            kcminputrc: Self.readWholeFile(directory + "/kcminputrc"),
-            kdeglobals: Self.readWholeFile(directory + "/kdeglobals")
-        )
+        var unread: [UnreadFile] = []
+        func text(_ name: String) -> String? {
+            let path = directory + "/" + name
+            switch readWholeFile(path) {
+            case .text(let text): return text
+            case .absent: return nil
+            case .unread(let reason):
+                unread.append(UnreadFile(path: path, reason: reason))
+                return nil
+            }
+        }
+        var settings = KDESettings.settings(kcminputrc: text("kcminputrc"), kdeglobals: text("kdeglobals"))
+        settings.unread = unread
+        return settings
     }
 
     /// Reads every pending event; whether one was about KDE's files.
@@ -70,30 +81,51 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
             while offset + 16 <= count {
                 let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16 | Int(buffer[offset + 15]) << 24
                 let name = String(decoding: buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }, as: UTF8.self)
-                if files.contains(name) { relevant = true }
+                let mask = UInt32(buffer[offset + 4]) | UInt32(buffer[offset + 5]) << 8 | UInt32(buffer[offset + 6]) << 16 | UInt32(buffer[offset + 7]) << 24
+                // An overflowed queue lost events, maybe about the files: read them again.
+                if files.contains(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 { relevant = true }
                 offset += 16 + length
             }
         }
     }
 
-    /// A whole file's bytes as text; nil when it cannot be read (it does not exist, or it is
-    /// no regular file: a FIFO in its place would block the watcher for good).
-    static func readWholeFile(_ path: String) -> String? {
+    /// A file as the watcher found it: its text, not there, or there but not read, and why.
+    enum FileRead: Equatable {
+        case text(String)
+        case absent
+        case unread(String)
+    }
+
+    /// KDE's files are a few kilobytes; past this one is not KDE's, and reading it would
+    /// cost the watcher's thread that much at every change.
+    static let sizeLimit = 4 << 20
+    static let tooLarge = "is over 4 MiB"
+
+    /// A whole file's bytes as text. A file that is no regular file is not read (a FIFO in its
+    /// place would block the watcher for good), nor one over ``sizeLimit``.
+    static func readWholeFile(_ path: String) -> FileRead {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return errno == ENOENT ? .absent : failed("opened") }
         defer { close(fd) }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(fd, &status) == 0 else { return failed("read") }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .unread("is not a regular file") }
+        guard status.st_size <= sizeLimit else { return .unread(tooLarge) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
             let count = Glibc.read(fd, &chunk, chunk.count)
             if count < 0 && errno == EINTR { continue }
+            if count < 0 { return failed("read") }
             guard count > 0 else { break }
             bytes += chunk[0..<count]
-            // KDE's files are a few kilobytes; a huge one is not KDE's.
-            if bytes.count > 4 << 20 { return nil }
+            // It may have grown since fstat.
+            if bytes.count > sizeLimit { return .unread(tooLarge) }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return .text(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func failed(_ what: String) -> FileRead {
+        .unread("cannot be \(what) (\(String(cString: strerror(errno))))")
     }
 }
