@@ -24,22 +24,29 @@ struct TranscriptMemoryTests {
     }
 
     /// Runs `scrolld ARGUMENTS` to its end with its output discarded; its status and its peak
-    /// resident memory (its own, from wait4: other tests' processes do not count), bytes.
+    /// resident memory, bytes. A small python3 starts it and reports its children's `ru_maxrss`:
+    /// Linux books a process's peak at `exec` from the memory it had before, and a child the
+    /// test runner spawns shares the runner's (`posix_spawn` is a vfork), so the runner's own
+    /// resident memory (near a gigabyte late in `make test`) would be read as scrolld's.
     static func peakMemory(_ arguments: [String]) throws -> (status: Int32, peak: Int) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([Scrolld.binary.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Scrolld.binary.path, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw HarnessError("posix_spawn: \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        return ((status >> 8) & 0xFF, usage.ru_maxrss * 1024)
+        let measure = """
+            import resource, subprocess, sys
+            run = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+            """
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", "-c", measure, Scrolld.binary.path] + arguments
+        let output = Pipe()
+        python.standardOutput = output
+        try python.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        python.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        guard python.terminationStatus == 0, fields.count == 2, let status = Int32(fields[0]), let kibibytes = Int(fields[1]) else {
+            throw HarnessError("python3 could not measure scrolld: \(String(decoding: data, as: UTF8.self))")
+        }
+        return (status, kibibytes * 1024)
     }
 
     /// Twenty-four lines of 32 MiB: refused as no event log (65), holding one line's buffer

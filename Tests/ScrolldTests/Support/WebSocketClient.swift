@@ -149,15 +149,21 @@ final class WebSocketClient {
     }
 
     /// Reads once into the buffer; false at EOF, on an error or after `timeout` seconds.
-    private func receive(timeout: Double) -> Bool {
-        guard timeout > 0 else { return false }
+    private func receive(timeout: Double) -> Bool { receiveOnce(timeout: timeout) == .read }
+
+    private enum Received { case read, ended, timedOut }
+
+    /// Reads once into the buffer: whether bytes came, the peer ended the connection (EOF or
+    /// an error), or nothing came within `timeout` seconds.
+    private func receiveOnce(timeout: Double) -> Received {
+        guard timeout > 0 else { return .timedOut }
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, Int32(timeout * 1000) + 1) > 0 else { return false }
+        guard poll(&pfd, 1, Int32(timeout * 1000) + 1) > 0 else { return .timedOut }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let n = recv(fd, &chunk, chunk.count, 0)
-        guard n > 0 else { return false }
+        guard n > 0 else { return .ended }
         buffer += chunk[..<n]
-        return true
+        return .read
     }
 
     /// The next frame from the daemon, or nil at EOF or after `timeout` seconds.
@@ -222,14 +228,11 @@ final class WebSocketClient {
     func closedByPeer(timeout: Double = 30) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return false }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { return false }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let n = recv(fd, &chunk, chunk.count, 0)
-            guard n > 0 else { return true }
-            buffer += chunk[..<n]
+            switch receiveOnce(timeout: deadline.timeIntervalSinceNow) {
+            case .read: continue
+            case .ended: return true
+            case .timedOut: return false
+            }
         }
     }
 
