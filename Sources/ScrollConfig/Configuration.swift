@@ -34,10 +34,10 @@ public struct Configuration: Sendable {
 
     /// What the configuration accepts but its author should change, one line each: keys in a
     /// deprecated spelling (``deprecations``), then what applies to nothing
-    /// (``InputSettings/warnings``). `check-config` prints them; what the daemon logs at start
+    /// (``InputSettings/warnings``, ``WebSettings/warnings``). `check-config` prints them; what the daemon logs at start
     /// and at every reload (`ConfigurationFileSource.logWarnings`) are these.
     public var warnings: [String] {
-        deprecations.map(\.description) + input.warnings
+        deprecations.map(\.description) + input.warnings + web.warnings
     }
 
     /// The built-in defaults: one container `main`, 800×600, content 800×20000, vertical.

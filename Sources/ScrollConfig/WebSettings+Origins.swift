@@ -7,6 +7,9 @@ extension WebSettings {
     /// a word; the message names the spelling a browser sends, when there is one.
     static func originProblem(_ entry: String) -> String? {
         let shown = SettingValue.string(entry).rendered
+        guard entry != "null" else {
+            return "origins entry \"null\" would admit every page opened from a file, a sandboxed frame or a data: URL (a browser sends \"null\" for each): serve the page over http and list its origin, like \"http://127.0.0.1:8080\""
+        }
         guard let origin = browserOrigin(entry) else {
             return "origins entry \(shown) is not an origin a browser sends: expected SCHEME://HOST[:PORT] without a path, like \"http://127.0.0.1:8080\""
         }
@@ -56,14 +59,15 @@ extension WebSettings {
     }
 
     /// `host` in lowercase, as a browser sends it: a name of letters, digits, `-`, `_` and
-    /// `.`, an IPv4 address in four decimal parts, or an IPv6 address in brackets. Nil for
+    /// `.`, an IPv4 address in four decimal parts, or an IPv6 address in brackets in its
+    /// shortest form (`[::1]` for `[0:0:0:0:0:0:0:1]`, `IPv6Address`). Nil for
     /// anything a browser would first encode or rewrite (non-ASCII names go out in their
     /// `xn--` form, `127.1` as `127.0.0.1`), which no entry can match as written.
     private static func browserHost(_ host: Substring) -> String? {
         let lower = lowercased(host)
         if lower.hasPrefix("[") {
-            let address = lower.utf8.dropFirst().dropLast()
-            return lower.hasSuffix("]") && !address.isEmpty && address.allSatisfy { isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") } ? lower : nil
+            guard lower.hasSuffix("]"), let address = IPv6Address(lower.dropFirst().dropLast()) else { return nil }
+            return "[" + address.serialized + "]"
         }
         let labels = lower.split(separator: ".", omittingEmptySubsequences: false)
         guard !lower.isEmpty, lower.utf8.allSatisfy({ isLetter($0) || isDigit($0) || "-_.".utf8.contains($0) }) else { return nil }
@@ -85,6 +89,5 @@ extension WebSettings {
 
     private static func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-    private static func isHexDigit(_ byte: UInt8) -> Bool { isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20) }
     private static func isSchemeByte(_ byte: UInt8) -> Bool { isLetter(byte) || isDigit(byte) || "+-.".utf8.contains(byte) }
 }

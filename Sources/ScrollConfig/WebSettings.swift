@@ -33,6 +33,8 @@ public struct WebSettings: Hashable, Sendable {
         /// what is wrong with it.
         public static func parse(_ text: String) -> Result<ListenAddress, ListenAddressError> {
             let host: Substring, portText: Substring
+            // A URL (`ws://127.0.0.1:8765/scrolld`) where an address and a port are meant.
+            guard !text.contains("/") else { return .failure(.url) }
             if text.hasPrefix("[") {
                 guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
                     return .failure(.malformed)
@@ -46,8 +48,9 @@ public struct WebSettings: Hashable, Sendable {
             }
             guard let port = Int(portText), (1...65535).contains(port) else { return .failure(.port) }
             if host.contains(":") {
-                // IPv6: only the loopback address itself.
-                guard host == "::1" || host == "0:0:0:0:0:0:0:1" else { return .failure(.notLoopback(String(host))) }
+                // IPv6: only the loopback address itself, however it is spelled.
+                guard let address = IPv6Address(host) else { return .failure(.notAnAddress(String(host))) }
+                guard address == .loopback else { return .failure(.notLoopback(String(host))) }
                 return .success(ListenAddress(host: "::1", port: port))
             }
             let octets = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -63,6 +66,7 @@ public struct WebSettings: Hashable, Sendable {
     /// What is wrong with a `listen` value.
     public enum ListenAddressError: Error, Hashable, Sendable, CustomStringConvertible {
         case malformed
+        case url
         case port
         case notAnAddress(String)
         case notLoopback(String)
@@ -70,6 +74,7 @@ public struct WebSettings: Hashable, Sendable {
         public var description: String {
             switch self {
             case .malformed: "expected HOST:PORT, like \"127.0.0.1:8765\" or \"[::1]:8765\""
+            case .url: "expected HOST:PORT without a scheme or a path, like \"127.0.0.1:8765\": pages connect to ws://HOST:PORT/scrolld"
             case .port: "expected a port from 1 to 65535 after the colon"
             case .notAnAddress(let host): "\(host) is not an IP address: write 127.0.0.1 or [::1] (a name may resolve to another interface)"
             case .notLoopback(let host): "\(host) is not a loopback address: the listener serves this machine only (127.0.0.0/8 or ::1), since anything else would let other hosts reach the daemon"
@@ -78,6 +83,11 @@ public struct WebSettings: Hashable, Sendable {
     }
 
     /// `web.listen` when it differs from `old`: a reload says it waits for the next start.
+    /// What is valid but does nothing: origins listed while no listener is set.
+    public var warnings: [String] {
+        listen == nil && !origins.isEmpty ? ["web.origins lists \(origins.count) origin\(origins.count == 1 ? "" : "s") but web.listen is not set: no listener, no page connects"] : []
+    }
+
     public func startOnlyChanges(from old: WebSettings) -> [String] {
         listen != old.listen ? ["web.listen"] : []
     }

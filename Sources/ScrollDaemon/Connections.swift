@@ -30,12 +30,17 @@ package final class Connections {
     /// (connections holding none are not here): what a close undoes is found without looking
     /// at every container (docs/design.md §19).
     var held: [Int: HeldLeases] = [:]
-    /// The message of the last refused connection, logged once until one is accepted.
-    private var lastRefusal: String?
+    /// The causes of the connections refused since one was last accepted: each is logged once,
+    /// and no more than ``maximumLoggedRefusals`` of them (a flood of refusals must not flood
+    /// the journal too).
+    private var loggedRefusals: Set<String> = []
+
+    /// How many kinds of refusal are logged between two accepted connections.
+    static let maximumLoggedRefusals = 8
 
     func add(_ client: Client) {
         clients[client.id] = client
-        lastRefusal = nil
+        loggedRefusals.removeAll()
     }
 
     func remove(_ client: Client) {
@@ -50,14 +55,14 @@ package final class Connections {
     /// The open connections in the order they came.
     var inOrder: [Client] { clients.values.sorted { $0.number < $1.number } }
 
-    /// Notes a refused connection, logged once per cause until one is accepted again (a flood
-    /// of refused connections must not flood the journal too). `cause`: what makes refusals
-    /// alike when their messages differ (every handshake from an origin not listed is one
-    /// cause, whatever the origin); nil: the message.
+    /// Notes a refused connection, logged once per cause until one is accepted again, and at
+    /// most ``maximumLoggedRefusals`` causes: the last logged says the others are not.
+    /// `cause`: what makes refusals alike when their messages differ (every request for a
+    /// path not served is one cause, whatever the path); nil: the message.
     func noteRefusal(_ error: ProtocolError, cause: String? = nil, logger: Logger) {
         let cause = cause ?? error.message
-        guard lastRefusal != cause else { return }
-        lastRefusal = cause
-        logger.warning("refused a connection: \(error.message)")
+        guard loggedRefusals.count < Self.maximumLoggedRefusals, loggedRefusals.insert(cause).inserted else { return }
+        let more = loggedRefusals.count == Self.maximumLoggedRefusals ? "; other refusals are not logged until a connection is accepted" : ""
+        logger.warning("refused a connection: \(error.message)\(more)")
     }
 }

@@ -33,7 +33,7 @@ extension WebHandshake {
     /// same way, so what passes here is what it upgrades.
     static func refusal(of head: HTTPRequestHead, origins: [String]) -> Refusal? {
         let target = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard target == path else { return Refusal(.notFound, "scrolld serves its protocol at \(path) only") }
+        guard target == path else { return Refusal(.notFound, "\(shown(String(target))) is not served: scrolld serves its protocol at \(path) only") }
         guard head.method == .GET else { return Refusal(.methodNotAllowed, "a WebSocket handshake is a GET request") }
         let found = head.headers["Origin"]
         guard found.count <= 1 else { return Refusal(.forbidden, "more than one Origin header") }

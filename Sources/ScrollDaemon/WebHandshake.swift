@@ -86,9 +86,10 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         answered = true
         let refusal = Self.refusal(of: head, origins: core.session.configuration.web.origins)
             ?? Refusal(.badRequest, "not a WebSocket handshake (RFC 6455)")
-        if refusal.status == .forbidden {
-            core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(refusal.reason)"), cause: "web-forbidden", logger: core.logger)
-        }
+        // Each origin refused is a cause of its own (its page is the one to fix); any other
+        // refusal is one per status, whatever the request names.
+        let cause = refusal.status == .forbidden ? nil : "web-\(refusal.status.code)"
+        core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(refusal.reason)"), cause: cause, logger: core.logger)
         let headers = Self.responseHeaders(refusal.headers, body: refusal.reason + "\n")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: refusal.reason + "\n")))), promise: nil)

@@ -40,8 +40,8 @@ struct Scrolld: ParsableCommand {
               SCROLLD_NIO_WRITES=1: all writes to clients through SwiftNIO (measurements).
 
             EXIT STATUS
-              0 success; 1 failure (another scrolld serves the socket, the socket cannot
-              be made, check-config found an error, libinput cannot start); 64 bad command
+              0 success; 1 failure (another scrolld serves the socket, the socket or the
+              port of web.listen cannot be made, check-config found an error, libinput cannot start); 64 bad command
               line, an option value the configuration refuses included (run --set
               nosuch.key=1); 65 malformed event log or transcript; 66 an input file cannot
               be read (a log, the FILE of check-config, a --device of run); 73 an output

@@ -26,7 +26,8 @@ export const LAST_RETRY = 2.0;
  * restarts (containers, pauses, focus, subscriptions and observations come back);
  * `restoreOffsets`: a new daemon gets each container back at its last resting offset;
  * `timeout`: seconds to wait for a connection or a reply. Rejects with NotRunningError when no
- * daemon answers (at a WebSocket URL: with the HTTP status of a refused handshake, in Node),
+ * daemon answers (at a WebSocket URL: with the HTTP status of a refused handshake, in Node; in
+ * a page, which cannot learn it, with the causes to check and the page's origin),
  * ForbiddenError when it refuses this uid, TimeoutError when `timeout` runs out, and
  * UnsupportedError for a URL in a runtime without WebSocket.
  */

@@ -66,8 +66,11 @@ export class Stream {
     }
   }
 
-  /** The newest item waiting, the others dropped; undefined when nothing waits. */
+  /** The newest item waiting, the others dropped; undefined when nothing waits. The first
+   *  call sends the request, as iterating does (a draw loop may only ever poll); a refusal ends
+   *  the stream, and the next poll throws it. */
   poll() {
+    if (this.started === null && !this.ended) this.start().catch(() => {});
     const item = this.#items.at(-1);
     this.#items.length = 0;
     if (item === undefined && this.ended && this.#error) throw this.#error;

@@ -44,7 +44,7 @@ function openWebSocket(url, Constructor, timeout, explain) {
     const refused = async (detail) => {
       if (settled) return;
       const answer = explain ? await handshakeAnswer(url, timeout).catch(() => null) : null;
-      fail(errorOf("not_running", answer ? `no scrolld at ${url}: ${answer}` : `cannot connect to ${url}${detail}`));
+      fail(errorOf("not_running", answer ? `no scrolld at ${url}: ${answer}` : `cannot connect to ${url}${detail}${pageHint()}`));
     };
     const timer = setTimeout(() => {
       fail(errorOf("timeout", `cannot connect to ${url} within ${timeout} s`));
@@ -80,6 +80,22 @@ function openWebSocket(url, Constructor, timeout, explain) {
       if (!opened) refused("");
     };
   });
+}
+
+/**
+ * What a page can do about a refused connection, which a browser does not explain (a 403 for an
+ * origin not listed, a 404 for a path other than /scrolld and no listener at all look the same
+ * to a page): the causes, with the page's own origin, to check against the daemon's log. Empty
+ * outside a page (Node asks the handshake again instead: handshakeAnswer).
+ */
+function pageHint() {
+  const origin = globalThis.location?.origin;
+  if (typeof origin !== "string" || globalThis.process?.versions?.node) return "";
+  const page = origin === "null"
+    ? `this page has no origin a daemon can allow (opened from a file? serve it over http and list that origin in [web] origins)`
+    : `this page's origin ${origin} is not in [web] origins`;
+  return `; the browser does not say why: either no scrolld listens there ([web] listen, read at start), ` +
+    `the path is not /scrolld, or ${page}; the daemon's log names a refused origin`;
 }
 
 /**

@@ -56,7 +56,13 @@ function draw(state) {
   status.textContent = `${state.phase} · y ${y.toFixed(1)}`;
 }
 
-const client = await connect({ url, reconnect: true });
+// A page that cannot connect says why where it would draw, not only in the console (the
+// error's message names what to check: the listener, the path, this page's origin).
+const client = await connect({ url, reconnect: true }).catch((error) => {
+  status.textContent = `not connected: ${error.message}`;
+  window.failure = { name: error.name, code: error.code, message: error.message };
+  throw error;
+});
 window.scrolld = client;
 await client.configure("web", {
   containerSize: { width: innerWidth, height: innerHeight },

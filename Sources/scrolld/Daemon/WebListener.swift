@@ -1,6 +1,9 @@
 import Logging
 import NIOCore
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 import ScrollConfig
 import ScrollDaemon
 import ScrollDaemonPOSIX
@@ -29,8 +32,21 @@ enum WebListener {
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         do {
             return try bootstrap.bind(to: socketAddress).wait()
+        } catch let error as IOError {
+            throw WebListenerError(message: "web.listen: cannot listen on \(address): \(Self.reason(error.errnoCode))")
         } catch {
             throw WebListenerError(message: "web.listen: cannot listen on \(address): \(error)")
+        }
+    }
+
+    /// The system's reason, and for a port in use what to do (NIO's own description names its
+    /// internal function).
+    static func reason(_ code: CInt) -> String {
+        let reason = String(cString: strerror(code))
+        switch code {
+        case EADDRINUSE: return "\(reason): another scrolld, or another program, listens there; stop it, or choose another port"
+        case EACCES: return "\(reason): ports below 1024 need privileges; choose a port from 1024 on"
+        default: return reason
         }
     }
 

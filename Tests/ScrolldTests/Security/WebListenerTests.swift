@@ -51,6 +51,19 @@ struct WebListenerTests {
         }
     }
 
+    /// A port another scrolld listens on: the second does not start, and says why in words
+    /// and what to do (NIO's description named its internal function).
+    @Test func aPortInUseIsSaidInWords() throws {
+        let port = try WebSocketClient.freePort()
+        let first = try DaemonProcess(config: Self.config(port: port))
+        let file = try Scrolld.temporaryFile("[web]\nlisten = \"127.0.0.1:\(port)\"\n", name: "scrolld.toml")
+        let second = try Scrolld.run(["run", "--config", file, "--socket", "/tmp/sd-second-\(getpid()).sock"])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("web.listen: cannot listen on 127.0.0.1:\(port): Address already in use: another scrolld, or another program, listens there; stop it, or choose another port\n"), "\(second.stderr)")
+        #expect(!second.stderr.contains("descriptor:"), "\(second.stderr)")
+        #expect(first.stop() == 0)
+    }
+
     /// A client without `Origin` (not a browser) of the daemon's own uid is served as on the
     /// Unix socket, by the same handler: what it configures, a Unix client sees, and its
     /// subscription follows what a Unix client does.
@@ -145,9 +158,10 @@ struct WebListenerTests {
         #expect(daemon.stop() == 0)
     }
 
-    /// Refusals from origins not listed are one cause, logged once however many origins a
-    /// flood of handshakes names, and an origin is shown at most 100 characters long (200
-    /// handshakes each with a new 60 KB origin wrote 12 MB to the journal).
+    /// An origin is shown at most 100 characters long (200 handshakes each with a new 60 KB
+    /// origin wrote 12 MB to the journal), each refused origin is logged once, and at most 8
+    /// causes between two accepted connections, however many a flood names; a wrong path is
+    /// logged as one cause with the path asked for.
     @Test func refusedOriginsAreLoggedOnceAndShortWhateverTheySend() throws {
         let port = try WebSocketClient.freePort()
         let daemon = try DaemonProcess(config: Self.config(port: port, origins: ["http://127.0.0.1:8080"]))
@@ -158,13 +172,30 @@ struct WebListenerTests {
             #expect(client.response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(client.response.prefix(200))")
             #expect(client.response.contains("origin \(long.prefix(100))… is not in web.origins"), "\(client.response.prefix(300))")
         }
-        // The daemon has read all twenty: a good handshake after them is served.
+        for index in 0..<20 {
+            let (client, upgraded) = try WebSocketClient.open(port: port, origin: "http://o\(index).example")
+            #expect(!upgraded && client.response.hasPrefix("HTTP/1.1 403 Forbidden"), "\(client.response.prefix(200))")
+        }
+        let (lost, _) = try WebSocketClient.open(port: port, path: "/lost")
+        #expect(lost.response.hasPrefix("HTTP/1.1 404 Not Found"))
+        // The daemon has read them all: a good handshake after them is served, and what is
+        // refused after it is logged again.
         let (good, upgraded) = try WebSocketClient.open(port: port, origin: "http://127.0.0.1:8080")
         #expect(upgraded && good.readJSON()?["type"] as? String == "welcome")
+        for path in ["/elsewhere", "/other"] {
+            let (client, _) = try WebSocketClient.open(port: port, path: path)
+            #expect(client.response.contains("\(path) is not served: scrolld serves its protocol at /scrolld only"), "\(client.response)")
+        }
+        _ = try WebSocketClient.open(port: port, origin: "http://o1.example")
+        #expect(waitUntil(timeout: 30) { daemon.stderr.components(separatedBy: "origin http://o1.example is not in web.origins").count == 3 })
         #expect(daemon.stop() == 0)
-        let refusals = daemon.stderr.components(separatedBy: "\n").filter { $0.contains("WebSocket handshake refused") }
-        #expect(refusals.count == 1, "\(refusals.map { $0.prefix(200) })")
-        #expect(refusals.allSatisfy { $0.count < 400 })
+        let refusals = daemon.stderr.components(separatedBy: "\n").filter { $0.contains("WebSocket handshake refused") }.map { $0.components(separatedBy: "refused a connection: ").last ?? $0 }
+        let expected = ["WebSocket handshake refused: origin \(long.prefix(100))… is not in web.origins"]
+            + (0..<6).map { "WebSocket handshake refused: origin http://o\($0).example is not in web.origins" }
+            + ["WebSocket handshake refused: origin http://o6.example is not in web.origins; other refusals are not logged until a connection is accepted",
+               "WebSocket handshake refused: /elsewhere is not served: scrolld serves its protocol at /scrolld only",
+               "WebSocket handshake refused: origin http://o1.example is not in web.origins"]
+        #expect(refusals == expected, "\(refusals.map { $0.prefix(200) })")
     }
 
     /// A handshake is at most 16 KiB of request line and headers: past that, 431 and the close,

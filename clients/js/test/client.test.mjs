@@ -70,6 +70,29 @@ for (const [name, target, options = {}] of transports) {
       client.close();
     });
 
+    test("poll() alone subscribes: a draw loop that only polls gets the states", async () => {
+      const client = await connect(target(daemon));
+      await client.configure("polled", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });
+      const states = client.subscribe("polled");
+      // Never iterated nor started: the first poll sends the subscription, as a frame callback would.
+      const initial = await waitFor(() => states.poll(), "a first polled state", 5_000);
+      assert.equal(initial.container, "polled");
+      await client.scrollTo("polled", { y: 240, animation: "none" });
+      await waitFor(() => states.poll()?.contentOffset.y === 240, "y = 240 polled", 5_000);
+      // A refused subscription ends the stream; the poll after it throws the daemon's error.
+      const missing = client.subscribe("no-such-container");
+      assert.equal(missing.poll(), undefined);
+      await waitFor(() => missing.ended, "the refusal", 5_000);
+      assert.throws(() => missing.poll(), UnknownContainerError);
+      // A stream closed before it started is not started by a poll.
+      const closed = client.subscribe("polled-closed");
+      await closed.close();
+      assert.equal(closed.poll(), undefined);
+      assert.equal(closed.started, null);
+      await states.close();
+      client.close();
+    });
+
     test("an observation is an async iterator of changes with old and new", async () => {
       const client = await connect(target(daemon));
       await client.configure("obs", { containerSize: { width: 400, height: 300 }, contentSize: { width: 400, height: 3000 } });

@@ -120,3 +120,24 @@ test("a page from an origin not in web.origins cannot connect", { skip, timeout:
   const origin = elsewhere;
   await waitFor(() => daemon.stderr().includes(`origin ${origin} is not in web.origins`), "the refusal in the daemon's log");
 });
+
+test("a page that cannot connect says why: the client's error names its origin, the demo shows it", { skip, timeout: 120_000 }, async () => {
+  // A browser hides why a handshake failed (a 403 for an origin not listed looks like nothing
+  // listening); the client's message lists the causes with the page's own origin.
+  const elsewhere = page.replace("127.0.0.1", "localhost");
+  await browser.send("Page.navigate", { url: `${elsewhere}/examples/web/index.html?ws=${encodeURIComponent(daemon.url)}` });
+  await waitFor(() => browser.evaluate("document.readyState === 'complete'"), "the page to load");
+  const tryConnect = (url) => browser.evaluate(`import("/clients/js/scrolld.js")
+    .then((m) => m.connect({ url: ${JSON.stringify(url)}, timeout: 10 }))
+    .then((client) => { client.close(); return "connected"; }, (error) => error.name + ": " + error.message)`);
+  const refused = await tryConnect(daemon.url);
+  assert.match(refused, /^NotRunningError: cannot connect to ws:/);
+  assert.ok(refused.includes(`this page's origin ${elsewhere} is not in [web] origins`), refused);
+  assert.ok(refused.includes("the path is not /scrolld") && refused.includes("[web] listen"), refused);
+
+  // The demo itself: not "connecting…" for ever, but the reason where it draws.
+  const failure = await waitFor(() => browser.evaluate("window.failure ?? null"), "the demo to give up", 10_000);
+  assert.equal(failure.name, "NotRunningError");
+  const status = await browser.evaluate("document.getElementById('status').textContent");
+  assert.ok(status.startsWith("not connected: cannot connect to") && status.includes(elsewhere), status);
+});
