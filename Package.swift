@@ -77,7 +77,8 @@ let package = Package(
         // policy, event mapping). The daemon drives it from its input thread.
         .target(
             name: "ScrollInput",
-            dependencies: ["CLibinput", "ScrollModel"]
+            // TOML: device names printed as the configuration prints names (DeviceNameText).
+            dependencies: ["CLibinput", "ScrollModel", "TOML"]
         ),
         // The user's desktop settings for scrolling (docs/design.md §23): what a desktop says,
         // and the watchers' interface. Pure Swift; the watchers live at the edges.
@@ -189,6 +190,8 @@ let package = Package(
                 "ScrollProtocol",
                 "ScrollModel",
                 "ScrollCommandLine",
+                // Device names printed as the daemon prints them (Devices.cell).
+                "TOML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -228,6 +231,8 @@ let package = Package(
             name: "ScrollDaemonTests",
             dependencies: [
                 "ScrollDaemon", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol",
+                // The desktop's settings as a watcher hands them over (DesktopSinkTests).
+                "ScrollDesktop",
                 // The POSIX edge the socket daemons serve with (DirectWriteTests).
                 "ScrollDaemonPOSIX",
                 .product(name: "NIOCore", package: "swift-nio"),

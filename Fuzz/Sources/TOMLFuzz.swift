@@ -5,7 +5,7 @@ import TOML
 /// Invariants: an error has a line of the input (or the one after its last newline, where the
 /// text ended too soon), a column from 1 and a message of one line of printable text; every key
 /// of a document that parses is on a line of the input; and the document written back as TOML
-/// (every table inline, every string escaped, as `TOMLValue.description` writes them) parses to
+/// (every table inline, every string escaped, as `TOMLValue.writtenWhole` writes them) parses to
 /// the same values.
 enum TOMLFuzz {
     static func run(_ bytes: UnsafeRawBufferPointer) {

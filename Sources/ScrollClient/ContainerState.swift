@@ -93,7 +93,7 @@ public struct Welcome: Hashable, Sendable {
     /// The extensions the daemon implements (`"positions"`, `"observe"`, `"routing"`, …): check
     /// for one before relying on it.
     public var features: [String]
-    /// A random id per start of the daemon: another one means a new daemon (nil before §19).
+    /// A random id per start of the daemon: another one means a new daemon (nil before docs/design.md §19).
     public var instance: String?
     /// The container that has the focus (docs/design.md §14), nil when none has it.
     public var focus: String?

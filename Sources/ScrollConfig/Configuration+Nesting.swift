@@ -71,4 +71,11 @@ extension Configuration {
     public static func printable(_ name: String) -> String {
         name.unicodeScalars.contains(where: TOMLKey.needsEscape) ? TOMLKey.quoted(name) : name
     }
+
+    /// A text from outside (a header, a path) as a message shows it: its first `limit`
+    /// characters and "…" when it is longer, quoted as ``printable(_:)`` quotes.
+    public static func excerpt(_ text: String, limit: Int = TOMLKey.shownCharacters) -> String {
+        let (head, isCut) = TOMLKey.cut(text, limit: limit)
+        return printable(isCut ? head + "…" : text)
+    }
 }

@@ -17,9 +17,8 @@ public struct Configuration: Sendable {
     /// only, which keep ``positions``; a container's settings may change in place.
     public internal(set) var containers: [ContainerSettings] = [ContainerSettings(name: "main")]
     /// Where each container is in ``containers``, by name: every key of a file finds its
-    /// container at once. A walk along the containers for each key (copying each one it passed)
-    /// made loading a file quadratic in its containers: 20 000 sections took 6.65 s, 100 000
-    /// 2 min 48 s.
+    /// container at once; a walk along the containers for each key (copying each one it passed)
+    /// would make loading a file quadratic in its containers (docs/performance.md).
     private var positions: [String: Int] = ["main": 0]
     /// The keys `set` was given in a deprecated spelling (``KeySpelling``), each once, in the
     /// order met; a file's carry their file and line. Those of a container go with it when it

@@ -11,8 +11,8 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public init(key: String, message: String, line: Int? = nil, file: String? = nil) {
         self.key = key
         // Each quote in a message is cut already; this bounds whatever a message puts together.
-        self.message = message.utf8.count > Self.messageCharacters
-            ? String(message.prefix(Self.messageCharacters)) + "… (\(message.utf8.count) bytes)" : message
+        let (head, isCut) = TOMLKey.cut(message, limit: Self.messageCharacters)
+        self.message = isCut ? head + "… (\(message.utf8.count) bytes)" : message
         self.line = line
         self.file = file
     }

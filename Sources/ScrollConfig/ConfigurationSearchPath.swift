@@ -68,12 +68,6 @@ public struct ConfigurationSearchPath: Hashable, Sendable {
         return "cannot be reached: " + String(cString: strerror(code))
     }
 
-    /// Nothing at the path (following links): no file, no directory, a dangling link.
-    public static func isMissing(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) != 0 && errno == ENOENT
-    }
-
     private static func trimmed(_ directory: String) -> String {
         var directory = directory
         while directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }

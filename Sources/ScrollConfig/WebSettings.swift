@@ -82,12 +82,12 @@ public struct WebSettings: Hashable, Sendable {
         }
     }
 
-    /// `web.listen` when it differs from `old`: a reload says it waits for the next start.
     /// What is valid but does nothing: origins listed while no listener is set.
     public var warnings: [String] {
         listen == nil && !origins.isEmpty ? ["web.origins lists \(origins.count) origin\(origins.count == 1 ? "" : "s") but web.listen is not set: no listener, no page connects"] : []
     }
 
+    /// `web.listen` when it differs from `old`: a reload says it waits for the next start.
     public func startOnlyChanges(from old: WebSettings) -> [String] {
         listen != old.listen ? ["web.listen"] : []
     }

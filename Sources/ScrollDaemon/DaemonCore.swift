@@ -125,7 +125,7 @@ package final class DaemonCore {
     package func seatInput(_ events: [ScrollEvent], devicesPresent present: Bool?) {
         if present == true, let fallback, fallback.isServing {
             let arrived = events.lazy.compactMap { if case .deviceAdded(let name, _) = $0.kind { name } else { nil } }.first
-            fallback.end(because: "\(arrived.map { "\"\($0)\"" } ?? "an input device") arrived")
+            fallback.end(because: "\(arrived.map(DeviceNameText.quoted) ?? "an input device") arrived")
         }
         input(events)
         if present == false { fallback?.serve(because: "the last input device left") }

@@ -1,4 +1,5 @@
 import NIOHTTP1
+import ScrollConfig
 
 extension WebHandshake {
     /// Why a handshake is not upgraded: the HTTP status, a sentence for the body, and the
@@ -91,9 +92,10 @@ extension WebHandshake {
 
     private static let base64Alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    /// A header value as a message shows it: at most 100 characters, then "…" (a reply and a
-    /// log line stay short whatever a client sends).
+    /// A header value or a path as a message shows it: at most 100 characters, then "…", and
+    /// quoted with its control characters escaped when it holds one (a reply and a log line
+    /// stay short and printable whatever a client sends).
     static func shown(_ value: String) -> String {
-        value.count <= 100 ? value : value.prefix(100) + "…"
+        Configuration.excerpt(value)
     }
 }

@@ -99,7 +99,7 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
     /// KDE's files are a few kilobytes; past this one is not KDE's, and reading it would
     /// cost the watcher's thread that much at every change.
     static let sizeLimit = 4 << 20
-    static let tooLarge = "is over 4 MiB"
+    static let tooLarge = "is over \(sizeLimit >> 20) MiB"
 
     /// A whole file's bytes as text. A file that is no regular file is not read (a FIFO in its
     /// place would block the watcher for good), nor one over ``sizeLimit``.

@@ -6,8 +6,56 @@ import ScrollModel
 /// (natural scrolling is already applied by libinput and is never applied again), and every
 /// other event type (motion, buttons, the deprecated POINTER_AXIS, unknown future types) is
 /// ignored.
+///
+/// A device's numbers are its maker's. libinput turns an axis range or a position no real
+/// device has into numbers no log may hold: a touchscreen announcing INT32_MIN…INT32_MAX gets a
+/// range of 0 (`max − min + 1` overflows) and positions of ±∞ or NaN, one whose fingers land
+/// far outside its announced range gets positions of ±500 000 screens. What the mapper returns
+/// is what the daemon applies and what its recording says, so it is made what a log can carry
+/// (``loggable(_:)``): otherwise the recording held a touch at 1.8e308, which `scrolld replay`
+/// refuses (exit 65), and a NaN recorded as 0 replayed otherwise than it was applied live.
 struct InputEventMapper {
+    /// Where a touch's normalized position may lie: the glass is 0…1, a touch just off it still
+    /// reads (the event log accepts the same, docs/design.md §3).
+    static let coordinates: ClosedRange<Double> = -1...2
+
     func map(_ event: OpaquePointer, type: libinput_event_type, device: Int) -> ScrollEvent? {
+        mapRaw(event, type: type, device: device).map(Self.loggable)
+    }
+
+    /// `event` with every number one a log can carry: a touch's position within
+    /// ``coordinates`` (NaN, which libinput gives for a finger at the minimum of a range it
+    /// computed as 0, is that minimum, 0), an axis value finite (NaN as 0, ±∞ as the largest
+    /// double of its sign, as the log's writer spells them).
+    static func loggable(_ event: ScrollEvent) -> ScrollEvent {
+        var event = event
+        switch event.kind {
+        case .wheel(let v120, let degrees): event.kind = .wheel(v120: finite(v120), degrees: degrees.map(finite))
+        case .finger(let delta): event.kind = .finger(finite(delta))
+        case .continuous(let delta): event.kind = .continuous(finite(delta))
+        case .touchDown(let slot, let point): event.kind = .touchDown(slot: slot, at: onGlass(point))
+        case .touchMotion(let slot, let point): event.kind = .touchMotion(slot: slot, at: onGlass(point))
+        default: break
+        }
+        return event
+    }
+
+    static func finite(_ value: Double) -> Double {
+        value.isFinite ? value : value.isNaN ? 0 : (value < 0 ? -.greatestFiniteMagnitude : .greatestFiniteMagnitude)
+    }
+
+    static func finite(_ values: AxisValues) -> AxisValues {
+        AxisValues(x: values.x.map(finite), y: values.y.map(finite))
+    }
+
+    static func onGlass(_ point: Point) -> Point {
+        func clamped(_ value: Double) -> Double {
+            value.isNaN ? 0 : min(max(value, coordinates.lowerBound), coordinates.upperBound)
+        }
+        return Point(x: clamped(point.x), y: clamped(point.y))
+    }
+
+    func mapRaw(_ event: OpaquePointer, type: libinput_event_type, device: Int) -> ScrollEvent? {
         switch type {
         case LIBINPUT_EVENT_POINTER_SCROLL_WHEEL:
             let pointer = libinput_event_get_pointer_event(event)!

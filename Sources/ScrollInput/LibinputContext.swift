@@ -68,6 +68,7 @@ public final class LibinputContext {
                 throw SetupError(description: "cannot create a libinput context")
             }
             libinput = context
+            Self.logToStandardError(context)
             guard libinput_udev_assign_seat(context, seat) == 0 else {
                 throw SetupError(description: "cannot assign seat \(seat) (is udev running?)")
             }
@@ -76,6 +77,7 @@ public final class LibinputContext {
                 throw SetupError(description: "cannot create a libinput context")
             }
             libinput = context
+            Self.logToStandardError(context)
             for path in paths where libinput_path_add_device(context, path) == nil {
                 if refusals[path] == nil { refusals[path] = "libinput could not use it (not an evdev input device, or unreadable)" }
                 onDiagnostic("\(path): \(refusals[path]!)")
@@ -151,11 +153,48 @@ public final class LibinputContext {
     }
 
     func apply(_ settings: DeviceSettings, to device: OpaquePointer, named name: String) {
-        for problem in settings.apply(to: device) { onDiagnostic("\(name): \(problem)") }
+        // The name is the device's maker's: quoted, so that it cannot forge a log line.
+        for problem in settings.apply(to: device) { onDiagnostic("\(DeviceNameText.quoted(name)): \(problem)") }
     }
 
     static func id(of device: OpaquePointer) -> Int {
         Int(bitPattern: libinput_device_get_user_data(device))
+    }
+
+    // MARK: libinput's log
+
+    /// libinput's own messages (errors only, its default priority), on standard error as its
+    /// default handler writes them (`libinput error: …`), but one line each, with control
+    /// characters escaped. Its messages are about devices that whoever made them chose (a
+    /// uinput device can be made to trigger "kernel bug: …" at will); libinput already shows a
+    /// name's control characters as `?`, but its default handler wrote a message of several
+    /// lines (`… low-resolution events have been received.\nSee https://…`) as several log
+    /// lines, the later ones no entry of their own.
+    private static func logToStandardError(_ context: OpaquePointer) {
+        // A closure literal, not a stored property: the compiler crashes deserializing a stored
+        // C function pointer whose type involves va_list.
+        libinput_log_set_handler(context) { _, priority, format, arguments in
+            guard let format, let arguments else { return }
+            var buffer = [CChar](repeating: 0, count: 2048)
+            let length = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+            guard length >= 0 else { return }
+            LibinputContext.writeLogLine(priority: priority, message: buffer, cut: Int(length) >= buffer.count)
+        }
+    }
+
+    static func writeLogLine(priority: libinput_log_priority, message buffer: [CChar], cut: Bool) {
+        var bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        while bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        let label = switch priority {
+        case LIBINPUT_LOG_PRIORITY_DEBUG: "debug"
+        case LIBINPUT_LOG_PRIORITY_INFO: "info"
+        default: "error"
+        }
+        let text = DeviceNameText.printable(String(decoding: bytes, as: UTF8.self))
+        let line = Array("libinput \(label): \(text)\(cut ? " (cut)" : "")\n".utf8)
+        // One write(2), as the default handler's stdio would flush it: the line is not split
+        // among other threads' lines.
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     // MARK: open_restricted / close_restricted
@@ -177,7 +216,7 @@ public final class LibinputContext {
         var decision = DeviceAccessPolicy.decide(properties: properties, touchscreens: touchscreens)
         if decision == .open, !ignoredNames.isEmpty,
            let name = DeviceAccessPolicy.deviceName(ofNode: path, udev: udev), ignoredNames.contains(name) {
-            decision = .refuse("\"\(name)\" is in daemon.ignore")
+            decision = .refuse("\(DeviceNameText.quoted(name)) is in daemon.ignore")
         }
         if case .refuse(let reason) = decision {
             if refusals[path] == nil { onDiagnostic("not opening \(path): \(reason)") }

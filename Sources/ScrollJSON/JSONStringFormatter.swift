@@ -39,11 +39,14 @@ public enum JSONStringFormatter {
     }
 }
 
-/// A string from the input as a JSON literal, shortened: safe to print in one line of a
+/// A string from the input as a JSON literal, shortened to `limit` Unicode scalars (not
+/// Characters: one may hold any number of combining marks): safe to print in one line of a
 /// terminal whatever it contains.
 package func quoted(_ string: String, limit: Int = 40) -> String {
     var bytes: [UInt8] = []
-    let shown = string.count > limit ? String(string.prefix(limit)) + "…" : string
+    let scalars = string.unicodeScalars
+    let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex)
+    let shown = end.map { $0 < scalars.endIndex ? String(scalars[..<$0]) + "…" : string } ?? string
     JSONStringFormatter.append(shown, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
 }

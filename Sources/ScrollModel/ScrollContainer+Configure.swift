@@ -6,19 +6,19 @@ extension ScrollContainer {
     /// Without an animation the geometry changes at once; with one, the container size, content
     /// size and insets move along its spring and everything derived from them is resolved from
     /// the animated geometry at every frame. Either way:
-    /// - **Scroll anchoring** (§12) keeps the content in place, along the list axis: a
+    /// - **Scroll anchoring** (docs/design.md §12) keeps the content in place, along the list axis: a
     ///   bottom-anchored container resting within 0.5 px of `hi` is at the new `hi` after the
     ///   change (while an animation runs, at the animated `hi` at every frame); one whose running
     ///   motion will come to rest at `hi` (a bounce back from beyond the end, a spring to the
     ///   bottom edge, a fling clamped there) keeps following: the motion heads for the new `hi`
-    ///   from where it is, with its velocity (§20 "Following through a bounce"); otherwise the
+    ///   from where it is, with its velocity (docs/design.md §20 "Following through a bounce"); otherwise the
     ///   *anchor row*, the first row whose bottom lies below the start of the usable area,
     ///   keeps its place on screen. When its top moves by Δ, the offset and every running motion
     ///   — a drag's raw position, a fling's curve, a spring and its target — move by Δ at this
     ///   instant. `edit` says how the rows changed, so the anchor row is found again by index
     ///   across it; a removed anchor row hands the role to the row that follows it. Without an
     ///   edit, rows keep their indices. Without rows nothing is anchored.
-    /// - **Motion goes on** (§19): a drag keeps its raw position and velocity samples (its shown
+    /// - **Motion goes on** (docs/design.md §19): a drag keeps its raw position and velocity samples (its shown
     ///   offset is the raw one under the new range and rubber band); a wheel, programmatic,
     ///   bounce or snap spring keeps its target, clamped to the new range; a fling keeps its curve
     ///   and is re-planned against the new range (`Trajectory.replanned(for:at:physics:)`).

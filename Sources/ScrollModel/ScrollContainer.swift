@@ -64,7 +64,7 @@ public struct ScrollContainer: Sendable {
     /// How far the top of the resting range lies beyond `lo` per axis: `r` along the list axis
     /// while refreshing, else 0.
     var refreshLift = Point.zero
-    /// The configuration has sticky rows or a `refresh`: its states carry §21's fields.
+    /// The configuration has sticky rows or a `refresh`: its states carry docs/design.md §21's fields.
     var appBarState = false
     /// The device and kind of the last scroll event that reached the container (the `source`
     /// observation); nil before any.

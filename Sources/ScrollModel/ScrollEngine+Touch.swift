@@ -1,6 +1,6 @@
 /// docs/design.md §25 in the engine: a touch goes to the container under it and stays there until
 /// it lifts; the engine measures the slop and the 1:1 displacement in that container's pixels and
-/// routes the touch's hold and drag along its chain (§14) like a touchpad's.
+/// routes the touch's hold and drag along its chain (docs/design.md §14) like a touchpad's.
 extension ScrollEngine {
     /// The one finger that scrolls (a second finger down while it is on the glass is ignored).
     public struct ActiveTouch: Hashable, Sendable {
@@ -120,7 +120,7 @@ extension ScrollEngine {
     }
 
     /// The container a touch at `point` (normalized) lands on: among those not paused, not bound
-    /// to other devices, whose `touch_frame` contains it, the deepest in its §14 chain, and of
+    /// to other devices, whose `touch_frame` contains it, the deepest in its docs/design.md §14 chain, and of
     /// equally deep ones the one added last; nil: none.
     func touchTarget(at point: Point, device: Int) -> Int? {
         var best: Int?

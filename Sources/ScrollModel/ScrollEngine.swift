@@ -117,7 +117,7 @@ public struct ScrollEngine: Sendable {
             if !bound.isEmpty {
                 guard let name = devices[event.device], bound.contains(name) else { return }
             }
-            // An axis that fits under `bounce = basedOnSize` takes nothing: no state (§22). The
+            // An axis that fits under `bounce = basedOnSize` takes nothing: no state (docs/design.md §22). The
             // setting is tested here first: calling out with the container made a copy of all of
             // it (1.4 KB) for every event.
             if container.configuration.gestures.bounce == .basedOnSize, container.fitsAndIgnores(event) { return }
@@ -152,8 +152,9 @@ public struct ScrollEngine: Sendable {
     public internal(set) var touchpads: [Int: Bool] = [:]
     /// The `[input]` shaping rules (docs/design.md §18); set them with ``setShapingRules(_:)``.
     public internal(set) var shapingRules = InputShapingRules()
-    /// Each device's shaping and wheel history (from `deviceAdded`, or its first event). A few
-    /// devices, searched in order: cheaper per event than hashing an id.
+    /// Each device's shaping and wheel history (from `deviceAdded`, or its first event), in no
+    /// particular order (a removal moves the last one into its place). An event searches a few
+    /// in order, cheaper than hashing an id; past a few, ``shaperPlaces`` finds its device's.
     public internal(set) var shapers: [DeviceShaper] = []
     /// Where each device's shaper is in ``shapers``: a device announced or removed costs the
     /// same however many are present (a log may announce thousands, and each announcement

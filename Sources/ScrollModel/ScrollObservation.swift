@@ -6,7 +6,7 @@
 /// wrong; evaluated on every published state with `value(in:rows:header:listAxis:)` (or the
 /// container's and engine's conveniences), which allocates nothing.
 ///
-/// §18's `source` (the device, name and kind of the last input event that reached the
+/// docs/design.md §18's `source` (the device, name and kind of the last input event that reached the
 /// container) is not a value of the state: it is read from what the container records of the
 /// input routed to it (``ScrollContainer/source``), at the moment the state is published.
 public enum ScrollObservation: Hashable, Sendable {

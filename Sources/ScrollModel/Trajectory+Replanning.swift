@@ -33,7 +33,7 @@ extension Trajectory {
     ///   the current position and velocity with the same spring;
     /// - a deceleration keeps its curve and meets the edges of `range` instead of the old ones:
     ///   its end point inside, it runs there unbroken; beyond, it hands over to the bounce at
-    ///   the new edge's crossing time (§5). Already beyond the new edge at `time` (the content
+    ///   the new edge's crossing time (docs/design.md §5). Already beyond the new edge at `time` (the content
     ///   shrank below it), it bounces back from where it is with the velocity it has, or stops
     ///   at the edge without overscroll. A fling already bouncing is a spring.
     func replanned(for range: ClosedRange<Double>, at time: Timestamp, physics: ScrollPhysics) -> Replanned {

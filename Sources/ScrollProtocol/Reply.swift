@@ -10,7 +10,7 @@ public enum Reply: Hashable, Sendable {
     /// A `get` reply (with the request's id) or a broadcast to a subscriber (without).
     case state(StateLine)
     /// `input` is nil when the daemon did not say (one older than docs/design.md §15);
-    /// `focus` is nil when it did not say, `.some(nil)` when no container has the focus (§14).
+    /// `focus` is nil when it did not say, `.some(nil)` when no container has the focus (docs/design.md §14).
     /// `reducedMotion`: the effective reduced motion and its source (docs/design.md §23), nil
     /// when the daemon did not say.
     case devices(id: RequestID?, devices: [DeviceInfo], input: InputState?, focus: String?? = nil, reducedMotion: DesktopInput.Sourced<Bool>? = nil)

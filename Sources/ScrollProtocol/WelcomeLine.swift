@@ -9,7 +9,7 @@ public struct WelcomeLine: Hashable, Sendable {
     /// The extensions (docs/design.md §12–§19) the daemon implements (`"positions"`, `"observe"`,
     /// …); empty from a daemon before them.
     public var features: [String]
-    /// A random id per start of the daemon: another one means a new daemon (nil before §19).
+    /// A random id per start of the daemon: another one means a new daemon (nil before docs/design.md §19).
     public var instance: String?
 
     public init(protocol: Int, server: String, containers: [String], features: [String] = [], instance: String? = nil) {

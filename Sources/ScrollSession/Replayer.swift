@@ -42,7 +42,7 @@ public struct Replayer<Sink: ReplaySink> {
     /// alone (input reaches it as it reaches every container); with nesting (docs/design.md §14)
     /// every container is built, since where input goes depends on the others' offsets and a
     /// focus; so too with `everyContainer` (a focus given on the command line), and when a
-    /// container has a `touch_frame` (a touch goes to the container under it, §25).
+    /// container has a `touch_frame` (a touch goes to the container under it, docs/design.md §25).
     public init(container name: String, configuration: Configuration, mode: ReplayMode, sink: Sink, everyContainer: Bool = false) throws(ConfigurationError) {
         let defined = configuration.container(named: name) != nil
         let nested = everyContainer || configuration.containers.contains { $0.parent != nil || $0.touchFrame != nil }

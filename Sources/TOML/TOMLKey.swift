@@ -48,13 +48,16 @@ public enum TOMLKey {
         return isCut ? head + "… (\(text.utf8.count) bytes)" : text
     }
 
-    /// The first `limit` characters of `text`, and whether that is not all of it.
-    /// Counting stops there, so a long text costs no more than a short one.
-    static func cut(_ text: String, limit: Int = shownCharacters) -> (head: String, isCut: Bool) {
+    /// The first `limit` characters of `text`, and whether that is not all of it. Characters
+    /// are counted as Unicode scalars: a Swift `Character` may hold any number of combining
+    /// marks (one `a` and 60 MiB of U+0301 is one), so counting those would cut nothing.
+    /// Counting stops at the limit, so a long text costs no more than a short one.
+    public static func cut(_ text: String, limit: Int = shownCharacters) -> (head: String, isCut: Bool) {
         guard text.utf8.count > limit else { return (text, false) }
-        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
-              end < text.endIndex else { return (text, false) }
-        return (String(text[..<end]), true)
+        let scalars = text.unicodeScalars
+        guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+              end < scalars.endIndex else { return (text, false) }
+        return (String(scalars[..<end]), true)
     }
 
     /// `text` with its control characters escaped as in a TOML basic string (`\n`, `\u0007`),

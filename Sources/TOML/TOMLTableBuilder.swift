@@ -49,7 +49,7 @@ final class TOMLTableBuilder {
     }
 
     /// Adds `table` at the end of the array of tables at `key`, in place: a copy of the array
-    /// at each `[[key]]` made a file of them quadratic (40 000 took 10 s).
+    /// at each `[[key]]` would make a file of them quadratic.
     func appendTable(_ table: TOMLTableBuilder, at key: String) {
         guard case .tables(var list)? = slots[key]?.item else { return }
         // The slot lets go of the array first, so that it is the only one holding it.

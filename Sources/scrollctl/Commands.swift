@@ -18,7 +18,7 @@ struct Get: ParsableCommand {
         let operation = Operation.get(container: container)
         try connection.request(operation) { message, _ throws(ClientFailure) in
             guard case .state(let line) = message.reply else { throw .unexpected(message, for: operation) }
-            // The line a subscriber would see: the schema of §4, without the request's id.
+            // The line a subscriber would see: the schema of docs/design.md §4, without the request's id.
             var bytes: [UInt8] = []
             ReplyEncoder.state(line.state, container: line.container, seq: line.seq, paused: line.paused, into: &bytes)
             bytes.append(UInt8(ascii: "\n"))

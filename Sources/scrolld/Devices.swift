@@ -33,7 +33,8 @@ struct Devices: ParsableCommand {
             let rules = input.ruleNames(forDevice: device.name)
             // docs/design.md §25: a touchscreen says so.
             let kind = device.capabilities.contains(.touch) ? " (touchscreen)" : ""
-            output.line("  \(device.path)\t\(device.name)\(kind)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
+            // The name is the device maker's: shown escaped when it holds a control character.
+            output.line("  \(device.path)\t\(DeviceNameText.shown(device.name))\(kind)\t[\(caps)]\trules: \(rules.isEmpty ? "none" : rules.joined(separator: ", "))")
         }
         let skipped = context.refusals.sorted { $0.key < $1.key }
         if !skipped.isEmpty {

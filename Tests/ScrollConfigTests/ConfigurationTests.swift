@@ -124,6 +124,7 @@ struct ConfigurationTests {
         try config.setRows(of: "rows", .object([("count", .integer(2)), ("height", .integer(10))]))
         #expect(config.containers.map(\.name) == ["c0", "c1", "c2", "c4", "c5", "c6", "c7", "c8", "c9", "late", "main", "c3", "rows"])
         for settings in config.containers {
+            #expect(config.container(named: settings.name)?.name == settings.name)
             #expect(config.container(named: settings.name)?.containerSize == settings.containerSize)
         }
         #expect(config.container(named: "c9")?.containerSize.width == 109)

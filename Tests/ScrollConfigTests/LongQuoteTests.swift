@@ -45,6 +45,23 @@ struct LongQuoteTests {
         #expect(error.description.hasSuffix("\"" + String(repeating: "é", count: 100) + "…\" (10000 bytes)"))
     }
 
+    /// A character may hold any number of combining marks (`a` and half a million U+0301 is one
+    /// Swift Character): the cut counts Unicode scalars, so such a value is cut too.
+    @Test func combiningMarksAreCutLikeAnyCharacter() throws {
+        let value = "a" + String(repeating: "\u{301}", count: Self.mebibyte / 2)
+        let error = try #require(failure("[physics]\nwheel_animation = \"\(value)\"\n"))
+        #expect(error.description.utf8.count <= Self.bound, "\(error.description.utf8.count) bytes")
+        #expect(error.description.hasSuffix("\"a" + String(repeating: "\u{301}", count: 99) + "…\" (1048577 bytes)"))
+        let message = ConfigurationError(key: "k", message: "a" + String(repeating: "\u{301}", count: Self.mebibyte))
+        #expect(message.message.utf8.count <= 5_000, "\(message.message.utf8.count) bytes")
+    }
+
+    /// A message of at most 2000 characters is kept whole however many bytes they take.
+    @Test func aMessageOfFewCharactersIsNotMarkedCut() {
+        let message = String(repeating: "中", count: 700)
+        #expect(ConfigurationError(key: "k", message: message).message == message)
+    }
+
     /// What a `configure` request sets goes through the same settings code.
     @Test func aLongValueSetAsARequestSetsItIsCut() {
         var configuration = Configuration.defaults

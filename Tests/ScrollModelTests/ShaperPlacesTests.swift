@@ -29,8 +29,13 @@ struct ShaperPlacesTests {
                 named[device] = nil
                 engine.handle(ScrollEvent(time: time, device: device, kind: .deviceRemoved), { _ in })
             default:
+                // Only a device that is there scrolls.
+                guard named[device] != nil else { continue }
                 engine.handle(ScrollEvent(time: time, device: device, kind: .wheel(v120: AxisValues(y: 120), degrees: nil)), { _ in })
             }
+            // A removed device leaves no shaper behind, and no two shapers are one device's.
+            #expect(engine.shapers.allSatisfy { named[$0.device] != nil }, "seed \(seed)")
+            #expect(Set(engine.shapers.map(\.device)).count == engine.shapers.count, "seed \(seed)")
             #expect(engine.shaperPlaces.count == engine.shapers.count, "seed \(seed)")
             for (place, shaper) in engine.shapers.enumerated() {
                 #expect(engine.shaperPlaces[shaper.device] == place, "seed \(seed), device \(shaper.device)")

@@ -29,6 +29,9 @@ _e2e_reply_pid=
 _e2e_reply_fd=
 _e2e_reply=
 
+# The build a guest script runs: the folder WORKDIR/bin-dir names (a release build, a copy), else
+# REPO's debug build.
+e2e_bin_dir() { local dir=; [ -s "$1/bin-dir" ] && read -r dir <"$1/bin-dir"; echo "${dir:-$2/.build/debug}"; }
 e2e_uptime() { local up _; read -r up _ </proc/uptime; echo "$up"; }
 e2e_log() { local up _; read -r up _ </proc/uptime; echo "e2e[$up]: $*"; }
 e2e_fail() { e2e_log "FAIL: $*"; exit 1; }

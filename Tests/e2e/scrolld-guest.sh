@@ -35,9 +35,7 @@ W=${1:?usage: scrolld-guest.sh WORKDIR}
 . "$E2E_DIR/guest-lib.sh"
 
 REPO=$(cd "$E2E_DIR/../.." && pwd)
-BIN_DIR=
-[ -s "$W/bin-dir" ] && read -r BIN_DIR <"$W/bin-dir"
-[ -n "$BIN_DIR" ] || BIN_DIR=$REPO/.build/debug
+BIN_DIR=$(e2e_bin_dir "$W" "$REPO")
 SCROLLD=$BIN_DIR/scrolld
 RUN=/run/scrolld-e2e            # guest-local: sockets and helper scripts (9p refuses sockets)
 SOCK=$RUN/scrolld.sock

@@ -123,7 +123,12 @@ export class Client {
     if (stream.kind === "subscribe") {
       const others = this.#subscriptions.get(stream.container) ?? [];
       const other = others.find((s) => s.request.rate !== stream.request.rate);
-      if (other) throw errorOf("invalid_value", `${stream.container} is already followed on this client at rate ${other.request.rate} (one subscription per container and connection)`);
+      if (other) {
+        // Ended here too, so that a draw loop that only polls meets the refusal.
+        const error = errorOf("invalid_value", `${stream.container} is already followed on this client at rate ${other.request.rate} (one subscription per container and connection)`);
+        stream.end(error);
+        throw error;
+      }
     }
     try {
       await this.#call(stream.request, stream);

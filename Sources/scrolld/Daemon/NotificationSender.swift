@@ -11,13 +11,13 @@ import Glibc
 /// docs/design.md §16), sent so that no thread that serves clients ever waits for the manager.
 ///
 /// The notify socket is a datagram socket: while the manager's receive queue is full (a frozen or
-/// a slow manager) a send waits until it reads. Sent on the loop as they were, the store's
-/// message for every connection opened or closed then held every client (a stand-in manager
-/// reading one message every 2 s, 2 clients churning connections: pings of 10–12 s), and a
-/// manager that reads nothing held the daemon for good.
+/// a slow manager) a send waits until it reads. Sent on the loop, the store's message for every
+/// connection opened or closed would hold every client behind a slow manager, and a manager
+/// that reads nothing would hold the daemon for good (docs/decisions.md, "The service
+/// manager's messages off the loop").
 ///
-/// Now a message goes at once only when nothing waits before it and the manager has room: one
-/// `sendmsg(2)` that never waits (`MSG_DONTWAIT`), made by the caller — as before, a connection's
+/// So a message goes at once only when nothing waits before it and the manager has room: one
+/// `sendmsg(2)` that never waits (`MSG_DONTWAIT`), made by the caller, so that a connection's
 /// socket is in the store before its client hears anything, and no thread wakes. Otherwise it is
 /// queued (``NotificationQueue``: bounded, in order, no remove lost; a store with its own
 /// duplicate of the descriptor) for the thread `scrolld-notify`, which sleeps on a condition

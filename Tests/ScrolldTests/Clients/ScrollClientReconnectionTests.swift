@@ -211,6 +211,12 @@ struct ScrollClientReconnectionTests {
         #expect(other.welcome.focus == "feed")
     }
 
+    /// The slowest spring there is: 10 s and overdamped (a damping ratio of 10), minutes from
+    /// 15 000 px to rest, so that however slow the machine, and however long the test's tasks
+    /// wait for a thread, the motion is still on its way at the kill (a 10 s spring was not,
+    /// once, on a loaded machine).
+    static let slowest = Spring(duration: 10, bounce: -0.9)
+
     /// A scroll still on its way when the daemon dies comes back where it was going, not where
     /// the container last rested: the client knows its own target (as the Python client and
     /// libscrolld do).
@@ -220,7 +226,7 @@ struct ScrollClientReconnectionTests {
         let client = try await ScrollClient.connect(socket: daemon.socketPath, reconnect: true)
         defer { client.close() }
         try await client.configure("far", ContainerSettings(containerSize: Size(width: 400, height: 300), contentSize: Size(width: 400, height: 30000)), owned: true)
-        try await client.scroll("far", to: ScrollPosition(y: 15000), animation: .spring(Spring(duration: 10)))
+        try await client.scroll("far", to: ScrollPosition(y: 15000), animation: .spring(Self.slowest))
         #expect(try await client.get("far").phase != .idle)
         daemon.kill()
         #expect(await waitUntil(timeout: 60) { !client.isConnected })
@@ -232,7 +238,7 @@ struct ScrollClientReconnectionTests {
     /// The trial's log: its rows arrive while it springs to its end, so it has not rested
     /// there when the daemon dies; it comes back at its new end, following, not at the offset
     /// it last rested at (docs/decisions.md, "Where a client puts a container back"). The
-    /// spring lasts 10 s, so that however slow the machine it is still on its way at the kill.
+    /// spring is ``slowest``, so that it is still on its way at the kill.
     @Test(.timeLimit(.minutes(5))) func aLogFollowingItsEndComesBackAtItsEnd() async throws {
         let daemon = try RestartableDaemon()
         try await daemon.start()
@@ -244,7 +250,7 @@ struct ScrollClientReconnectionTests {
         var states = client.states(of: "log").makeAsyncIterator()
         var resumed = 0
         _ = try await Self.next(&states, resumed: &resumed) { $0.phase == .idle && $0.contentOffset.y == 0 }
-        try await client.scroll("log", to: .edge(.bottom), animation: .spring(Spring(duration: 10)))
+        try await client.scroll("log", to: .edge(.bottom), animation: .spring(Self.slowest))
         try await client.configure("log", ContainerSettings(rows: .insert(at: 60, count: 1)))
         _ = try await Self.next(&states, resumed: &resumed) { $0.phase != .idle && $0.contentOffset.y > 0 }
         daemon.kill()

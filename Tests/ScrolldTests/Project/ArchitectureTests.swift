@@ -24,14 +24,14 @@ import Testing
         // A Unix socket's address, the default socket's path (the uid in it).
         "ScrollProtocol": ["ScrollModel", "ScrollJSON", "Glibc"],
         "ScrollSession": ["ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON"],
-        "ScrollDaemon": ["NIOCore", "NIOHTTP1", "NIOWebSocket", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput", "ScrollDesktop"],
+        "ScrollDaemon": ["NIOCore", "NIOHTTP1", "NIOWebSocket", "Logging", "ScrollSession", "ScrollModel", "ScrollConfig", "ScrollProtocol", "ScrollLog", "ScrollJSON", "ScrollInput", "ScrollDesktop", "Synchronization"],
         "ScrollDaemonPOSIX": ["ScrollDaemon", "CScrolldShim", "NIOCore", "SystemPackage", "Glibc"],
-        "ScrollInput": ["CLibinput", "ScrollModel", "Glibc"],
+        "ScrollInput": ["CLibinput", "ScrollModel", "TOML", "Glibc"],
         "ScrollPlot": ["ScrollModel", "RealModule"],
         "ScrollPOSIX": ["Glibc"],
         "ScrollClient": ["ScrollProtocol", "ScrollModel", "NIOCore", "NIOPosix", "Synchronization", "Glibc"],
         "ScrollCommandLine": ["ScrollProtocol", "ArgumentParser"],
-        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "ArgumentParser", "Glibc"],
+        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "TOML", "ArgumentParser", "Glibc"],
         // Everything but the client library, and FoundationEssentials rather than Foundation
         // (its shared libraries were most of the daemon's resident memory).
         "scrolld": [
@@ -65,7 +65,7 @@ import Testing
         ],
         "ScrollDaemonTests": [
             "ScrollDaemon", "ScrollDaemonPOSIX", "ScrollSession", "ScrollConfig", "ScrollModel", "ScrollProtocol", "ScrollLog",
-            "NIOCore", "NIOEmbedded", "NIOPosix", "NIOWebSocket", "Logging", "Testing", "Foundation", "Glibc", "Synchronization",
+            "ScrollDesktop", "NIOCore", "NIOEmbedded", "NIOPosix", "NIOWebSocket", "Logging", "Testing", "Foundation", "Glibc", "Synchronization",
         ],
     ]
 

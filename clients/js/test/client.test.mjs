@@ -84,6 +84,10 @@ for (const [name, target, options = {}] of transports) {
       assert.equal(missing.poll(), undefined);
       await waitFor(() => missing.ended, "the refusal", 5_000);
       assert.throws(() => missing.poll(), UnknownContainerError);
+      // So does a second subscription at another rate, refused by the client itself at once.
+      const otherRate = client.subscribe("polled", { rate: 10 });
+      assert.throws(() => otherRate.poll(), InvalidValueError);
+      assert.equal(otherRate.ended, true);
       // A stream closed before it started is not started by a poll.
       const closed = client.subscribe("polled-closed");
       await closed.close();
