@@ -22,7 +22,7 @@ public enum DeviceNameText {
     /// `name` as a listing shows it (`scrolld devices`): as it is when it is printable and at
     /// most ``shownCharacters`` characters long, else ``quoted(_:)``.
     public static func shown(_ name: String) -> String {
-        name.unicodeScalars.contains(where: TOMLKey.needsEscape) || TOMLKey.cut(name).isCut ? quoted(name) : name
+        TOMLKey.listed(name)
     }
 
     /// A message that quotes device names it did not make (libinput's own log lines): its

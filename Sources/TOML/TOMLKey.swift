@@ -41,6 +41,12 @@ public enum TOMLKey {
         return isCut ? quoted + "…\" (\(text.utf8.count) bytes)" : quoted + "\""
     }
 
+    /// `text` as a listing shows a name (`scrolld devices`, `scrollctl devices`): as it is when
+    /// it is printable and at most ``shownCharacters`` characters long, else ``quoted(_:escapingQuotes:)``.
+    public static func listed(_ text: String) -> String {
+        text.unicodeScalars.contains(where: needsEscape) || cut(text).isCut ? quoted(text) : text
+    }
+
     /// `text` as a message shows it: as it is, or its first ``shownCharacters`` characters,
     /// "…" and how long the whole is (`xxxx… (62914560 bytes)`).
     public static func shown(_ text: String, limit: Int = shownCharacters) -> String {

@@ -50,13 +50,6 @@ struct Devices: ParsableCommand {
         value.map { "\(text($0.value)) (\($0.source))" } ?? "-"
     }
 
-    /// A device's name as a cell shows it: as it is when printable and short, else quoted with
-    /// TOML's escapes and cut, as the daemon's log shows it (the name is the device maker's: a
-    /// newline or an escape sequence in it must not reach the terminal).
-    static func cell(_ name: String) -> String {
-        name.unicodeScalars.contains(where: TOMLKey.needsEscape) || TOMLKey.cut(name).isCut ? TOMLKey.quoted(name) : name
-    }
-
     static func table(_ devices: [DeviceInfo]) -> String {
         guard !devices.isEmpty else { return "No input devices.\n" }
         let desktop = devices.contains { $0.naturalScrolling != nil || $0.speed != nil }
@@ -65,7 +58,9 @@ struct Devices: ParsableCommand {
         for device in devices {
             let caps = DeviceCapabilities.names.filter { device.capabilities.contains($0.0) }.map(\.1)
             var row: [String] = [
-                String(device.id), Self.cell(device.name), caps.isEmpty ? "-" : caps.joined(separator: ","),
+                // The name is the device maker's: a newline or an escape sequence in it must not
+                // reach the terminal, so it is listed as `scrolld devices` lists it.
+                String(device.id), TOMLKey.listed(device.name), caps.isEmpty ? "-" : caps.joined(separator: ","),
                 device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
             ]
             if desktop { row += [Self.sourced(device.naturalScrolling) { $0 ? "on" : "off" }, Self.sourced(device.speed) { "\($0)" }] }
