@@ -9,7 +9,7 @@ extension DaemonCore {
     package func desktopSettingsChanged(_ settings: DesktopSettings) {
         eventLoop.assertInEventLoop()
         let before = desktops.found.first { $0.desktop == settings.desktop }?.unread ?? []
-        logUnread(settings.unread, before: before)
+        logUnread(settings, before: before)
         let merged = desktops.take(settings)
         guard merged != session.configuration.desktop ?? DesktopInput() else { return }
         do {
@@ -21,14 +21,16 @@ extension DaemonCore {
         finish()
     }
 
-    /// Says when a desktop's file stops being read, or is read again: once per change, not at
-    /// every event (a file over the limit stays so while it is rewritten).
-    private func logUnread(_ unread: [UnreadFile], before: [UnreadFile]) {
+    /// Says when a desktop's file stops being read, and when it is read again or is gone: once
+    /// per change, not at every event (a file over the limit stays so while it is rewritten).
+    private func logUnread(_ settings: DesktopSettings, before: [UnreadFile]) {
+        let unread = settings.unread
         for file in unread where !before.contains(file) {
             logger.warning("\(DesktopLogLine.shown(file.path)) \(DesktopLogLine.shown(file.reason)): not read; the desktop's settings from it are not followed")
         }
         for file in before where !unread.contains(where: { $0.path == file.path }) {
-            logger.notice("\(DesktopLogLine.shown(file.path)) is read again")
+            let change = settings.absent.contains(file.path) ? "is gone" : "is read again"
+            logger.notice("\(DesktopLogLine.shown(file.path)) \(change)")
         }
     }
 }

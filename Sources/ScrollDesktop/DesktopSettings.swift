@@ -14,19 +14,24 @@ public struct DesktopSettings: Sendable, Equatable {
     /// The desktop's files that are there but were not read (KDE's past their size limit):
     /// what they say is missing from these settings, and the daemon's log says so.
     public var unread: [UnreadFile]
+    /// The desktop's files it looked for and did not find (KDE's), so that the log can tell a
+    /// file that stopped being unread because it is gone from one that is read again.
+    public var absent: [String]
 
     public init(
         desktop: Desktop,
         naturalScrolling: [DesktopDeviceMatch: Bool] = [:],
         scrollFactor: [DesktopDeviceMatch: Double] = [:],
         reducedMotion: Bool? = nil,
-        unread: [UnreadFile] = []
+        unread: [UnreadFile] = [],
+        absent: [String] = []
     ) {
         self.desktop = desktop
         self.naturalScrolling = naturalScrolling
         self.scrollFactor = scrollFactor
         self.reducedMotion = reducedMotion
         self.unread = unread
+        self.absent = absent
     }
 }
 

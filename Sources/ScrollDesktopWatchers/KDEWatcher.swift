@@ -51,14 +51,17 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         thread = nil
     }
 
-    /// Both files' settings, and which of them are there but were not read.
+    /// Both files' settings, which of them are there but were not read, and which are not there.
     static func read(_ directory: String) -> DesktopSettings {
         var unread: [UnreadFile] = []
+        var absent: [String] = []
         func text(_ name: String) -> String? {
             let path = directory + "/" + name
             switch readWholeFile(path) {
             case .text(let text): return text
-            case .absent: return nil
+            case .absent:
+                absent.append(path)
+                return nil
             case .unread(let reason):
                 unread.append(UnreadFile(path: path, reason: reason))
                 return nil
@@ -66,6 +69,7 @@ public final class KDEWatcher: DesktopSettingsWatcher, @unchecked Sendable {
         }
         var settings = KDESettings.settings(kcminputrc: text("kcminputrc"), kdeglobals: text("kdeglobals"))
         settings.unread = unread
+        settings.absent = absent
         return settings
     }
 

@@ -91,7 +91,7 @@ import Glibc
 
     /// A kdeglobals over 4 MiB is not read, and the log says so with the file and the limit,
     /// once while it stays so (kcminputrc rewritten twice meanwhile), and again after it was
-    /// read again in between.
+    /// read again in between; removed, it is said to be gone.
     @Test func aFileOverTheLimitIsNamedInTheLogOncePerChange() throws {
         let home = try DesktopSettingsDaemonTests.kdeHome(
             kcminputrc: "[Libinput][Defaults][Touchpad]\nNaturalScroll=true\n", kdeglobals: "[KDE]\nAnimationDurationFactor=0\n"
@@ -116,5 +116,10 @@ import Glibc
         #expect(daemon.waitForLog("\(kdeglobals.path) is read again"), "\(daemon.stderr)")
         try DesktopSettingsDaemonTests.write(oversized, to: kdeglobals)
         #expect(waitUntil(timeout: 30) { Self.lines(daemon.stderr, containing: warning).count == 2 }, "\(daemon.stderr)")
+
+        // Removed while unread: it is gone, not read again.
+        try FileManager.default.removeItem(at: kdeglobals)
+        #expect(daemon.waitForLog("\(kdeglobals.path) is gone"), "\(daemon.stderr)")
+        #expect(Self.lines(daemon.stderr, containing: "\(kdeglobals.path) is read again").count == 1, "\(daemon.stderr)")
     }
 }
