@@ -38,7 +38,7 @@
 #   - a ping sent 3 s into the flood, by a client connected before it, is answered while the
 #     flood goes on (an order, not a time: the flood lasts 20 s, and on until that answer, for
 #     at most 300 s, a deadline that only catches the failure). It needs the input thread's
-#     flow control in Sources/scrolld/Daemon/LibinputSource.swift (`batchesInFlight`): without
+#     flow control in Sources/scrolld/Daemon/LibinputSource.swift (`InputFlow`): without
 #     it the loop ran the flood's backlog of input batches before reading any socket, and the
 #     pong came 29 s to 70 s after the flood's end;
 #   - after the flood, the churn and the thousand devices: the daemon still answers, lists no

@@ -31,16 +31,15 @@ final class LibinputSource: InputSource, Sendable {
     /// `[input]` from the configuration in force; replaced on reload.
     let settings: NIOLockedValueBox<InputSettings>
     let problem = NIOLockedValueBox<String?>(nil)
-    /// Batches handed to the loop and not yet applied there. At ``maximumBatchesInFlight`` the
-    /// thread stops reading libinput (a barrier aside) until the loop has applied one: a device
-    /// that sends faster than the loop applies (a flood of wheel events) then fills the
+    /// Batches on their way to the loop (``InputFlow``). With one in flight and more to read,
+    /// the thread stops reading libinput (a barrier aside) until the loop has applied it: a
+    /// device that sends faster than the loop applies (a flood of wheel events) then fills the
     /// kernel's buffer, which drops what does not fit (`SYN_DROPPED`; libinput resynchronizes),
     /// rather than the loop's task queue, which NIO runs whole before it reads a socket again,
-    /// so that no client would be served until the backlog was applied.
-    let batchesInFlight = NIOLockedValueBox(0)
-    /// One: the loop's backlog of input is the batch it applies, and a batch is what the
-    /// kernel buffered meanwhile (docs/decisions.md, "An eleventh hostile round").
-    static let maximumBatchesInFlight = 1
+    /// so that no client would be served until the backlog was applied. One: the loop's backlog
+    /// of input is the batch it applies, and a batch is what the kernel buffered meanwhile
+    /// (docs/decisions.md, "An eleventh hostile round").
+    let flow = NIOLockedValueBox(InputFlow(maximumBatchesInFlight: 1))
 
     /// Device names never opened (`daemon.ignore`, read at start).
     let ignored: [String]
@@ -137,7 +136,7 @@ final class LibinputSource: InputSource, Sendable {
     /// Makes the thread end as if it had failed: how the tests prove that the daemon survives
     /// the loss of its input (`run --fail-input-after`, hidden).
     static let failureRequest: UInt8 = 5
-    /// The loop applied a batch while ``maximumBatchesInFlight`` were in flight: read again.
+    /// The loop applied a batch while the thread waited for room (``InputFlow``): read again.
     static let batchAppliedRequest: UInt8 = 6
 
     /// Ends the input thread as a failure would.
@@ -198,9 +197,9 @@ final class LibinputSource: InputSource, Sendable {
             pollfd(fd: -1, events: 0, revents: 0),
         ]
         while true {
-            // Not libinput while the loop has as much as it may of it in hand (``batchesInFlight``).
-            let isFull = batchesInFlight.withLockedValue { $0 } >= Self.maximumBatchesInFlight
-            fds[0].fd = isFull ? -1 : context.fileDescriptor
+            // Not libinput while the thread waits for the loop to apply what it has (``flow``).
+            let isWaiting = flow.withLockedValue { $0.isThreadWaiting }
+            fds[0].fd = isWaiting ? -1 : context.fileDescriptor
             fds[0].revents = 0
             // sd-bus says what it waits for, and until when (messages already queued: now).
             var timeout: Int32 = -1
@@ -226,7 +225,7 @@ final class LibinputSource: InputSource, Sendable {
                 case .ended(let reason): return reason
                 }
             }
-            if fds[0].revents != 0 {
+            if fds[0].revents != 0, flow.withLockedValue({ $0.mayRead() }) {
                 context.dispatch()
                 deliver(context, to: core)
             }
@@ -331,18 +330,12 @@ final class LibinputSource: InputSource, Sendable {
         }
         guard !batch.isEmpty else { return }
         let events = batch, changed = devicesChanged, stillPresent = devicesPresent
-        batchesInFlight.withLockedValue { $0 += 1 }
-        let inFlight = batchesInFlight, wake = self.wake.write
+        flow.withLockedValue { $0.handedOver() }
+        let flow = self.flow, wake = self.wake.write
         core.eventLoop.execute {
             core.value.seatInput(events, devicesPresent: stillPresent)
             if changed { core.value.statusChanged() }
-            // The thread waits for this only when the loop had all it may: then it is woken
-            // (with one in flight, after every batch).
-            let wasFull = inFlight.withLockedValue { count in
-                defer { count -= 1 }
-                return count == Self.maximumBatchesInFlight
-            }
-            if wasFull {
+            if flow.withLockedValue({ $0.applied() }) {
                 var byte = Self.batchAppliedRequest
                 _ = write(wake, &byte, 1)
             }
