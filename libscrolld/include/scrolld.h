@@ -226,7 +226,9 @@ size_t scrolld_default_socket(char *buf, size_t size);
  * its queue of connections stays full (a busy daemon: connect is tried again, 1 ms doubling to
  * 50 ms, within the same time), SCROLLD_E_BAD_REPLY when the first line is no welcome or
  * cannot be read, SCROLLD_E_INTERRUPTED (with SCROLLD_INTERRUPTIBLE) when a signal came while
- * it waited. Blocks until the welcome: up to the default timeout, 30 s.
+ * it waited, SCROLLD_E_INVALID_VALUE for flags other than those of enum
+ * scrolld_connect_flags (a subscribe flag passed here by mistake is refused, not ignored).
+ * Blocks until the welcome: up to the default timeout, 30 s.
  * SCROLLD_RECONNECT reconnects after a connection that was made: it does not try the first
  * one again. With no daemon running yet this returns NULL at once (SCROLLD_E_NOT_RUNNING); an
  * app that may start before the daemon calls it again (scrolld_connect(3) has a loop). */
@@ -273,7 +275,8 @@ int scrolld_dispatch(scrolld *client);
 void scrolld_set_timeout(scrolld *client, int milliseconds);
 
 bool scrolld_connected(const scrolld *client);
-/* The welcome of the current connection: "scrolld 0.1.0", the instance id, its features. */
+/* The welcome of the current connection: "scrolld 0.1.0", the instance id, its features; once
+ * the connection has ended (scrolld_connected() false), still those of the last one. */
 const char *scrolld_server(const scrolld *client);
 const char *scrolld_instance(const scrolld *client);
 bool scrolld_has_feature(const scrolld *client, const char *feature);
@@ -420,9 +423,11 @@ int scrolld_end_refresh(scrolld *c, const char *container, scrolld_error *err);
 /* The container's state now; state->container points at `container`, state->phase_name as
  * for a state callback (see scrolld_state). */
 int scrolld_get(scrolld *c, const char *container, scrolld_state *state, scrolld_error *err);
-/* Follows a container (rate: at most this many states a second, 0 for every one): its
- * current state comes at once to the state callback (from the next dispatch), then every
- * change. One subscription per container and client. */
+/* Follows a container (rate: at most this many states a second, from 0.001 to 1000, or 0 for
+ * every one): its current state comes at once to the state callback (from the next
+ * dispatch), then every change. One subscription per container and client: subscribing again
+ * replaces the first, its rate and flags with it. flags: SCROLLD_WAIT or 0 (any other bit is
+ * SCROLLD_E_INVALID_VALUE). Container names are 1 to 255 bytes of UTF-8 (docs/protocol.md). */
 int scrolld_subscribe(scrolld *c, const char *container, double rate, unsigned flags, scrolld_error *err);
 /* container NULL: every subscription of this client. */
 int scrolld_unsubscribe(scrolld *c, const char *container, scrolld_error *err);
@@ -486,7 +491,8 @@ typedef struct scrolld_reload_result {
 } scrolld_reload_result;
 
 /* Re-reads the daemon's configuration; a bad file is result->ok false (the request itself
- * succeeded, and the last good configuration stays). */
+ * succeeded, and the last good configuration stays). result may be NULL: the outcome is then
+ * not kept. */
 int scrolld_reload(scrolld *c, scrolld_reload_result *result, scrolld_error *err);
 /* The round trip in seconds (may be NULL). */
 int scrolld_ping(scrolld *c, double *seconds, scrolld_error *err);

@@ -944,8 +944,19 @@ static void note_aim(scrolld *c, const char *container, const scrolld_position *
     d->following = false;
 }
 
-/* A subscription's state, an observation or a removal, handed to the callbacks. */
-static void deliver(scrolld *c, const jv *msg, const char *type) {
+/* A subscription's state as it is read from the socket, in the order of the daemon's lines:
+ * where the container rests is noted then, not when a dispatch hands over a state kept while
+ * a request waited, or a state published before a scrollTo would undo what that scrollTo's
+ * reply noted (note_aim). */
+static void note_state_read(scrolld *c, const jv *msg) {
+    scrolld_state s;
+    if (!read_state(msg, &s) || find_sub(c, s.container) == NULL) return;
+    note_rest(c, &s);
+}
+
+/* A subscription's state, an observation or a removal, handed to the callbacks; `fresh`: just
+ * read (its rest not noted yet), not kept for this dispatch. */
+static void deliver(scrolld *c, const jv *msg, const char *type, bool fresh) {
     if (strcmp(type, "state") == 0) {
         scrolld_state s;
         if (!read_state(msg, &s)) return;
@@ -953,7 +964,7 @@ static void deliver(scrolld *c, const jv *msg, const char *type) {
         if (sub == NULL) return;  /* a state that raced an unsubscribe */
         s.resumed = sub->resuming;
         sub->resuming = false;
-        note_rest(c, &s);
+        if (fresh) note_rest(c, &s);
         if (c->on_state) c->on_state(c, &s, c->on_state_data);
     } else if (strcmp(type, "observation") == 0) {
         uint64_t id;
@@ -1145,11 +1156,12 @@ static void process_line(scrolld *c, const char *line, size_t len, bool defer, b
     bool is_state = strcmp(type, "state") == 0;
     if (!is_state && strcmp(type, "observation") != 0 && strcmp(type, "removed") != 0) return;
     if (defer) {
+        if (is_state) note_state_read(c, msg);
         deferred *d = defer_new(c, D_LINE, line, len);
         if (d != NULL) d->is_state = is_state;
         return;
     }
-    deliver(c, msg, type);
+    deliver(c, msg, type, fresh);
 }
 
 static void handle_deferred(scrolld *c, deferred *d) {
@@ -1257,6 +1269,12 @@ static void free_client(scrolld *c) {
 scrolld *scrolld_connect_timeout(const char *path, unsigned flags, int milliseconds, scrolld_error *err) {
     if (milliseconds <= 0) {
         fail(err, SCROLLD_E_INVALID_VALUE, "connect: the timeout must be positive, not %d ms", milliseconds);
+        return NULL;
+    }
+    const unsigned known = SCROLLD_RECONNECT | SCROLLD_NO_RESTORE_OFFSETS | SCROLLD_INTERRUPTIBLE;
+    if (flags & ~known) {
+        /* a subscribe flag passed here, or a newer header's: refused rather than ignored */
+        fail(err, SCROLLD_E_INVALID_VALUE, "connect: unknown flags 0x%x (known: SCROLLD_RECONNECT, SCROLLD_NO_RESTORE_OFFSETS, SCROLLD_INTERRUPTIBLE)", flags & ~known);
         return NULL;
     }
     scrolld *c = calloc(1, sizeof *c);
@@ -1663,6 +1681,8 @@ int scrolld_get(scrolld *c, const char *container, scrolld_state *state, scrolld
 int scrolld_subscribe(scrolld *c, const char *container, double rate, unsigned flags, scrolld_error *err) {
     int code;
     if (!check_client(c, err, &code)) return code;
+    if (flags & ~(unsigned)SCROLLD_WAIT)
+        return fail(err, SCROLLD_E_INVALID_VALUE, "subscribe: unknown flags 0x%x (SCROLLD_WAIT is the only one)", flags & ~(unsigned)SCROLLD_WAIT);
     ENTER(c);
     jbuf b = {0};
     uint64_t id = ++c->next_id;

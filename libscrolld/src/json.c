@@ -453,6 +453,7 @@ void jb_free(jbuf *b) {
 }
 
 void jb_raw(jbuf *b, const char *s, size_t n) {
+    b->key = NULL;  /* a member's key names only the value written right after it */
     if (!jb_reserve(b, n)) return;
     memcpy(b->data + b->len, s, n);
     b->len += n;
@@ -487,7 +488,14 @@ void jb_string(jbuf *b, const char *s, size_t n) {
 
 void jb_cstring(jbuf *b, const char *s) {
     if (s == NULL) {
-        if (!b->failed) { b->failed = SCROLLD_E_INVALID_VALUE; b->why = "a NULL string"; }
+        if (b->failed) return;
+        b->failed = SCROLLD_E_INVALID_VALUE;
+        if (b->key == NULL) {
+            b->why = "a NULL string";
+        } else {
+            snprintf(b->why_text, sizeof b->why_text, "\"%.60s\" is NULL", b->key);
+            b->why = b->why_text;
+        }
         return;
     }
     jb_string(b, s, strlen(s));
@@ -531,6 +539,7 @@ void jb_key(jbuf *b, const char *key) {
     if (b->len > 0 && b->data[b->len - 1] != '{') jb_raw(b, ",", 1);
     jb_cstring(b, key);
     jb_raw(b, ":", 1);
+    b->key = key;
 }
 
 void jb_value(jbuf *b, const jv *v) {

@@ -65,6 +65,10 @@ typedef struct jbuf {
     size_t len, cap;
     int failed;
     const char *why;
+    /* The member jb_key just began (its caller's string), until anything else is written: a
+     * NULL string as its value is named by it, in why_text. */
+    const char *key;
+    char why_text[96];
 } jbuf;
 
 void jb_free(jbuf *b);

@@ -64,6 +64,12 @@ static void on_log_state(scrolld *c, const scrolld_state *s, void *data) {
     if (s->resumed) x->last.resumed_seen = true;
 }
 
+static void on_count(scrolld *c, const scrolld_state *s, void *data) {
+    (void)c;
+    (void)s;
+    ++*(int *)data;
+}
+
 /* 50 px header, rows: 40 of 44 px, 10 of 50 px inserted at the end, the first 2 removed. */
 static const double CONTENT = 120 + 38 * 44 + 10 * 50;
 
@@ -219,6 +225,23 @@ int main(void) {
     CHECK_EQ_INT(st.phase, SCROLLD_PHASE_IDLE);
     printf("ok a scroll on its way comes back where it was going\n");
 
+    /* The same, subscribed first, as a client that draws is: the subscription's first state (at
+     * rest at 0, published before the scrollTo) is read while a request waits and handed over
+     * by a dispatch after the scrollTo returned; it must not undo where the scrollTo aims. */
+    scrolld *c5 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
+    CHECK(c5 != NULL);
+    int far_states = 0;
+    scrolld_on_state(c5, on_count, &far_states);
+    configure_plain(c5, "far2", 30000);
+    OK(scrolld_subscribe(c5, "far2", 0, 0, ERR));
+    OK(scrolld_scroll_to(c5, "far2", &y15000, &ten_seconds, ERR));
+    DISPATCH_UNTIL(c5, far_states >= 2);
+    daemon_kill(&d);
+    daemon_start(&d);
+    OK(scrolld_get(c5, "far2", &st, ERR));
+    CHECK_EQ_NUM(st.content_offset.y, 15000);
+    printf("ok a scroll on its way, subscribed, comes back where it was going\n");
+
     /* A bottom-anchored log chasing its end when the daemon dies: rows arrive while it springs
      * to the end, so it has not rested there; it comes back at its new end, following. */
     scrolld *c3 = scrolld_connect(d.socket, SCROLLD_RECONNECT, &e);
@@ -251,6 +274,7 @@ int main(void) {
     CHECK_EQ_NUM(lg.last.content_offset.y, 61 * 24 - 720);
     printf("ok a log following its end comes back at its end\n");
 
+    scrolld_close(c5);
     scrolld_close(c4);
     scrolld_close(c3);
     scrolld_close(c2);

@@ -326,6 +326,18 @@ int main(void) {
     FAILS(SCROLLD_E_INVALID_VALUE, scrolld_scroll_by(c, "feed", 0, NAN, NULL, ERR));
     FAILS(SCROLLD_E_INVALID_VALUE, scrolld_scroll_by(c, "feed", INFINITY, 0, NULL, ERR));
     FAILS(SCROLLD_E_INVALID_VALUE, scrolld_get(c, "f\xff", &st, ERR));
+    /* a NULL argument is named; flags this version does not know are refused, not ignored */
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_get(c, NULL, &st, ERR));
+    CHECK_STR(last_error.message, "\"container\" is NULL");
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_observe(c, "feed", NULL, NULL, &bad_id, ERR));
+    CHECK_STR(last_error.message, "\"of\" is NULL");
+    FAILS(SCROLLD_E_INVALID_VALUE, scrolld_subscribe(c, "feed", 0, 0x10u, ERR));
+    CHECK_STR(last_error.message, "subscribe: unknown flags 0x10 (SCROLLD_WAIT is the only one)");
+    scrolld_error flags_error = {0};
+    CHECK(scrolld_connect_timeout(d.socket, SCROLLD_RECONNECT | 0xff00u, 1000, &flags_error) == NULL);
+    CHECK_EQ_INT(flags_error.code, SCROLLD_E_INVALID_VALUE);
+    CHECK_STR(flags_error.message, "connect: unknown flags 0xff00 (known: SCROLLD_RECONNECT, SCROLLD_NO_RESTORE_OFFSETS, SCROLLD_INTERRUPTIBLE)");
+    printf("ok a NULL argument named (%s); unknown flags refused\n", "\"of\" is NULL");
     s = scrolld_settings_new();
     scrolld_settings_json(s, "physics", "{\"friction\":");
     FAILS(SCROLLD_E_INVALID_VALUE, scrolld_configure(c, "feed", s, ERR));
