@@ -173,7 +173,7 @@ package final class ClientHandler: ChannelInboundHandler {
 
     /// Refuses the connection with `error`.
     private func refuse(_ context: ChannelHandlerContext, _ error: ProtocolError, closing reason: ConnectionClosing) {
-        core.connections.noteRefusal(error, logger: core.logger)
+        core.connections.noteRefusal(error.message, logger: core.logger)
         linger(context, saying: error, closing: reason)
     }
 

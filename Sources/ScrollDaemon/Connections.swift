@@ -57,12 +57,13 @@ package final class Connections {
 
     /// Notes a refused connection, logged once per cause until one is accepted again, and at
     /// most ``maximumLoggedRefusals`` causes: the last logged says the others are not.
-    /// `cause`: what makes refusals alike when their messages differ (every request for a
-    /// path not served is one cause, whatever the path); nil: the message.
-    func noteRefusal(_ error: ProtocolError, cause: String? = nil, logger: Logger) {
-        let cause = cause ?? error.message
+    /// `message` says why, as the log line ends; `cause`: what makes refusals alike when their
+    /// messages differ (every request for a path not served is one cause, whatever the path);
+    /// nil: the message.
+    func noteRefusal(_ message: String, cause: String? = nil, logger: Logger) {
+        let cause = cause ?? message
         guard loggedRefusals.count < Self.maximumLoggedRefusals, loggedRefusals.insert(cause).inserted else { return }
         let more = loggedRefusals.count == Self.maximumLoggedRefusals ? "; other refusals are not logged until a connection is accepted" : ""
-        logger.warning("refused a connection: \(error.message)\(more)")
+        logger.warning("refused a connection: \(message)\(more)")
     }
 }

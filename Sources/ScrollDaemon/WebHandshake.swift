@@ -89,7 +89,7 @@ package final class WebHandshake: ChannelInboundHandler, RemovableChannelHandler
         // Each origin refused is a cause of its own (its page is the one to fix); any other
         // refusal is one per status, whatever the request names.
         let cause = refusal.status == .forbidden ? nil : "web-\(refusal.status.code)"
-        core.connections.noteRefusal(ProtocolError(.forbidden, "WebSocket handshake refused: \(refusal.reason)"), cause: cause, logger: core.logger)
+        core.connections.noteRefusal("WebSocket handshake refused: \(refusal.reason)", cause: cause, logger: core.logger)
         let headers = Self.responseHeaders(refusal.headers, body: refusal.reason + "\n")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: refusal.status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: refusal.reason + "\n")))), promise: nil)
@@ -137,7 +137,7 @@ extension WebHandshake {
         }
 
         package func channelActive(context: ChannelHandlerContext) {
-            core.connections.noteRefusal(ProtocolError(.tooLarge, "WebSocket handshake refused: \(Self.reason)"), logger: core.logger)
+            core.connections.noteRefusal("WebSocket handshake refused: \(Self.reason)", logger: core.logger)
             let channel = context.channel
             let response = WebHandshake.response(.serviceUnavailable, Self.reason, allocator: channel.allocator)
             context.writeAndFlush(wrapOutboundOut(response)).whenComplete { _ in
