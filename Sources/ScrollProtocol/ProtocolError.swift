@@ -76,16 +76,15 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
         ProtocolError(.invalidValue, "unknown key \(quoted(key)) (expected one of: \(accepted))")
     }
 
-    /// A string in JSON quotes, cut after `limit` characters so that a hostile name cannot make
-    /// a message as long as the line.
+    /// A string in JSON quotes, cut after `limit` Unicode scalars so that a hostile name cannot
+    /// make a message as long as the line (not Characters: one `a` may carry thousands of
+    /// combining marks).
     package static func quoted(_ string: String, limit: Int = 40) -> String {
         var bytes: [UInt8] = []
-        var shown = Substring(string)
-        if let cut = string.index(string.startIndex, offsetBy: limit, limitedBy: string.endIndex), cut != string.endIndex {
-            shown = string[..<cut]
-        }
-        JSONStringFormatter.append(String(shown), to: &bytes)
-        if shown.endIndex != string.endIndex { bytes.append(contentsOf: "…".utf8) }
+        let scalars = string.unicodeScalars
+        let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex) ?? scalars.endIndex
+        JSONStringFormatter.append(String(scalars[..<end]), to: &bytes)
+        if end != scalars.endIndex { bytes.append(contentsOf: "…".utf8) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

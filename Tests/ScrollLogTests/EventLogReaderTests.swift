@@ -35,6 +35,11 @@ import Testing
         #expect(readError(#"{"format":"scrolld-events"}"#) == #"line 1: header is missing "version""#)
         #expect(readError(#"{"format":"scrolld-events","version":"1"}"#) == #"line 1: header has an invalid "version": expected an integer, got "1""#)
         #expect(readError(#"{"format":"scrolld-events","version":1"#) == "line 1: unexpected end of line at column 39 (expected ',' or '}')")
+        // What was found is cut after 40 Unicode scalars: one `a` with ten thousand combining
+        // accents is one Character, which the message quoted whole.
+        let accents = String(repeating: "\u{301}", count: 10_000)
+        #expect(readError(#"{"format":"scrolld-events","version":"a"# + accents + #""}"#)
+                == #"line 1: header has an invalid "version": expected an integer, got "a"# + String(repeating: "\u{301}", count: 38) + "…")
     }
 
     @Test func readsEveryEventType() throws {

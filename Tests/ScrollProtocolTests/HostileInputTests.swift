@@ -100,6 +100,19 @@ import Testing
         #expect(refusal(settingsDeep)?.message.hasPrefix("invalid JSON: nesting deeper than 64 levels") == true)
     }
 
+    /// A name quoted in an error is cut after 40 Unicode scalars, not Characters: an `a` with
+    /// ten thousand combining accents is one Character, and was quoted whole (a 20 kB reply).
+    @Test func aNameOfCombiningMarksIsCutInTheMessage() throws {
+        let marks = String(repeating: "\u{301}", count: 10_000)
+        for line in [#"{"op":"a"# + marks + #"","id":1}"#, #"{"op":"configure","container":"main","k"# + marks + #"":1,"id":1}"#] {
+            let error = try #require(refusal(line))
+            #expect(error.message.unicodeScalars.count < 400, "\(error.message.unicodeScalars.count) scalars")
+            // the first 40 scalars: the letter and 39 accents, then the cut's mark
+            #expect(error.message.unicodeScalars.filter { $0 == "\u{301}" }.count == 39, "\(error.message.prefix(100))")
+            #expect(error.message.contains("\"…"), "\(error.message.prefix(100))")
+        }
+    }
+
     // MARK: A megabyte line, decoded in one linear pass
 
     static let megabyte = 1 << 20
