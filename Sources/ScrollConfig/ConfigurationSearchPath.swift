@@ -50,10 +50,14 @@ public struct ConfigurationSearchPath: Hashable, Sendable {
         return (try Configuration.load(contentsOf: file), file)
     }
 
-    /// Anything at the path but a directory.
+    /// Anything at the path: a file, but also a directory or what the system cannot reach (a
+    /// link loop, a directory on the way that cannot be searched), which `load` then reports
+    /// rather than the search taking the next candidate (docs/config.md). Only a path where
+    /// nothing is (ENOENT, or a file where a directory would be) is passed over.
     public static func fileExists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFDIR
+        if stat(path, &info) == 0 { return true }
+        return errno != ENOENT && errno != ENOTDIR
     }
 
     /// Why the path holds no file to read, as a reload's reply says it after "the

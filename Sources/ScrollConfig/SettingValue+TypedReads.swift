@@ -20,22 +20,26 @@ extension SettingValue {
     /// A number within ``Limits/magnitude`` (docs/design.md, "Limits"): whatever a key means,
     /// no value beyond it is ever used.
     func number(_ key: String) throws(ConfigurationError) -> Double {
-        let n: Double
-        switch self {
-        case .integer(let i): n = Double(i)
-        case .double(let d) where d.isFinite: n = d
-        case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(rendered)")
-        default: throw fail(key, "a number")
-        }
+        let n = try finiteNumber(key)
         guard Limits.accepts(n) else {
             throw ConfigurationError(key: key, message: "must be between -1e9 and 1e9, got \(rendered)")
         }
         return n
     }
 
-    /// A number within `range`, the key's own (`Limits`).
+    private func finiteNumber(_ key: String) throws(ConfigurationError) -> Double {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .double(let d) where d.isFinite: return d
+        case .double: throw ConfigurationError(key: key, message: "expected a finite number, got \(rendered)")
+        default: throw fail(key, "a number")
+        }
+    }
+
+    /// A number within `range`, the key's own (`Limits`, within ``Limits/magnitude``): a
+    /// refusal names that range.
     func number(_ key: String, in range: ClosedRange<Double>) throws(ConfigurationError) -> Double {
-        let n = try number(key)
+        let n = try finiteNumber(key)
         guard range.contains(n) else {
             throw ConfigurationError(key: key, message: "must be between \(Limits.format(range.lowerBound)) and \(Limits.format(range.upperBound)), got \(rendered)")
         }
@@ -82,20 +86,20 @@ extension SettingValue {
             guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else { throw fail(key, "WIDTHxHEIGHT") }
             numbers = [w, h]
         case .array(let items):
-            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
+            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key, in: 0...Limits.magnitude) }
         case .object(let fields):
             for field in fields where !Self.sizeKeys.contains(field.0) {
                 throw Self.unknownKey("\(key).\(field.0)", of: "size")
             }
             numbers = try Self.sizeKeys.map { (name: String) throws(ConfigurationError) in
                 guard let field = fields.first(where: { $0.0 == name }) else { throw fail(key, "a table with width and height") }
-                return try field.1.number("\(key).\(name)")
+                return try field.1.number("\(key).\(name)", in: 0...Limits.magnitude)
             }
         default:
             throw fail(key, "WIDTHxHEIGHT")
         }
         guard numbers.count == 2, numbers.allSatisfy({ $0 >= 0 && Limits.accepts($0) }) else {
-            throw ConfigurationError(key: key, message: "expected two non-negative numbers (width, height), got \(rendered)")
+            throw ConfigurationError(key: key, message: "expected two numbers from 0 to 1e9 (width, height), got \(rendered)")
         }
         return Size(width: numbers[0], height: numbers[1])
     }
@@ -131,7 +135,7 @@ extension SettingValue {
             guard parts.count == 4, parts.allSatisfy({ $0 != nil }) else { throw fail(key, "TOP,LEADING,BOTTOM,TRAILING") }
             numbers = parts.map { $0! }
         case .array(let items):
-            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key) }
+            numbers = try items.map { (item: SettingValue) throws(ConfigurationError) in try item.number(key, in: 0...Limits.magnitude) }
         case .object(let fields):
             for field in fields where !names.contains(field.0) {
                 throw Self.unknownKey("\(key).\(field.0)", of: "insets")

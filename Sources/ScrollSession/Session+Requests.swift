@@ -35,7 +35,7 @@ extension Session {
         case .remove(let name):
             let index = try container(name)
             guard !fileContainers.contains(name) else {
-                throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) comes from the configuration file; only containers created by a request can be removed")
+                throw ProtocolError(.invalidValue, "invalid \"container\": \(ProtocolError.quoted(name)) comes from the configuration (its file or the built-in main); only containers created by a request can be removed")
             }
             advance(to: time, into: &published)
             engine.remove(container: index)

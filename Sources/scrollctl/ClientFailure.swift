@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TOML
 
 /// The exit statuses of scrollctl (sysexits.h where one fits).
 enum ExitStatus: Int32 {
@@ -57,6 +58,13 @@ enum Output {
 
     static func write(_ text: String, to fd: Int32 = STDOUT_FILENO) {
         write(Array(text.utf8), to: fd)
+    }
+
+    /// A name the daemon passes on from a client or a file (a container's, a rule's) as a line
+    /// shows it: as it is when printable and short, else quoted with TOML's escapes, so that a
+    /// newline or an escape sequence some client put in it never reaches the terminal.
+    static func shown(_ name: String) -> String {
+        TOMLKey.listed(name)
     }
 
     /// `scrollctl: MESSAGE` on stderr.

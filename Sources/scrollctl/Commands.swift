@@ -228,7 +228,7 @@ struct Pause: ParsableCommand {
 
     func run() throws {
         let container = request.container
-        try request.connection.requestHeld(.pause(container: container), holding: "\(container) paused until interrupted") { daemon throws(ClientFailure) in
+        try request.connection.requestHeld(.pause(container: container), holding: "\(Output.shown(container)) paused until interrupted") { daemon throws(ClientFailure) in
             try Self.followUntilResumed(container, on: daemon, timeout: request.connection.timeoutDuration)
         }
     }
@@ -242,7 +242,7 @@ struct Pause: ParsableCommand {
         while true {
             switch message.reply {
             case .state(let line) where line.container == container && !line.paused:
-                Output.error("\(container) was resumed by another client: the pause is over")
+                Output.error("\(Output.shown(container)) was resumed by another client: the pause is over")
                 return
             case .removed(let name) where name == container:
                 throw Watch.removed(container)
@@ -316,7 +316,7 @@ struct Focus: ParsableCommand {
 
     func run() throws {
         guard let container, !none else { return try connection.requestOK(.focus(container: nil)) }
-        try connection.requestHeld(.focus(container: container), holding: "focus on \(container) until interrupted")
+        try connection.requestHeld(.focus(container: container), holding: "focus on \(Output.shown(container)) until interrupted")
     }
 }
 

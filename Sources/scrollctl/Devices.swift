@@ -42,7 +42,7 @@ struct Devices: ParsableCommand {
     /// The line that names the container holding the focus (docs/design.md §14), when the
     /// daemon says: input routed by focus goes there before the pointer's container.
     static func focusLine(_ focus: String?) -> String {
-        focus.map { "Focus: \($0)\n" } ?? "Focus: none\n"
+        focus.map { "Focus: \(Output.shown($0))\n" } ?? "Focus: none\n"
     }
 
     /// `on (desktop:kde)`: a setting and where it came from (docs/design.md §23); `-` if unsaid.
@@ -61,10 +61,10 @@ struct Devices: ParsableCommand {
                 // The name is the device maker's: a newline or an escape sequence in it must not
                 // reach the terminal, so it is listed as `scrolld devices` lists it.
                 String(device.id), TOMLKey.listed(device.name), caps.isEmpty ? "-" : caps.joined(separator: ","),
-                device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "all",
+                device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.map(Output.shown).joined(separator: ",") } ?? "all",
             ]
             if desktop { row += [Self.sourced(device.naturalScrolling) { $0 ? "on" : "off" }, Self.sourced(device.speed) { "\($0)" }] }
-            rows.append(row + [device.rules.map { $0.isEmpty ? "-" : $0.joined(separator: ",") } ?? "-"])
+            rows.append(row + [device.rules.map { $0.isEmpty ? "-" : $0.map(Output.shown).joined(separator: ",") } ?? "-"])
         }
         var widths = Array(repeating: 0, count: rows[0].count)
         for row in rows {

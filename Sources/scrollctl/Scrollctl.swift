@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScrollClient
+import ScrollCommandLine
 import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
@@ -60,6 +61,7 @@ extension Scrollctl {
     /// `scrollctl --socket P get` as well as `scrollctl get --socket P`: the connection's options
     /// given before the subcommand are moved after it, where every subcommand reads them.
     static func main() {
+        StandardOutputCheck.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let problem = misplacedWord(in: arguments) { exit(withError: ValidationError(problem)) }
         main(connectionOptionsAfterSubcommand(arguments))

@@ -92,7 +92,7 @@ struct TerminalView {
     func render(width: Int) -> [String] {
         let label = { (name: String) in Format.left(name, 10) }
         let rate = "\(arrivals.count) states/s"
-        var title = "\(container)"
+        var title = Output.shown(container)
         if let server { title += "  ·  \(server)" }
         guard let line = last else {
             return [title, label("offset"), label("position"), label("velocity"), label("phase"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TOML
 import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)
@@ -58,7 +59,7 @@ struct Watch: ParsableCommand {
     }
 
     static func removed(_ container: String) -> ClientFailure {
-        ClientFailure("container \"\(container)\" was removed", status: .daemonError)
+        ClientFailure("container \(TOMLKey.quoted(container)) was removed", status: .daemonError)
     }
 
     /// Raw lines, each written (and so flushed) as it arrives.

@@ -14,7 +14,7 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let backend = devices.backend(environment: environment)
+        let backend = try devices.backend(environment: environment)
         let loaded = try devices.configuration(environment: environment)
         let input = loaded.input
         let context: LibinputContext

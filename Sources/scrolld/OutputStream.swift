@@ -56,20 +56,3 @@ func standardError(_ message: String) {
     line += "\n"
     _ = try? FileDescriptor.standardError.writeAll(line.utf8)
 }
-
-/// What reaches standard output through stdio (ArgumentParser's help, version and usage texts)
-/// is flushed when the process exits, where a failed write would go unnoticed: the check below
-/// flushes it first and turns a failure into a message and status 74, as ``OutputStream`` does.
-enum StandardOutputCheck {
-    static func install() {
-        atexit {
-            // Every stdio stream: standard output is the only one scrolld writes through stdio.
-            guard fflush(nil) != 0 else { return }
-            // A closed pipe ends quietly, as with OutputStream.
-            let reason = errno
-            if reason == EPIPE { return }
-            standardError("scrolld: cannot write output: \(String(cString: strerror(reason)))")
-            _exit(74)
-        }
-    }
-}

@@ -30,12 +30,12 @@ struct Record: ParsableCommand {
     @OptionGroup var devices: DeviceOptions
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration expects a positive number of seconds") }
+        if let duration, !(duration > 0 && duration < 1e9) { throw ValidationError("--duration expects seconds more than 0 and less than 1e9, got \(duration)") }
     }
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        let backend = devices.backend(environment: environment)
+        let backend = try devices.backend(environment: environment)
         let out = try openOutput()
         let context = try makeContext(backend, environment: environment)
         // SIGINT and SIGTERM end the recording cleanly: they arrive as input on this pipe.

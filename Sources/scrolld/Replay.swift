@@ -56,7 +56,8 @@ struct Replay: ParsableCommand {
             throw ValidationError("--plot draws the whole replay and excludes --at; use --every MS to sample at a fixed interval")
         }
         if plot?.isEmpty == true { throw ValidationError("--plot expects a file name, or - for standard output") }
-        if let every, !(every > 0 && every.isFinite) { throw ValidationError("--every expects a positive number of milliseconds") }
+        // Bounded as --at is (10⁹ s), so that every instant stays a whole number of µs.
+        if let every, !(every > 0 && every < 1e12) { throw ValidationError("--every expects milliseconds more than 0 and less than 1e12, got \(every)") }
         _ = try atOffsets()
     }
 
@@ -65,7 +66,7 @@ struct Replay: ParsableCommand {
         var offsets: [Timestamp] = []
         for part in at.split(separator: ",", omittingEmptySubsequences: false) {
             guard let seconds = Double(part.filter { $0 != " " }), seconds.isFinite, seconds >= 0, seconds < 1e9 else {
-                throw ValidationError("--at expects non-negative seconds separated by commas, got '\(part)'")
+                throw ValidationError("--at expects seconds from 0 to less than 1e9 separated by commas, got '\(part)'")
             }
             offsets.append(Timestamp((seconds * 1_000_000).rounded()))
         }
@@ -155,9 +156,9 @@ struct Replay: ParsableCommand {
             standardError(failure.message)
             throw ExitCode(failure.status)
         }
+        // The command line names a container that is nowhere: a usage error, as --focus's.
         guard replayer.containerExists else {
-            standardError("scrolld: \(log): no container '\(model.container)': neither the configuration nor the log's requests define it")
-            throw ExitCode(65)
+            throw ValidationError("--container: no container \(Configuration.quoted(model.container)): neither the configuration nor the requests in \(log) define it")
         }
         replayer.finish()
     }

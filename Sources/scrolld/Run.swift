@@ -190,15 +190,7 @@ struct Run: ParsableCommand {
     /// failure the daemon explains with its fix and serves on (docs/design.md §9).
     static func checkDeviceNodes(_ paths: [String], logger: Logger) throws {
         for path in paths {
-            var status = stat()
-            let reason: String
-            if stat(path, &status) != 0 {
-                reason = String(cString: strerror(errno))
-            } else if status.st_mode & S_IFMT != S_IFCHR {
-                reason = "not a device node (input devices are /dev/input/event*)"
-            } else {
-                continue
-            }
+            guard let reason = DeviceOptions.unusable(path) else { continue }
             logger.critical("cannot use --device \(path): \(reason)")
             throw ExitCode(66)  // EX_NOINPUT
         }

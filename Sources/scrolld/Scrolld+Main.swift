@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScrollCommandLine
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -44,7 +44,7 @@ struct Scrolld: ParsableCommand {
               port of web.listen cannot be made, check-config found an error, libinput cannot start); 64 bad command
               line, an option value the configuration refuses included (run --set
               nosuch.key=1); 65 malformed event log or transcript; 66 an input file cannot
-              be read (a log, the FILE of check-config, a --device of run); 73 an output
+              be read (a log, the FILE of check-config, a --device of run, devices or record); 73 an output
               file cannot be created; 74 a read or write error (standard output full or
               failing included); 78 the configuration file (--config, or the one found on
               the search path) is invalid or cannot be read where run, replay, record or

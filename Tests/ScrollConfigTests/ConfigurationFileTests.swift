@@ -552,5 +552,22 @@ struct ConfigurationFileTests {
         #expect(throws: ConfigurationError(
             key: "daemon.frame_rate", message: "must be between 1 and 1000 Hz, got 0", line: 2, file: homeFile
         )) { try search.load() }
+
+        // So is a directory in the first file's place (it was passed over for the system's file:
+        // a user's trial), and a path the system cannot reach.
+        try FileManager.default.removeItem(atPath: homeFile)
+        try FileManager.default.createDirectory(atPath: homeFile, withIntermediateDirectories: false)
+        #expect(search.locate() == homeFile)
+        do {
+            _ = try search.load()
+            Issue.record("a directory was loaded")
+        } catch {
+            #expect(error.description == "\(homeFile): cannot read the configuration file: Is a directory")
+        }
+        try FileManager.default.removeItem(atPath: homeFile)
+        try FileManager.default.createSymbolicLink(atPath: homeFile, withDestinationPath: homeFile)
+        #expect(search.locate() == homeFile)
+        try FileManager.default.removeItem(atPath: homeFile)
+        #expect(search.locate() == systemFile)
     }
 }

@@ -38,12 +38,14 @@ import Testing
 
     @Test func theMessageSaysTheRange() {
         #expect(Self.refusal("physics.velocity_window", .double(100)) == "physics.velocity_window: must be between 0.001 and 1, got 100.0")
-        #expect(Self.refusal("physics.wheel_idle", .double(1e13)) == "physics.wheel_idle: must be between -1e9 and 1e9, got 10000000000000.0")
+        #expect(Self.refusal("physics.wheel_idle", .double(1e13)) == "physics.wheel_idle: must be between 0 and 10, got 10000000000000.0")
         #expect(Self.refusal("physics.deceleration_rate", .double(0.99999999)) == "physics.deceleration_rate: must be between 0.5 and 0.9999, got 0.99999999")
     }
 
     @Test func everyNumberIsWithinAMagnitudeOf1e9() {
-        #expect(Self.refusal("containers.main.containerSize", .string("800x1e10"))?.contains("expected two non-negative numbers") == true)
+        #expect(Self.refusal("containers.main.containerSize", .string("800x1e10"))?.contains("expected two numbers from 0 to 1e9 (width, height)") == true)
+        // A size is never negative: its range says so, not -1e9 (a user's trial).
+        #expect(Self.refusal("containers.main.containerSize", .array([.double(1e12), .double(1e12)])) == "containers.main.containerSize: must be between 0 and 1e9, got 1000000000000.0")
         #expect(Self.refusal("containers.main.rows.heights", .array([.double(1e308), .double(1e308)])) == "containers.main.rows.heights: must be between -1e9 and 1e9, got 1e+308")
         #expect(Self.refusal("containers.main.header.max_height", .integer(2_000_000_000)) == "containers.main.header.max_height: must be between -1e9 and 1e9, got 2000000000")
         #expect(Self.refusal("physics.finger_scale", .double(-1e10)) == "physics.finger_scale: must be between -1e9 and 1e9, got -10000000000.0")

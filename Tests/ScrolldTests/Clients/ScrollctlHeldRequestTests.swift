@@ -55,6 +55,44 @@ import Glibc
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
 
+    /// A container's name is any client's: an escape sequence or a newline in it reached the
+    /// terminal raw from `pause`, `focus`, `watch` and `devices` (a user's trial). It is quoted
+    /// with the configuration's escapes, as the daemon's own messages quote it.
+    @Test func aNameWithControlCharactersNeverReachesTheTerminalRaw() throws {
+        let daemon = try DaemonProcess(config: Self.configuration)
+        defer { daemon.stop() }
+        let name = "evil\u{1B}]0;title\u{7}\nscrollctl: forged"
+        let quoted = #""evil\u001B]0;title\u0007\nscrollctl: forged""#
+        #expect(try Scrollctl.run(["configure", name, "--container-size", "100x100", "--socket", daemon.socketPath]).status == 0)
+        let errors = Pipe()
+        let holder = try Self.start(["pause", name], on: daemon, errors: errors)
+        let focus = Pipe()
+        let focused = try Self.start(["focus", name], on: daemon, errors: focus)
+        let watcher = try LineClient(path: daemon.socketPath)
+        defer { watcher.close() }
+        _ = watcher.read(type: "welcome")
+        #expect(waitUntil(timeout: 30) { Self.paused(name, watcher) })
+        #expect(try Scrollctl.run(["resume", name, "--socket", daemon.socketPath]).status == 0)
+        Self.ending(holder)
+        Self.interrupt(focused)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said == "scrollctl: \(quoted) paused until interrupted\nscrollctl: \(quoted) was resumed by another client: the pause is over\n")
+        let focusSaid = String(decoding: focus.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(focusSaid == "scrollctl: focus on \(quoted) until interrupted\n")
+        // A watch that has its first state (so it follows the container) when it is removed.
+        let watch = Process(), states = Pipe(), watchErrors = Pipe()
+        watch.executableURL = Scrollctl.binary
+        watch.arguments = ["watch", name, "--socket", daemon.socketPath]
+        watch.standardOutput = states
+        watch.standardError = watchErrors
+        try watch.run()
+        #expect(!states.fileHandleForReading.availableData.isEmpty)  // EOF only if it ended
+        #expect(try Scrollctl.run(["remove", name, "--socket", daemon.socketPath]).status == 0)
+        Self.ending(watch)
+        let watchSaid = String(decoding: watchErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(watchSaid == "scrollctl: container \(quoted) was removed\n")
+    }
+
     @Test func focusHoldsUntilInterruptedAndNoneClearsIt() throws {
         let daemon = try DaemonProcess(config: Self.configuration)
         defer { daemon.stop() }

@@ -140,6 +140,6 @@ struct ScrollctlPositionsTests {
         // The configuration file's own containers stay.
         let refused = try Scrollctl.run(["remove", "main"], on: daemon)
         #expect(refused.status == 1)
-        #expect(refused.stderr.hasPrefix("scrollctl: invalid_value: invalid \"container\": \"main\" comes from the configuration file"))
+        #expect(refused.stderr.hasPrefix("scrollctl: invalid_value: invalid \"container\": \"main\" comes from the configuration (its file or the built-in main)"))
     }
 }

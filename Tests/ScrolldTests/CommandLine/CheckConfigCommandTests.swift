@@ -68,6 +68,16 @@ struct CheckConfigCommandTests {
         #expect(result.stderr.contains("scrolld: cannot write output: No space left on device\n"), "\(arguments): \(result.stderr)")
     }
 
+    /// scrollctl's help and version, which ArgumentParser prints through stdio, were lost with
+    /// status 0 (a user's trial): 74 and the reason, as scrolld's.
+    @Test(arguments: [["--help"], ["--version"], ["watch", "--help"]])
+    func scrollctlsHelpThatCannotBeWrittenIs74(arguments: [String]) throws {
+        try #require(FileManager.default.fileExists(atPath: "/dev/full"))
+        let result = try Scrolld.run(arguments, stdoutTo: "/dev/full", executable: Scrollctl.binary)
+        #expect(result.status == 74, "\(arguments): \(result.stderr)")
+        #expect(result.stderr == "scrollctl: cannot write output: No space left on device\n", "\(arguments): \(result.stderr)")
+    }
+
     /// The same commands with somewhere to write: status 0 and their lines.
     @Test func theSameCommandsWriteTheirLines() throws {
         let config = try Scrolld.temporaryFile("[containers.side]\n", name: "scrolld.toml")

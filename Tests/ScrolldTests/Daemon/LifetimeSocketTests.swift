@@ -50,7 +50,7 @@ struct LifetimeSocketTests {
         for name in ["main", "side"] {
             let refused = other.request(["op": "remove", "container": name], id: 2)
             #expect(refused?["code"] as? String == "invalid_value")
-            #expect((refused?["message"] as? String)?.contains("comes from the configuration file") == true)
+            #expect((refused?["message"] as? String)?.contains("comes from the configuration (its file or the built-in main)") == true)
         }
         #expect(other.request(["op": "remove", "container": "list"], id: 3)?["code"] as? String == "unknown_container")
     }

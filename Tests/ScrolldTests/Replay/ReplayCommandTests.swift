@@ -188,6 +188,12 @@ struct ReplayCommandTests {
             (["--set", "nosuch.key=1"], "nosuch.key: unknown key (sections: daemon, web, physics, input, containers.NAME)"),
             (["--focus", "nosuch"], #"--focus: unknown container "nosuch""#),
             (["--set", "physics"], "--set expects SECTION.KEY=VALUE, got 'physics'"),
+            // A container named nowhere is the command line's fault (it exited 65, "malformed
+            // log"), and an interval past Int64's µs trapped (exit 132): a user's trial.
+            (["--container", "nosuch"], #"--container: no container "nosuch": neither the configuration nor the requests in \#(path) define it"#),
+            (["--every", "1e308"], "--every expects milliseconds more than 0 and less than 1e12, got 1e+308"),
+            (["--every", "9.3e15"], "--every expects milliseconds more than 0 and less than 1e12, got 9.3e+15"),
+            (["--at", "1e9"], "--at expects seconds from 0 to less than 1e9 separated by commas, got '1e9'"),
         ]
         for (arguments, message) in cases {
             let result = try Scrolld.run(["replay", path] + arguments)

@@ -195,14 +195,42 @@ struct FaultTests {
     }
 
     /// A recording with no device to read says why at once (found by a user trial: only
-    /// "recorded 0 events", and a bug report with an empty log).
+    /// "recorded 0 events", and a bug report with an empty log): /dev/null is a device node,
+    /// but not one libinput can read.
     @Test func recordingWithoutAUsableDeviceSaysWhy() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).scrolllog").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let result = try Scrolld.run(["record", out, "--duration", "0.2", "--device", "/nonexistent"])
+        let result = try Scrolld.run(["record", out, "--duration", "0.2", "--device", "/dev/null"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("scrolld: /nonexistent: libinput could not use it"), "\(result.stderr)")
+        #expect(result.stderr.contains("scrolld: /dev/null: libinput could not use it"), "\(result.stderr)")
         #expect(result.stderr.contains("scrolld: no usable input device: none with wheel, touchpad or trackpoint scrolling was found; recording anyway\n"), "\(result.stderr)")
+    }
+
+    /// A duration past what the clock counts in µs is a usage error: it trapped converting to
+    /// Int64 (exit 132, a backtrace) from about 9.2e12 s (a user's trial).
+    @Test func aDurationPastTheClockIsAUsageError() throws {
+        for duration in ["1e308", "9.3e12", "1e9"] {
+            let result = try Scrolld.run(["record", "/nonexistent/out.scrolllog", "--duration", duration])
+            #expect(result.status == 64, "\(duration): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: --duration expects seconds more than 0 and less than 1e9, got "), "\(duration): \(result.stderr)")
+        }
+    }
+
+    /// A --device that is not there, or no device node, ends `record` and `devices` as it ends
+    /// `run`: status 66 and the system's reason (they blamed the node's type or permissions,
+    /// and exited 0: a user's trial), before anything is written.
+    @Test func aMissingDeviceEndsRecordAndDevicesAsItEndsRun() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).scrolllog").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let directory = FileManager.default.temporaryDirectory.path
+        for (path, reason) in [("/nonexistent", "No such file or directory"), (directory, "not a device node (input devices are /dev/input/event*)")] {
+            for arguments in [["record", out, "--duration", "0.2"], ["devices"]] {
+                let result = try Scrolld.run(arguments + ["--device", path])
+                #expect(result.status == 66, "\(arguments) \(path): \(result.stderr)")
+                #expect(result.stderr == "scrolld: cannot use --device \(path): \(reason)\n", "\(arguments) \(path)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
     }
 
     @Test func aTenMegabyteRequestLineIsRefusedAndClosedWhileOthersAreServed() throws {

@@ -9,9 +9,9 @@ extension Scrolld {
     /// `limit` seconds is killed (status 9): a daemon that should have refused to start fails
     /// the test instead of hanging it. The limit only catches a hang; a loaded machine is slow,
     /// not wrong.
-    static func run(_ arguments: [String], stdoutTo path: String = "/dev/null", limit: Double = 120) throws -> Result {
+    static func run(_ arguments: [String], stdoutTo path: String = "/dev/null", limit: Double = 120, executable: URL = binary) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("scrolld-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
