@@ -54,9 +54,30 @@ def observe(args) -> int:
     return 1
 
 
+class _Parser(argparse.ArgumentParser):
+    """A bad command line exits 64 (EX_USAGE), as scrollctl's does, not argparse's 2."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(64, f"{self.prog}: error: {message}\n")
+
+
+def _positive(kind):
+    """An option's value of `kind` above 0 (and finite), as scrollctl takes it."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expects a positive number, got {text!r}") from None
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"expects a positive number, got {text!r}")
+        return value
+    return parse
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m scrolld", description="scrolld's Python client")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python3 -m scrolld", description="scrolld's Python client")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     sub = commands.add_parser("observe", help="print a value of a container's state each time it changes")
     sub.add_argument("container")
     sub.add_argument("key", help="phase, contentOffset.y, header.progress, visibleRows, nearEnd, …")
@@ -67,9 +88,9 @@ def main(argv=None) -> int:
     sub.add_argument("--axis")
     sub.add_argument("--edge")
     sub.add_argument("--json", action="store_true", help="print the daemon's observation lines")
-    sub.add_argument("--count", type=int, help="exit after this many lines")
+    sub.add_argument("--count", type=_positive(int), help="exit after this many lines")
     sub.add_argument("--socket", help="the daemon's socket (default: where scrollctl looks)")
-    sub.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for a reply")
+    sub.add_argument("--timeout", type=_positive(float), default=5.0, help="seconds to wait for a reply")
     args = parser.parse_args(argv)
     try:
         return observe(args)

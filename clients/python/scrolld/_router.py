@@ -254,13 +254,15 @@ class Router:
     def _check_rate(self, stream: Stream) -> None:
         """The daemon keeps one subscription per container and connection, with one `rate`:
         iterators of one container on one client share it, so they must ask for the same."""
+        def said(rate: Any) -> str:
+            return "every state (no rate)" if rate is None else f"rate {rate}"
         for other in self.subscriptions.get(stream.container, ()):
             if other is not stream and other.request.get("rate") != stream.request.get("rate"):
                 raise ScrolldError(
                     "invalid_value",
-                    f"{stream.container!r} is already followed on this client at rate "
-                    f"{other.request.get('rate')} (one subscription per container and connection); "
-                    f"use the same rate, or another Client for {stream.request.get('rate')}")
+                    f"{stream.container!r} is already followed on this client at {said(other.request.get('rate'))} "
+                    f"(one subscription per container and connection); use the same rate, or another "
+                    f"Client for {said(stream.request.get('rate'))}")
 
     def abandon(self, stream: Stream, error: Optional[ScrolldError] = None) -> None:
         """Forgets a stream whose request failed or went unanswered (a reconnection must not

@@ -1,9 +1,10 @@
 """The protocol's spelling (docs/design.md §7, docs/protocol.md): where the socket is, and how
 Python arguments become request objects. No I/O here, so the sync and asyncio clients share it."""
 import json
+import math
 import os
 import re
-from typing import Any, Dict
+from typing import Any, Dict, Optional
 
 from ._types import ScrolldError
 
@@ -29,10 +30,34 @@ def encode(request: Dict[str, Any]) -> bytes:
     try:
         line = json.dumps(request, separators=(",", ":"), allow_nan=False).encode()
     except (ValueError, TypeError) as error:
-        raise ScrolldError("invalid_value", f"{op}: a value JSON cannot carry ({error})") from None
+        where = _first_unencodable(request)
+        named = f'invalid "{where}": ' if where else ""
+        raise ScrolldError("invalid_value", f"{op}: {named}a value JSON cannot carry ({error})") from None
     if len(line) > MAX_LINE:
         raise ScrolldError("too_large", f"{op}: {len(line)} bytes, more than the {MAX_LINE} a request may have")
     return line + b"\n"
+
+
+def _first_unencodable(value: Any, path: str = "") -> Optional[str]:
+    """Where in a request the first value JSON cannot carry is (`y`, `animation.spring.duration`,
+    `rows.heights[3]`), as the daemon names a key it refuses; None when it is not found."""
+    if isinstance(value, float):
+        return path if not math.isfinite(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _first_unencodable(item, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = _first_unencodable(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+        return None
+    if value is None or isinstance(value, (str, int, bool)):
+        return None
+    return path
 
 
 def decode(line: bytes) -> dict:

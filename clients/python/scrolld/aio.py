@@ -7,13 +7,14 @@ observations as async iterators. One reader task per connection sorts what the d
 """
 import asyncio
 import time
-from typing import Any, Dict, List, Optional
+import os
+from typing import Any, Dict, List, Optional, Union
 
 from ._router import Router, Stream, check_welcome, newest_of
 from ._types import ScrolldError, State
-from ._wire import (configure_request, decode, default_socket, observe_request,
+from ._wire import (configure_request, decode, observe_request,
                     scroll_by_request, scroll_to_request)
-from .client import FIRST_RETRY, LAST_RETRY
+from .client import FIRST_RETRY, LAST_RETRY, checked_arguments, not_connected
 
 __all__ = ["connect", "AsyncClient", "AsyncSubscription", "AsyncObserver"]
 
@@ -63,10 +64,10 @@ class _AsyncIterator(Stream):
             self._started = True
             try:
                 await self._client._call(self.request, self)
-            except ScrolldError as error:
-                # Refused or unanswered: the iterator ends with why, and nothing of it stays
-                # for a reconnection to send again.
-                self._client._router.abandon(self, error)
+            except BaseException as error:
+                # Refused, unanswered or cancelled: the iterator ends with why, and nothing of
+                # it stays for a reconnection to send again.
+                self._client._router.abandon(self, error if isinstance(error, ScrolldError) else None)
                 raise
         return self
 
@@ -236,9 +237,7 @@ class AsyncClient:
                 pass
         writer = self._writer
         if writer is None:
-            raise ScrolldError("timeout" if self.reconnect and not self._closing.is_set() else "disconnected",
-                                  f"not connected to scrolld at {self.socket_path}" + (
-                                      f" (waited {self.timeout} s for a reconnection)" if self.reconnect else ""))
+            raise not_connected(self.socket_path, self.reconnect, self._closing.is_set(), self.timeout)
         reply: asyncio.Future = asyncio.get_running_loop().create_future()
 
         def done(message: Optional[dict], error: Optional[ScrolldError]) -> None:
@@ -262,6 +261,11 @@ class AsyncClient:
         except asyncio.TimeoutError:
             self._router.pending.pop(request_id, None)
             raise ScrolldError("timeout", f"no reply within {self.timeout} s") from None
+        except asyncio.CancelledError:
+            # The caller's task was cancelled (its own wait_for, Ctrl-C): the late reply is
+            # nobody's.
+            self._router.pending.pop(request_id, None)
+            raise
 
     async def _send(self, writer: asyncio.StreamWriter, line: bytes) -> None:
         try:
@@ -356,9 +360,11 @@ class _Connect:
         await self._client.close()
 
 
-def connect(socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0,
+def connect(socket: Optional[Union[str, "os.PathLike[str]"]] = None, reconnect: bool = False, timeout: float = 30.0,
             restore_offsets: bool = True) -> _Connect:
     """Connects to scrolld (default socket: where scrollctl looks). Raises
-    ScrolldError("not_running") when no daemon listens there. `restore_offsets` as for
+    ScrolldError("not_running") when no daemon listens there, TypeError or ValueError for a
+    socket that is no path or a timeout that is no positive number. `restore_offsets` as for
     `scrolld.Client`."""
-    return _Connect(AsyncClient(socket or default_socket(), reconnect, timeout, restore_offsets))
+    path, seconds = checked_arguments(socket, timeout)
+    return _Connect(AsyncClient(path, reconnect, seconds, restore_offsets))

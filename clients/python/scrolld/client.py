@@ -1,10 +1,11 @@
 """The blocking client: requests are methods that return the reply, subscriptions and
 observations are iterators. One reader thread per connection sorts what the daemon sends."""
+import os
 import select
 import socket as _socket
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._router import Router, Stream, check_welcome, newest_of
 from ._types import ScrolldError, State
@@ -13,6 +14,34 @@ from ._wire import (configure_request, decode, default_socket, observe_request,
 
 #: Reconnection backoff: the first retry after 50 ms, doubling up to 2 s.
 FIRST_RETRY, LAST_RETRY = 0.05, 2.0
+
+
+def not_connected(path: str, reconnect: bool, closed: bool, timeout: float) -> ScrolldError:
+    """Why a request finds no connection: the client was closed, the daemon went away, or a
+    reconnection did not come within the timeout."""
+    if closed:
+        return ScrolldError("disconnected", f"the client of scrolld at {path} is closed")
+    if reconnect:
+        return ScrolldError("timeout", f"not connected to scrolld at {path} (waited {timeout} s for a reconnection)")
+    return ScrolldError("disconnected", f"not connected to scrolld at {path}")
+
+
+def checked_arguments(socket: Any, timeout: Any) -> Tuple[str, float]:
+    """The socket's path (a str or an os.PathLike) and the timeout (seconds, a finite number
+    above 0), checked before anything is opened: TypeError or ValueError naming the argument."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"timeout must be a number of seconds, not {type(timeout).__name__}")
+    if not 0 < timeout < float("inf"):
+        raise ValueError(f"timeout must be a finite number of seconds above 0, got {timeout!r}")
+    if socket is None:
+        return default_socket(), float(timeout)
+    try:
+        path = os.fspath(socket)
+    except TypeError:
+        raise TypeError(f"socket must be a path (str or os.PathLike), not {type(socket).__name__}") from None
+    if not isinstance(path, str):
+        path = os.fsdecode(path)
+    return path, float(timeout)
 
 
 def open_connection(path: str, timeout: float):
@@ -143,17 +172,16 @@ class Client:
     ScrolldError("disconnected").
     `timeout`: how long a request waits for its reply (and, reconnecting, for a connection)."""
 
-    def __init__(self, socket: Optional[str] = None, reconnect: bool = False, timeout: float = 30.0,
-                 restore_offsets: bool = True):
-        self.socket_path = socket or default_socket()
+    def __init__(self, socket: Optional[Union[str, "os.PathLike[str]"]] = None, reconnect: bool = False,
+                 timeout: float = 30.0, restore_offsets: bool = True):
+        self.socket_path, self.timeout = checked_arguments(socket, timeout)
         self.reconnect = reconnect
-        self.timeout = timeout
         self._router = Router()
         self._router.restore_offsets = restore_offsets
         self._lock = threading.Condition(threading.RLock())
         self._write_lock = threading.Lock()
         self._closing = threading.Event()
-        self._sock, reader, self.welcome = open_connection(self.socket_path, timeout)
+        self._sock, reader, self.welcome = open_connection(self.socket_path, self.timeout)
         self._router.welcomed(self.welcome)
         self._thread = threading.Thread(target=self._run, args=(reader,), name="scrolld-reader", daemon=True)
         self._thread.start()
@@ -290,22 +318,22 @@ class Client:
                 self._lock.wait_for(lambda: self._sock is not None or self._closing.is_set(), self.timeout)
             sock = self._sock
             if sock is None:
-                raise ScrolldError("timeout" if self.reconnect and not self._closing.is_set() else "disconnected",
-                                  f"not connected to scrolld at {self.socket_path}" + (
-                                      f" (waited {self.timeout} s for a reconnection)" if self.reconnect else ""))
+                raise not_connected(self.socket_path, self.reconnect, self._closing.is_set(), self.timeout)
             line = self._router.request(request, reply, stream)
             request_id = self._router.last_id
         try:
             self._send(sock, line, deadline)
             return reply.wait(max(0.0, deadline - time.monotonic()), self.timeout)
-        except ScrolldError as error:
+        except BaseException as error:
+            # Refused, unanswered, or interrupted while it waited (Ctrl-C): its late reply is
+            # nobody's, and the caller gets no iterator, so nothing may follow it, nor a
+            # reconnection send its request again.
+            failure = error if isinstance(error, ScrolldError) else None
             with self._lock:
-                if error.code == "timeout":
+                if failure is None or failure.code == "timeout":
                     self._router.pending.pop(request_id, None)
                 if stream is not None:
-                    # The caller gets no iterator: nothing may follow it, nor a reconnection
-                    # send its request again.
-                    self._router.abandon(stream, error)
+                    self._router.abandon(stream, failure)
             raise
 
     def _send(self, sock, line: bytes, deadline: float) -> None:

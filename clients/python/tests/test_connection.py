@@ -260,6 +260,97 @@ def test_a_subscription_that_timed_out_leaves_nothing_behind(daemon):
     client.close()
 
 
+def test_a_subscription_interrupted_by_ctrl_c_leaves_nothing_behind(daemon):
+    # Interrupted while it waited for the reply (KeyboardInterrupt, as Ctrl-C raises it): its
+    # stream stayed registered and held the container's rate against the next subscribe.
+    import _thread
+    client = scrolld.Client(daemon.socket, timeout=DEADLINE)
+    os.kill(daemon.process.pid, signal.SIGSTOP)
+    wait_for(lambda: stopped(daemon.process.pid), "the daemon to stop")
+    try:
+        # Sent once the subscribe waits on the stopped daemon, however late this thread runs.
+        interrupter = threading.Timer(0.3, _thread.interrupt_main)
+        interrupter.start()
+        with pytest.raises(KeyboardInterrupt):
+            client.subscribe("main", rate=5)
+        interrupter.join()
+    finally:
+        os.kill(daemon.process.pid, signal.SIGCONT)
+    assert client._router.subscriptions == {}
+    states = client.subscribe("main", rate=20)  # another rate: nothing holds the old one
+    assert next(states).container == "main"
+    client.close()
+
+
+def test_asyncio_a_cancelled_subscription_leaves_nothing_behind(daemon):
+    async def run():
+        async with scrolld.aio.connect(daemon.socket, timeout=DEADLINE) as client:
+            os.kill(daemon.process.pid, signal.SIGSTOP)
+            wait_for(lambda: stopped(daemon.process.pid), "the daemon to stop")
+            try:
+                with pytest.raises(asyncio.TimeoutError):
+                    await asyncio.wait_for(client.subscribe("main", rate=5), 0.3)
+            finally:
+                os.kill(daemon.process.pid, signal.SIGCONT)
+            assert client._router.subscriptions == {}
+            states = client.subscribe("main", rate=20)
+            async for state in states:
+                assert state.container == "main"
+                break
+    asyncio.run(run())
+
+
+def test_arguments_that_are_not_a_path_or_a_timeout_are_refused_before_connecting(daemon):
+    import pathlib
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ResourceWarning)  # a socket left open fails the test
+        for socket_path, timeout, kind, said in [
+            (daemon.socket, -1, ValueError, "timeout must be a finite number of seconds above 0, got -1"),
+            (daemon.socket, float("nan"), ValueError, "timeout must be a finite number of seconds above 0, got nan"),
+            (daemon.socket, None, TypeError, "timeout must be a number of seconds, not NoneType"),
+            (daemon.socket, "5", TypeError, "timeout must be a number of seconds, not str"),
+            (123, 5, TypeError, "socket must be a path (str or os.PathLike), not int"),
+        ]:
+            with pytest.raises(kind) as error:
+                scrolld.Client(socket_path, timeout=timeout)
+            assert str(error.value) == said
+            with pytest.raises(kind):
+                scrolld.aio.connect(socket_path, timeout=timeout)
+            import gc
+            gc.collect()
+    # A pathlib.Path is a path.
+    with scrolld.Client(pathlib.Path(daemon.socket), timeout=DEADLINE) as client:
+        assert client.get("main").container == "main"
+
+
+def test_a_closed_reconnecting_client_says_it_is_closed(daemon):
+    client = scrolld.Client(daemon.socket, reconnect=True, timeout=DEADLINE)
+    client.close()
+    with pytest.raises(scrolld.ScrolldError) as error:
+        client.get("main")
+    assert (error.value.code, error.value.message) == ("disconnected", f"the client of scrolld at {daemon.socket} is closed")
+
+
+def test_a_value_json_cannot_carry_is_named(daemon):
+    with scrolld.Client(daemon.socket, timeout=DEADLINE) as client:
+        with pytest.raises(scrolld.ScrolldError) as error:
+            client.scroll_to("main", y=float("nan"))
+        assert error.value.code == "invalid_value"
+        assert error.value.message.startswith('scrollTo: invalid "y": a value JSON cannot carry')
+
+
+def test_python_m_scrolld_observe_usage_errors_exit_64(daemon):
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=package)
+    command = [sys.executable, "-m", "scrolld", "observe", "main", "phase", "--socket", daemon.socket]
+    for bad in (["--count", "0"], ["--timeout", "-1"], ["--timeout", "nan"], ["--nosuch"]):
+        result = subprocess.run(command + bad, env=env, stderr=subprocess.PIPE, timeout=DEADLINE)
+        assert result.returncode == 64, (bad, result.stderr)
+    zero = subprocess.run(command + ["--count", "0"], env=env, stderr=subprocess.PIPE, timeout=DEADLINE)
+    assert b"argument --count: expects a positive number, got '0'" in zero.stderr
+
+
 def requests_to_fill(line=60000):
     """How many requests of `line` bytes (60 KB: under the daemon's 64 KiB limit) fill a
     socket's send buffer (net.core.wmem_default, ~208 KB), and then some."""
