@@ -190,6 +190,8 @@ let package = Package(
                 "ScrollProtocol",
                 "ScrollModel",
                 "ScrollCommandLine",
+                // What ArgumentParser prints through stdio, checked at exit (StandardOutputCheck).
+                "ScrollPOSIX",
                 // Device names printed as the daemon prints them (Devices.cell).
                 "TOML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

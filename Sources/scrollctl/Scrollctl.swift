@@ -1,6 +1,6 @@
 import ArgumentParser
 import ScrollClient
-import ScrollCommandLine
+import ScrollPOSIX
 import ScrollModel
 import ScrollProtocol
 #if canImport(Glibc)

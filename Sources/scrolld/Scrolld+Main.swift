@@ -1,5 +1,5 @@
 import ArgumentParser
-import ScrollCommandLine
+import ScrollPOSIX
 #if canImport(Glibc)
 import Glibc
 #endif

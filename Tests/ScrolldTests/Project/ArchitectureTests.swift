@@ -31,7 +31,7 @@ import Testing
         "ScrollPOSIX": ["Glibc"],
         "ScrollClient": ["ScrollProtocol", "ScrollModel", "NIOCore", "NIOPosix", "Synchronization", "Glibc"],
         "ScrollCommandLine": ["ScrollProtocol", "ArgumentParser"],
-        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "TOML", "ArgumentParser", "Glibc"],
+        "scrollctl": ["ScrollClient", "ScrollProtocol", "ScrollModel", "ScrollCommandLine", "ScrollPOSIX", "TOML", "ArgumentParser", "Glibc"],
         // Everything but the client library, and FoundationEssentials rather than Foundation
         // (its shared libraries were most of the daemon's resident memory).
         "scrolld": [
