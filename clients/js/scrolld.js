@@ -37,14 +37,58 @@ export async function connect(options = {}) {
   return client;
 }
 
+// The members the client knows of an options object (the daemon ignores a member it does not
+// know in these requests, so a misspelt one would pass unnoticed); null: the daemon checks them.
+const CONNECT_OPTIONS = ["url", "socket", "WebSocket", "reconnect", "restoreOffsets", "timeout"];
+const SCROLL_TO_OPTIONS = ["x", "y", "row", "anchor", "edge", "animation"];
+const SCROLL_BY_OPTIONS = ["dx", "dy", "animation"];
+const SUBSCRIBE_OPTIONS = ["rate", "wait"];
+// What the client sets itself: an option of this name would change the request's kind, its
+// container or its reply's id.
+const RESERVED = new Set(["op", "container", "id", "of"]);
+
+function shown(value) {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  return value === null || typeof value !== "object" ? String(value) : Array.isArray(value) ? "an array" : "an object";
+}
+
+/** `options` when it is a plain object of known members: else InvalidValueError, naming the
+ *  member (`unknown option "animaton" for scrollTo`) or what was given instead of an object. */
+export function checkedOptions(op, options, known) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw errorOf("invalid_value", `${op}: expected an object of options, got ${shown(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (known !== CONNECT_OPTIONS && RESERVED.has(key)) {
+      throw errorOf("invalid_value", `${op}: "${key}" is not an option (the client sets it)`);
+    }
+    if (known && !known.includes(key)) {
+      throw errorOf("invalid_value", `unknown option "${key}" for ${op} (expected one of: ${known.join(", ")})`);
+    }
+  }
+  return options;
+}
+
 /** The text of a request, or a typed error before anything is sent. */
 export function encode(request) {
-  const line = JSON.stringify(request, (key, value) => {
-    if (typeof value === "number" && !Number.isFinite(value)) {
-      throw errorOf("invalid_value", `${request.op}: ${key} is ${value}, which JSON cannot carry`);
-    }
-    return value;
-  });
+  let line;
+  try {
+    line = JSON.stringify(request, (key, value) => {
+      if (typeof value === "number" && !Number.isFinite(value)) {
+        throw errorOf("invalid_value", `${request.op}: ${key} is ${value}, which JSON cannot carry`);
+      }
+      if (typeof value === "bigint") {
+        throw errorOf("invalid_value", `${request.op}: ${key} is ${value}n, a BigInt, which JSON cannot carry (use a number)`);
+      }
+      return value;
+    });
+  } catch (error) {
+    // A cycle, or an object whose toJSON throws: still a value JSON cannot carry.
+    if (error instanceof ScrolldError) throw error;
+    throw errorOf("invalid_value", `${request.op}: a value JSON cannot carry (${error.message})`);
+  }
   const length = new TextEncoder().encode(line).length;
   if (length > MAX_LINE) throw errorOf("too_large", `${request.op}: ${length} bytes, more than the ${MAX_LINE} a request may have`);
   return line;
@@ -60,7 +104,11 @@ export class Client {
   #instance = null;
   #closing = false;
 
-  constructor({ url, socket, WebSocket, reconnect = false, restoreOffsets = true, timeout = 30 } = {}) {
+  constructor(options = {}) {
+    const { url, socket, WebSocket, reconnect = false, restoreOffsets = true, timeout = 30 } = checkedOptions("connect", options, CONNECT_OPTIONS);
+    if (typeof timeout !== "number" || !(timeout > 0 && Number.isFinite(timeout))) {
+      throw errorOf("invalid_value", `connect: timeout must be a finite number of seconds above 0, got ${shown(timeout)}`);
+    }
     this.target = { url, socket: url ? undefined : socket ?? defaultSocket(), WebSocket, timeout };
     this.reconnect = reconnect;
     this.restoreOffsets = restoreOffsets;
@@ -73,9 +121,9 @@ export class Client {
 
   // --- requests ----------------------------------------------------------------------------
 
-  configure(container, settings = {}) { return this.#call({ op: "configure", container, ...settings }); }
-  scrollTo(container, target = {}) { return this.#call({ op: "scrollTo", container, ...target }); }
-  scrollBy(container, delta = {}) { return this.#call({ op: "scrollBy", container, ...delta }); }
+  configure(container, settings = {}) { return this.#callWith("configure", container, settings, null); }
+  scrollTo(container, target = {}) { return this.#callWith("scrollTo", container, target, SCROLL_TO_OPTIONS); }
+  scrollBy(container, delta = {}) { return this.#callWith("scrollBy", container, delta, SCROLL_BY_OPTIONS); }
   pause(container) { return this.#call({ op: "pause", container }); }
   resume(container) { return this.#call({ op: "resume", container }); }
   focus(container) { return this.#call({ op: "focus", container }); }
@@ -93,7 +141,8 @@ export class Client {
   }
 
   /** A container's states, as an async iterator (`wait`: for a container not there yet). */
-  subscribe(container, { rate, wait } = {}) {
+  subscribe(container, options = {}) {
+    const { rate, wait } = checkedOptions("subscribe", options, SUBSCRIBE_OPTIONS);
     const request = { op: "subscribe", container };
     if (rate !== undefined) request.rate = rate;
     if (wait) request.wait = true;
@@ -101,8 +150,9 @@ export class Client {
   }
 
   /** Changes of a value (`of`: "contentOffset.y", "visibleRows"…), as an async iterator. */
-  observe(container, of, { wait, ...options } = {}) {
-    const request = { op: "observe", container, of, ...options };
+  observe(container, of, options = {}) {
+    const { wait, ...rest } = checkedOptions("observe", options, null);
+    const request = { op: "observe", container, of, ...rest };
     if (wait) request.wait = true;
     return new Stream(this, "observe", request);
   }
@@ -269,6 +319,16 @@ export class Client {
       send(wait ? { ...request, wait: true } : request, "observe", stream);
     }
     return lines;
+  }
+
+  /** A request of `op` with `options` as its members, checked first (`checkedOptions`): a
+   *  refusal is a rejection, as the daemon's is. */
+  #callWith(op, container, options, known) {
+    try {
+      return this.#call({ op, container, ...checkedOptions(op, options, known) });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   #call(request, stream = null) {

@@ -31,7 +31,14 @@ function openWebSocket(url, Constructor, timeout, explain) {
     return Promise.reject(errorOf("unsupported", "no WebSocket in this runtime (Node ≥ 22, or node --experimental-websocket; or pass { WebSocket })"));
   }
   return new Promise((resolve, reject) => {
-    const ws = new Constructor(url);
+    let ws;
+    try {
+      ws = new Constructor(url);
+    } catch (error) {
+      // A URL the WebSocket refuses outright (not a URL, not ws: or wss:): the caller's value.
+      reject(errorOf("invalid_value", `connect: ${JSON.stringify(String(url))} is no WebSocket URL (${error.message})`));
+      return;
+    }
     let opened = false;
     let settled = false;
     // The first outcome wins: closing a socket that times out reports an error of its own.

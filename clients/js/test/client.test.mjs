@@ -121,6 +121,19 @@ for (const [name, target, options = {}] of transports) {
       await assert.rejects(client.configure("list", { padding: "x".repeat(70000) }), TooLargeError);
       const missing = client.subscribe("missing");
       await assert.rejects(missing.next(), UnknownContainerError);
+      // An option the client sets itself, or one these requests do not know (the daemon passes
+      // over unknown members here), is refused before anything is sent: `{ op: "remove" }` in a
+      // scrollTo's options removed the container (a user's trial), a misspelt `animaton` animated.
+      const refused = (message) => (error) => error instanceof InvalidValueError && error.message === message;
+      await assert.rejects(client.scrollTo("list", { op: "remove" }), refused('scrollTo: "op" is not an option (the client sets it)'));
+      await assert.rejects(client.scrollBy("list", { container: "other", dy: 1 }), refused('scrollBy: "container" is not an option (the client sets it)'));
+      await assert.rejects(client.scrollTo("list", { y: 1, animaton: "none" }),
+        refused('unknown option "animaton" for scrollTo (expected one of: x, y, row, anchor, edge, animation)'));
+      await assert.rejects(client.configure("list", "hello"), refused('configure: expected an object of options, got "hello"'));
+      await assert.rejects(client.scrollTo("list", { y: 10n }), refused("scrollTo: y is 10n, a BigInt, which JSON cannot carry (use a number)"));
+      assert.throws(() => client.subscribe("list", { signal: {} }), refused('unknown option "signal" for subscribe (expected one of: rate, wait)'));
+      assert.throws(() => client.observe("list", "phase", { op: "x" }), refused('observe: "op" is not an option (the client sets it)'));
+      assert.equal((await client.get("list")).container, "list");  // still there
       // The connection is still there.
       const rtt = await client.ping();
       assert.ok(typeof rtt === "number" && rtt > 0, `ping: ${rtt}`);
@@ -130,6 +143,20 @@ for (const [name, target, options = {}] of transports) {
 }
 
 describe("connecting", () => {
+  test("options that are not what connect takes are refused before connecting", async () => {
+    const refused = (message) => (error) => error instanceof InvalidValueError && error.message === message;
+    await assert.rejects(connect(null), refused("connect: expected an object of options, got null"));
+    for (const timeout of [NaN, -1, 0, Infinity, "5"]) {
+      await assert.rejects(connect({ socket: "/tmp/sdjs-nobody-here.sock", timeout }),
+        refused(`connect: timeout must be a finite number of seconds above 0, got ${typeof timeout === "string" ? `"${timeout}"` : timeout}`));
+    }
+    await assert.rejects(connect({ sockt: "/tmp/x.sock" }),
+      refused('unknown option "sockt" for connect (expected one of: url, socket, WebSocket, reconnect, restoreOffsets, timeout)'));
+    class Refusing { constructor(url) { throw new SyntaxError(`Invalid URL: ${url}`); } }
+    await assert.rejects(connect({ url: "not a url", WebSocket: Refusing }),
+      refused('connect: "not a url" is no WebSocket URL (Invalid URL: not a url)'));
+  });
+
   test("no daemon: NotRunningError", async () => {
     await assert.rejects(connect({ socket: "/tmp/sdjs-nobody-here.sock", timeout: 5 }), NotRunningError);
   });
