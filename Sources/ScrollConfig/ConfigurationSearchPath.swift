@@ -50,14 +50,16 @@ public struct ConfigurationSearchPath: Hashable, Sendable {
         return (try Configuration.load(contentsOf: file), file)
     }
 
-    /// Anything at the path: a file, but also a directory or what the system cannot reach (a
-    /// link loop, a directory on the way that cannot be searched), which `load` then reports
-    /// rather than the search taking the next candidate (docs/config.md). Only a path where
-    /// nothing is (ENOENT, or a file where a directory would be) is passed over.
+    /// Anything at the path: a file, but also a directory or a link loop, which `load` then
+    /// reports rather than the search taking the next candidate (docs/config.md). Passed over:
+    /// a path where nothing is (ENOENT, or a file where a directory would be), and one this user
+    /// cannot look into (EACCES: a directory on the way it may not search, as `$HOME` is for
+    /// another user run with `setpriv` or `sudo -u` and the caller's environment), where no file
+    /// can be said to be there.
     public static func fileExists(_ path: String) -> Bool {
         var info = stat()
         if stat(path, &info) == 0 { return true }
-        return errno != ENOENT && errno != ENOTDIR
+        return errno != ENOENT && errno != ENOTDIR && errno != EACCES
     }
 
     /// Why the path holds no file to read, as a reload's reply says it after "the

@@ -569,5 +569,13 @@ struct ConfigurationFileTests {
         #expect(search.locate() == homeFile)
         try FileManager.default.removeItem(atPath: homeFile)
         #expect(search.locate() == systemFile)
+        // A directory on the way this user may not search hides whether a file is there: passed
+        // over, as before (another user's $HOME, kept by setpriv or sudo -u). Root searches any.
+        if getuid() != 0 {
+            let folder = home.appendingPathComponent("scrolld").path
+            #expect(chmod(folder, 0) == 0)
+            defer { chmod(folder, 0o755) }
+            #expect(search.locate() == systemFile)
+        }
     }
 }
