@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -92,9 +93,14 @@ static __attribute__((unused)) void daemon_start(daemon_proc *d) {
     d->starts++;
     char err[400];
     snprintf(err, sizeof err, "%s/scrolld-%d.stderr", d->dir, d->starts);
+    pid_t parent = getpid();
     pid_t pid = fork();
     CHECK(pid >= 0);
     if (pid == 0) {
+        /* A test that fails exits at once (CHECK): its daemon goes with it, not left serving
+         * a removed directory. No test threads start daemons. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
         int fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd >= 0) { dup2(fd, 2); close(fd); }
         int null = open("/dev/null", O_RDWR);
