@@ -39,14 +39,22 @@ public enum JSONStringFormatter {
     }
 }
 
-/// A string from the input as a JSON literal, shortened to `limit` Unicode scalars (not
-/// Characters: one may hold any number of combining marks): safe to print in one line of a
-/// terminal whatever it contains.
+/// The first `limit` Unicode scalars of `string`, and whether that is not all of it: how a
+/// message shortens what it quotes. Scalars, not Characters: one Character may hold any
+/// number of combining marks, so counting those would cut nothing. Counting stops at the
+/// limit, so a long string costs no more than a short one.
+package func scalarPrefix(_ string: String, limit: Int) -> (head: String, isCut: Bool) {
+    let scalars = string.unicodeScalars
+    guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex),
+          end != scalars.endIndex else { return (string, false) }
+    return (String(scalars[..<end]), true)
+}
+
+/// A string from the input as a JSON literal, shortened to `limit` Unicode scalars
+/// (``scalarPrefix(_:limit:)``): safe to print in one line of a terminal whatever it contains.
 package func quoted(_ string: String, limit: Int = 40) -> String {
     var bytes: [UInt8] = []
-    let scalars = string.unicodeScalars
-    let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex)
-    let shown = end.map { $0 < scalars.endIndex ? String(scalars[..<$0]) + "…" : string } ?? string
-    JSONStringFormatter.append(shown, to: &bytes)
+    let (head, isCut) = scalarPrefix(string, limit: limit)
+    JSONStringFormatter.append(isCut ? head + "…" : string, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
 }

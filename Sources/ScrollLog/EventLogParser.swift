@@ -120,14 +120,11 @@ enum HeaderLine {
 }
 
 /// The JSON text of the (already validated) value at `offset`, shortened for a message to
-/// `limit` Unicode scalars (not Characters: one may carry any number of combining marks).
+/// `limit` Unicode scalars (``scalarPrefix(_:limit:)``).
 func found(_ scanner: JSONScanner, at offset: Int, limit: Int = 40) -> String {
     var scanner = scanner
     scanner.position = offset
     guard let range = try? scanner.skipValue() else { return "?" }
-    let scalars = scanner.text(range).unicodeScalars
-    guard let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex), end != scalars.endIndex else {
-        return String(scalars)
-    }
-    return String(scalars[..<end]) + "…"
+    let (head, isCut) = scalarPrefix(scanner.text(range), limit: limit)
+    return isCut ? head + "…" : head
 }

@@ -81,10 +81,9 @@ public struct ProtocolError: Error, Hashable, Sendable, CustomStringConvertible 
     /// combining marks).
     package static func quoted(_ string: String, limit: Int = 40) -> String {
         var bytes: [UInt8] = []
-        let scalars = string.unicodeScalars
-        let end = scalars.index(scalars.startIndex, offsetBy: limit, limitedBy: scalars.endIndex) ?? scalars.endIndex
-        JSONStringFormatter.append(String(scalars[..<end]), to: &bytes)
-        if end != scalars.endIndex { bytes.append(contentsOf: "…".utf8) }
+        let (head, isCut) = scalarPrefix(string, limit: limit)
+        JSONStringFormatter.append(head, to: &bytes)
+        if isCut { bytes.append(contentsOf: "…".utf8) }
         return String(decoding: bytes, as: UTF8.self)
     }
 }
