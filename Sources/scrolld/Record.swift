@@ -30,7 +30,7 @@ struct Record: ParsableCommand {
     @OptionGroup var devices: DeviceOptions
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration < 1e9) { throw ValidationError("--duration expects seconds more than 0 and less than 1e9, got \(duration)") }
+        if let duration, !(duration > 0 && duration < Limits.magnitude) { throw ValidationError("--duration expects seconds more than 0 and less than 1e9, got \(duration)") }
     }
 
     func run() throws {

@@ -56,8 +56,9 @@ struct Replay: ParsableCommand {
             throw ValidationError("--plot draws the whole replay and excludes --at; use --every MS to sample at a fixed interval")
         }
         if plot?.isEmpty == true { throw ValidationError("--plot expects a file name, or - for standard output") }
-        // Bounded as --at is (10⁹ s), so that every instant stays a whole number of µs.
-        if let every, !(every > 0 && every < 1e12) { throw ValidationError("--every expects milliseconds more than 0 and less than 1e12, got \(every)") }
+        // Bounded as --at is (``Limits/magnitude`` s), so that every instant stays a whole
+        // number of µs.
+        if let every, !(every > 0 && every < Limits.magnitude * 1000) { throw ValidationError("--every expects milliseconds more than 0 and less than 1e12, got \(every)") }
         _ = try atOffsets()
     }
 
@@ -65,7 +66,7 @@ struct Replay: ParsableCommand {
         guard let at else { return nil }
         var offsets: [Timestamp] = []
         for part in at.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let seconds = Double(part.filter { $0 != " " }), seconds.isFinite, seconds >= 0, seconds < 1e9 else {
+            guard let seconds = Double(part.filter { $0 != " " }), seconds.isFinite, seconds >= 0, seconds < Limits.magnitude else {
                 throw ValidationError("--at expects seconds from 0 to less than 1e9 separated by commas, got '\(part)'")
             }
             offsets.append(Timestamp((seconds * 1_000_000).rounded()))
