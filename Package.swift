@@ -192,7 +192,7 @@ let package = Package(
                 "ScrollCommandLine",
                 // What ArgumentParser prints through stdio, checked at exit (StandardOutputCheck).
                 "ScrollPOSIX",
-                // Device names printed as the daemon prints them (Devices.cell).
+                // Names printed as the daemon prints them (Output.shown).
                 "TOML",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

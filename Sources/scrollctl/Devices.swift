@@ -1,7 +1,6 @@
 import ArgumentParser
 import ScrollModel
 import ScrollProtocol
-import TOML
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the input devices the daemon reads.")
@@ -60,7 +59,7 @@ struct Devices: ParsableCommand {
             var row: [String] = [
                 // The name is the device maker's: a newline or an escape sequence in it must not
                 // reach the terminal, so it is listed as `scrolld devices` lists it.
-                String(device.id), TOMLKey.listed(device.name), caps.isEmpty ? "-" : caps.joined(separator: ","),
+                String(device.id), Output.shown(device.name), caps.isEmpty ? "-" : caps.joined(separator: ","),
                 device.path ?? "-", device.containers.map { $0.isEmpty ? "-" : $0.map(Output.shown).joined(separator: ",") } ?? "all",
             ]
             if desktop { row += [Self.sourced(device.naturalScrolling) { $0 ? "on" : "off" }, Self.sourced(device.speed) { "\($0)" }] }
