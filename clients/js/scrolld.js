@@ -53,15 +53,16 @@ function shown(value) {
   return value === null || typeof value !== "object" ? String(value) : Array.isArray(value) ? "an array" : "an object";
 }
 
-/** `options` when it is a plain object of known members: else InvalidValueError, naming the
- *  member (`unknown option "animaton" for scrollTo`) or what was given instead of an object. */
-export function checkedOptions(op, options, known) {
+/** `options` when it is a plain object of known members, none of them `reserved`: else
+ *  InvalidValueError, naming the member (`unknown option "animaton" for scrollTo`) or what was
+ *  given instead of an object. */
+export function checkedOptions(op, options, known, reserved = RESERVED) {
   if (options === undefined) return {};
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw errorOf("invalid_value", `${op}: expected an object of options, got ${shown(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (known !== CONNECT_OPTIONS && RESERVED.has(key)) {
+    if (reserved.has(key)) {
       throw errorOf("invalid_value", `${op}: "${key}" is not an option (the client sets it)`);
     }
     if (known && !known.includes(key)) {
@@ -105,7 +106,7 @@ export class Client {
   #closing = false;
 
   constructor(options = {}) {
-    const { url, socket, WebSocket, reconnect = false, restoreOffsets = true, timeout = 30 } = checkedOptions("connect", options, CONNECT_OPTIONS);
+    const { url, socket, WebSocket, reconnect = false, restoreOffsets = true, timeout = 30 } = checkedOptions("connect", options, CONNECT_OPTIONS, new Set());
     if (typeof timeout !== "number" || !(timeout > 0 && Number.isFinite(timeout))) {
       throw errorOf("invalid_value", `connect: timeout must be a finite number of seconds above 0, got ${shown(timeout)}`);
     }
